@@ -1,0 +1,141 @@
+"""Actions (moves) and their text notation.
+
+An :class:`Action` is a small immutable value.  Its ``cards`` field is a card
+set (bitmask, bit i = card i; see :mod:`skitgubbe.cards`).
+
+Kinds, by phase:
+
+=========  =====================================================================
+``PLAY``   phase one: play one card from hand to the trick; phase two: lead or
+           beat with one card or (where the rules allow) a run of touching cards
+``STOCK``  phase one: turn up the top card of the stock and play it
+``SLUFF``  phase one: throw one card of a rank already in the trick into it
+``PASS``   close one's sluff window (say "done")
+``PICK_UP``phase two: pick up (eat) what the rules say instead of beating
+``DRECK``  chance: the shuffled order in which the dreck is dealt (``order``)
+=========  =====================================================================
+
+Notation (``str(action)`` and :func:`parse_action` round-trip): ``play 7H``,
+``play 5D 6D 7D``, ``stock``, ``sluff 7C``, ``pass``, ``pick``, ``dreck 2C 5H
+...``.  On input a bare card list means ``play``, and ``pickup``, ``pick up``,
+``eat``, ``done`` and ``turn`` are accepted.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from .cards import CardParseError, card_label, card_name, cards_in, mask_of, parse_cards
+
+__all__ = ["Kind", "Action", "ActionParseError", "parse_action", "CHANCE"]
+
+CHANCE = -1
+"""The pseudo-seat that takes chance actions (the dreck shuffle)."""
+
+
+class Kind(enum.IntEnum):
+    """What an action does; see the module docstring."""
+
+    PLAY = 0
+    STOCK = 1
+    SLUFF = 2
+    PASS = 3
+    PICK_UP = 4
+    DRECK = 5
+
+
+_VERBS = {
+    Kind.PLAY: "play",
+    Kind.STOCK: "stock",
+    Kind.SLUFF: "sluff",
+    Kind.PASS: "pass",
+    Kind.PICK_UP: "pick",
+    Kind.DRECK: "dreck",
+}
+_VERB_BY_TEXT = {v: k for k, v in _VERBS.items()}
+_VERB_BY_TEXT.update(
+    {"pickup": Kind.PICK_UP, "eat": Kind.PICK_UP, "done": Kind.PASS, "turn": Kind.STOCK,
+     "slough": Kind.SLUFF, "lead": Kind.PLAY, "beat": Kind.PLAY}
+)
+
+
+class ActionParseError(ValueError):
+    """Raised by :func:`parse_action` for text that is not an action; says what is accepted."""
+
+
+class Action(NamedTuple):
+    """One move.
+
+    Attributes:
+        kind: :class:`Kind`.
+        cards: card set (bitmask) played or sluffed; 0 for STOCK, PASS, PICK_UP.
+        order: for DRECK only, the dreck cards (card ints) in dealing order.
+    """
+
+    kind: Kind
+    cards: int = 0
+    order: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        verb = _VERBS[self.kind]
+        if self.kind is Kind.DRECK:
+            return verb + "".join(" " + card_name(c) for c in self.order)
+        if self.cards:
+            return verb + "".join(" " + card_name(c) for c in cards_in(self.cards))
+        return verb
+
+    def label(self) -> str:
+        """Display text with unicode suits, e.g. ``"play 5♦ 6♦"``, ``"pick up"``."""
+        if self.kind is Kind.PICK_UP:
+            return "pick up"
+        if self.kind is Kind.STOCK:
+            return "turn up the top stock card"
+        if self.kind is Kind.PASS:
+            return "pass (done sluffing)"
+        verb = _VERBS[self.kind]
+        return verb + "".join(" " + card_label(c) for c in cards_in(self.cards))
+
+
+def play(*cards: int) -> Action:
+    """A PLAY of the given cards."""
+    return Action(Kind.PLAY, mask_of(cards))
+
+
+def parse_action(text: str) -> Action:
+    """Parse action notation (see module docstring).
+
+    Raises :class:`ActionParseError` naming the word at fault and the accepted verbs.
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise ActionParseError("empty move: write e.g. 'play 7H', '7H', 'stock', 'sluff 7C', 'pass' or 'pick'")
+    if words[:2] == ["pick", "up"]:
+        words = ["pick"] + words[2:]
+    kind = _VERB_BY_TEXT.get(words[0])
+    rest = words[1:]
+    if kind is None:
+        kind, rest = Kind.PLAY, words
+    try:
+        cards = parse_cards(" ".join(rest))
+    except CardParseError as e:
+        if words[0] not in _VERB_BY_TEXT and len(words) == 1:
+            raise ActionParseError(
+                f"{text.strip()!r} is neither a card nor a move: verbs are "
+                + ", ".join(sorted(_VERB_BY_TEXT))
+            ) from None
+        raise ActionParseError(str(e)) from None
+    if kind in (Kind.STOCK, Kind.PASS, Kind.PICK_UP):
+        if cards:
+            raise ActionParseError(f"{_VERBS[kind]!r} takes no cards, got {' '.join(rest)!r}")
+        return Action(kind)
+    if not cards:
+        raise ActionParseError(f"{_VERBS[kind]!r} needs cards, e.g. '{_VERBS[kind]} 7H'")
+    if kind is Kind.DRECK:
+        if len(set(cards)) != len(cards):
+            raise ActionParseError("a card appears twice in the dreck order")
+        return Action(kind, mask_of(cards), tuple(cards))
+    m = mask_of(cards)
+    if m.bit_count() != len(cards):
+        raise ActionParseError(f"a card appears twice in {' '.join(rest)!r}")
+    return Action(kind, m)

@@ -1,0 +1,151 @@
+"""Types shared by the state machine's modules: phases, events, outcome, errors,
+and :class:`StateBase`, the attributes every part of the machine reads."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .actions import Action
+from .rules import Rules
+
+__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase"]
+
+
+class Phase:
+    """Phase constants (plain ints for speed)."""
+
+    ONE = 1
+    DRECK = 2  # waiting for the chance action that orders the dreck
+    TWO = 3
+    OVER = 4
+
+    NAMES = {1: "phase one", 2: "dreck deal", 3: "phase two", 4: "game over"}
+
+
+class IllegalActionError(ValueError):
+    """Raised when an action is not legal now; ``reason`` says why in terms of the rules.
+
+    Attributes: ``seat`` (int), ``action`` (:class:`Action`), ``reason`` (str).
+    """
+
+    def __init__(self, seat: int, action: Action, reason: str) -> None:
+        super().__init__(f"seat {seat} cannot {action}: {reason}")
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+
+
+class GameOverError(IllegalActionError):
+    """Raised when any action is attempted after the game has ended."""
+
+
+class Event(NamedTuple):
+    """Something that happened, for narration; never holds a hidden card.
+
+    ``kind`` is one of: ``play``, ``stock`` (a card turned up and played),
+    ``sluff``, ``bounce`` (a tie in a two-card trick), ``war`` (a tie among
+    several seats), ``win`` (a phase-one trick taken: ``cards``), ``end-one``
+    (phase one over), ``take-back`` (cards of an incomplete trick returned),
+    ``exposed`` (leftover hand shown), ``trump`` (the trump card turned),
+    ``dreck`` (the dreck collected: ``cards``), ``dreck-dealt`` (``seats`` lists
+    who received it), ``lead``, ``beat``, ``pick-up`` (``cards`` eaten),
+    ``kill`` (``cards`` set aside), ``three-cards``, ``one-card``, ``out``,
+    ``loser``, ``abandoned``.
+    """
+
+    kind: str
+    seat: int = -1
+    cards: int = 0
+    seats: tuple[int, ...] = ()
+
+
+class Outcome(NamedTuple):
+    """How a finished deal ended.
+
+    ``loser``: the seat left holding cards (the skitgubbe / goat), or None if the
+    deal was abandoned at the action limit.  ``out_order``: seats in the order
+    they went out (seats with no cards at the start of phase two first).
+    """
+
+    loser: int | None
+    out_order: tuple[int, ...]
+    abandoned: bool = False
+
+
+class StateBase:
+    """The attributes of a deal in progress, shared by the phase modules.
+
+    See :class:`skitgubbe.state.State` for what each means.
+    """
+
+    rules: Rules
+    players: int
+    dealer: int
+    first_leader: int
+    live: bool
+    action_limit: int
+    deck: tuple[int, ...]
+    phase: int
+    to_act: int
+    hands: list[int]
+    piles: list[int]
+    known: list[int]
+    stock: list[int]
+    trump_card: int
+    trump_holder: int
+    trump_suit: int
+    history: list[tuple[int, Action]]
+    events: list[Event]
+    tricks: int
+    out_order: list[int]
+    loser: int | None
+    abandoned: bool
+    needy: list[int]
+    dreck: int
+
+    # phase one (see phase_one.py)
+    leader: int
+    round_seats: list[int]
+    round_pos: int
+    round_cards: list[tuple[int, int]]
+    rounds: list[list[tuple[int, int]]]
+    sluffs: list[tuple[int, int]]
+    trick_cards: int
+    trick_ranks: int
+    contributed: list[int]
+    round_high: int
+    winner: int
+    pending: int
+    window_start: int
+    last_winner: int
+    # phase two (see phase_two.py)
+    table: list[int]
+    table_owners: list[int]
+    kill_at: int
+    killed: int
+
+    def left_of(self, seat: int) -> int:
+        """The seat to the left (next clockwise) of ``seat``."""
+        return (seat + 1) % self.players
+
+    def _next_active(self, seat: int) -> int:
+        """The first seat clockwise after ``seat`` that holds cards (``seat`` itself
+        if no other does)."""
+        n = self.players
+        hands = self.hands
+        s = (seat + 1) % n
+        while not hands[s] and s != seat:
+            s = (s + 1) % n
+        return s
+
+    def _finish(self, loser: int | None) -> None:
+        self.phase = Phase.OVER
+        self.to_act = -2
+        self.loser = loser
+        self.pending = 0
+        if loser is not None:
+            self.events.append(Event("loser", loser))
+
+    def _start_phase_two(self, leader: int) -> None:
+        """Begin phase two with ``leader`` to lead (implemented in phase_two.py)."""
+        raise NotImplementedError  # pragma: no cover

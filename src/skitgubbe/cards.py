@@ -1,0 +1,197 @@
+"""Cards, ranks, suits and card sets.
+
+A card is an ``int`` from 0 to 51: ``card = suit * 13 + (rank - 2)``, so the
+thirteen cards of one suit occupy thirteen consecutive bits and a run of
+touching cards is a run of consecutive set bits.  Ranks are 2..14 (14 is the
+ace); suits are 0..3 in the order clubs, diamonds, hearts, spades.
+
+A *card set* (``CardSet``) is a plain ``int`` used as a bitmask: bit ``i`` set
+means card ``i`` is in the set.  Nothing in this module does I/O.
+
+Text notation: a rank character ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``
+(``10`` is accepted on input) followed by a suit letter ``C``, ``D``, ``H``,
+``S`` (case-insensitive), e.g. ``"TD"`` or ``"as"``.  Unicode suit symbols are
+accepted on input and used by :func:`card_label`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "CARDS",
+    "CardSet",
+    "CardParseError",
+    "FULL_DECK",
+    "SUITS",
+    "SUIT_NAMES",
+    "SUIT_SYMBOLS",
+    "RANK_CHARS",
+    "RANK_NAMES",
+    "SUIT_MASKS",
+    "card",
+    "card_label",
+    "card_name",
+    "cards_in",
+    "count",
+    "lowest",
+    "highest",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+    "rank_of",
+    "suit_of",
+    "format_cards",
+    "runs_in",
+    "is_run",
+]
+
+CardSet = int
+"""A set of cards as a bitmask: bit i set means card i is in the set."""
+
+SUITS = "CDHS"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
+RANK_CHARS = "23456789TJQKA"
+RANK_NAMES = {
+    2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+    9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king", 14: "ace",
+}
+
+CARDS = range(52)
+FULL_DECK: CardSet = (1 << 52) - 1
+SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+"""SUIT_MASKS[s]: the card set of all 13 cards of suit s."""
+
+# Lookup tables built once: rank and suit of every card.
+_RANK = tuple(c % 13 + 2 for c in CARDS)
+_SUIT = tuple(c // 13 for c in CARDS)
+_SUIT_BY_CHAR = {ch: i for i, ch in enumerate(SUITS)}
+_SUIT_BY_CHAR.update({sym: i for i, sym in enumerate(SUIT_SYMBOLS)})
+_SUIT_BY_CHAR.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
+_RANK_BY_TEXT = {ch: i + 2 for i, ch in enumerate(RANK_CHARS)}
+_RANK_BY_TEXT["10"] = 10
+
+
+class CardParseError(ValueError):
+    """Raised when text is not a card in our notation (e.g. ``"TD"``, ``"10h"``, ``"A♠"``)."""
+
+
+def card(rank: int, suit: int) -> int:
+    """Return the card of ``rank`` (2..14, 14 = ace) and ``suit`` (0..3 = C, D, H, S).
+
+    Raises ``ValueError`` if either is out of range.
+    """
+    if not 2 <= rank <= 14:
+        raise ValueError(f"rank must be 2..14 (14 is the ace), not {rank}")
+    if not 0 <= suit <= 3:
+        raise ValueError(f"suit must be 0..3 (clubs, diamonds, hearts, spades), not {suit}")
+    return suit * 13 + rank - 2
+
+
+def rank_of(c: int) -> int:
+    """Rank of card ``c``: 2..14, 14 being the ace."""
+    return _RANK[c]
+
+
+def suit_of(c: int) -> int:
+    """Suit of card ``c``: 0..3 for clubs, diamonds, hearts, spades."""
+    return _SUIT[c]
+
+
+def card_name(c: int) -> str:
+    """ASCII notation of card ``c``, e.g. ``"TD"``; round-trips through :func:`parse_card`."""
+    return RANK_CHARS[_RANK[c] - 2] + SUITS[_SUIT[c]]
+
+
+def card_label(c: int) -> str:
+    """Display label of card ``c`` with a unicode suit, e.g. ``"T♦"``."""
+    return RANK_CHARS[_RANK[c] - 2] + SUIT_SYMBOLS[_SUIT[c]]
+
+
+def parse_card(text: str) -> int:
+    """Parse one card such as ``"TD"``, ``"10d"``, ``"A♠"``.
+
+    Raises :class:`CardParseError` naming the text and the accepted notation.
+    """
+    t = text.strip().upper()
+    if len(t) < 2:
+        raise CardParseError(
+            f"{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
+            "then a suit (C, D, H, S), e.g. TD or 7h"
+        )
+    rank = _RANK_BY_TEXT.get(t[:-1])
+    suit = _SUIT_BY_CHAR.get(t[-1])
+    if rank is None or suit is None:
+        raise CardParseError(
+            f"{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
+            "then a suit (C, D, H, S), e.g. TD or 7h"
+        )
+    return suit * 13 + rank - 2
+
+
+def parse_cards(text: str) -> list[int]:
+    """Parse cards separated by spaces or commas, e.g. ``"5D 6D,7D"``, in the order written.
+
+    Raises :class:`CardParseError` for the first word that is not a card.
+    """
+    return [parse_card(w) for w in text.replace(",", " ").split()]
+
+
+def mask_of(cards: Iterable[int]) -> CardSet:
+    """The card set (bitmask) holding ``cards``."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_in(mask: CardSet) -> Iterator[int]:
+    """Yield the cards of ``mask`` from the lowest index (2 of clubs) up."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def count(mask: CardSet) -> int:
+    """Number of cards in ``mask``."""
+    return mask.bit_count()
+
+
+def lowest(mask: CardSet) -> int:
+    """Lowest-index card of a non-empty ``mask`` (lowest suit, then lowest rank)."""
+    return (mask & -mask).bit_length() - 1
+
+
+def highest(mask: CardSet) -> int:
+    """Highest-index card of a non-empty ``mask``."""
+    return mask.bit_length() - 1
+
+
+def format_cards(mask: CardSet, *, unicode: bool = False) -> str:
+    """The cards of ``mask`` as space-separated notation, in card order (``"2C 7D TD"``)."""
+    name = card_label if unicode else card_name
+    return " ".join(name(c) for c in cards_in(mask))
+
+
+def is_run(mask: CardSet) -> bool:
+    """True if ``mask`` is a non-empty run of touching cards: consecutive ranks of one suit."""
+    if not mask:
+        return False
+    low = mask & -mask
+    # consecutive bits starting at `low`, all within one suit
+    if (mask + low) & mask:
+        return False
+    return _SUIT[lowest(mask)] == _SUIT[highest(mask)]
+
+
+def runs_in(mask: CardSet) -> Iterator[CardSet]:
+    """Yield the maximal runs of touching cards in ``mask`` (each a card set), lowest first."""
+    for s in range(4):
+        m = mask & SUIT_MASKS[s]
+        while m:
+            low = m & -m
+            run = ((m + low) ^ m) & m  # the block of consecutive set bits starting at `low`
+            yield run
+            m ^= run

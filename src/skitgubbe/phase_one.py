@@ -1,0 +1,393 @@
+"""Phase one: collecting cards in tricks, sluffing, the stock, and the end of the phase.
+
+Rule sources: pagat.com Skitgubbe, "Play in the first phase" (two-card tricks,
+stunsa/bounce, turning up the stock, the last stock card, the end of phase
+one); the Swedish Goat Game / Flurst page, "The First Part" (all play, match if
+you can, wars, sluffing and its two restrictions, the last card of the deck,
+ending the first part) and "Intermission" (trump, the dreck).
+
+A trick is played in *rounds*: the first round is the leader and the seat to
+the leader's left (``FirstPhase.PAIRS``) or every seat clockwise from the
+leader (``ALL_PLAY``).  When the highest rank of a round was played by more
+than one seat, those seats play another round, in the same clockwise order
+starting with the first of them (a bounce or a war).  The trick is *settled*
+when a round has a single highest card; its winner takes every card in the
+trick (all rounds and all sluffs) and leads the next trick.
+"""
+
+from __future__ import annotations
+
+from .actions import CHANCE, Action, Kind
+from .base import Event, Phase, StateBase
+from .cards import card_label, cards_in, rank_of
+from .rules import FirstPhase, SecondLead
+
+__all__ = ["PhaseOne", "RANK_MASKS"]
+
+RANK_MASKS = tuple(
+    sum(1 << (s * 13 + r - 2) for s in range(4)) if r >= 2 else 0 for r in range(15)
+)
+"""RANK_MASKS[r]: the card set of the four cards of rank r (2..14)."""
+
+_RANK = tuple(rank_of(c) for c in range(52))
+_RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+              11: "J", 12: "Q", 13: "K", 14: "A"}
+
+
+class PhaseOne(StateBase):
+    """The phase-one part of :class:`skitgubbe.state.State` (a mixin)."""
+
+    def _init_phase_one(self) -> None:
+        n = self.players
+        self.contributed = [0] * n
+        self.rounds = []
+        self.round_cards = []
+        self.round_seats = []
+        self.round_pos = 0
+        self.sluffs = []
+        self.trick_cards = 0
+        self.trick_ranks = 0
+        self.round_high = 0
+        self.winner = -1
+        self.pending = 0
+        self.window_start = 0
+        self.last_winner = -1
+        self.leader = -1
+        self.table = []
+        self.table_owners = []
+        self.kill_at = 0
+        self.killed = 0
+
+    # -- the trick -----------------------------------------------------------
+
+    def _start_trick(self, leader: int) -> None:
+        n = self.players
+        self.leader = leader
+        if self.rules.first_phase is FirstPhase.PAIRS:
+            self.round_seats = [leader, (leader + 1) % n]
+        else:
+            self.round_seats = [(leader + i) % n for i in range(n)]
+        self.round_pos = 0
+        self.round_cards = []
+        self.rounds = [self.round_cards]
+        self.sluffs = []
+        self.trick_cards = 0
+        self.trick_ranks = 0
+        self.round_high = 0
+        self.winner = -1
+        self.contributed = [0] * n
+        self.pending = 0
+        self._advance_one()
+
+    def _advance_one(self) -> None:
+        """Decide who acts next in phase one, collecting or ending as the rules say."""
+        if self.pending:
+            self.to_act = self._first_pending()
+            return
+        if self.winner >= 0:
+            self._collect()
+            return
+        s = self.round_seats[self.round_pos]
+        if not self.hands[s] and not (self.rules.turn_from_stock and len(self.stock) > 1):
+            self._end_phase_one()
+            return
+        self.to_act = s
+
+    def _first_pending(self) -> int:
+        n = self.players
+        s = self.window_start
+        for _ in range(n):
+            if self.pending >> s & 1:
+                return s
+            s = (s + 1) % n
+        raise AssertionError("pending window with no pending seat")  # pragma: no cover
+
+    def _draw(self, seat: int) -> None:
+        """Replenish ``seat`` by one card; the last stock card is set aside as the trump card."""
+        stock = self.stock
+        if not stock:
+            return
+        c = stock.pop()
+        if stock:
+            self.hands[seat] |= 1 << c
+        else:
+            self.trump_card = c
+            self.trump_holder = seat
+
+    def _must_match(self, seat: int) -> int:
+        """Cards ``seat`` is bound to play under "match if you can" (0 if free)."""
+        if self.rules.must_match and self.round_high:
+            return self.hands[seat] & RANK_MASKS[self.round_high]
+        return 0
+
+    def _legal_one(self, s: int) -> list[Action]:
+        out: list[Action] = []
+        if s == self.to_act and not self.pending and s >= 0:
+            hand = self.hands[s]
+            forced = self._must_match(s)
+            for c in cards_in(forced or hand):
+                out.append(Action(Kind.PLAY, 1 << c))
+            if not forced and self.rules.turn_from_stock and len(self.stock) > 1:
+                out.append(Action(Kind.STOCK))
+        if s >= 0 and self.rules.sluffing:
+            for c in cards_in(self._sluffable(s)):
+                out.append(Action(Kind.SLUFF, 1 << c))
+        if s >= 0 and self.pending >> s & 1:
+            out.append(Action(Kind.PASS))
+        return out
+
+    def _due(self, seat: int) -> bool:
+        """True if ``seat`` has yet to play in the current round of an unsettled trick."""
+        return self.winner < 0 and seat in self.round_seats[self.round_pos:]
+
+    def _contender(self, seat: int) -> bool:
+        """True if ``seat`` can still win the current unsettled trick."""
+        if self.winner >= 0:
+            return False
+        if self._due(seat):
+            return True
+        high = self.round_high
+        return any(s == seat and _RANK[c] == high for s, c in self.round_cards)
+
+    def _sluffable(self, s: int) -> int:
+        """Card set ``s`` may sluff now (Flurst "Sloughing" and its restrictions)."""
+        if not self.rules.sluffing or self.phase != Phase.ONE or not self.trick_cards:
+            return 0
+        m = self.hands[s] & self.trick_ranks
+        if not m or self.winner >= 0:
+            return m
+        rules = self.rules
+        if rules.sluff_guard_high and self.round_high and self._due(s):
+            m &= ~RANK_MASKS[self.round_high]
+        if m and rules.sluff_guard_last and len(self.stock) < 2 and self._contender(s):
+            return 0
+        return m
+
+    def _explain_one(self, s: int, action: Action) -> str:
+        kind = action.kind
+        if kind == Kind.PICK_UP:
+            return "there is nothing to pick up in phase one: play a card to the trick"
+        if kind == Kind.PASS:
+            return "you have no sluff window open: passing only ends your chance to sluff"
+        if kind == Kind.SLUFF:
+            return self._explain_sluff(s, action.cards)
+        # PLAY or STOCK
+        if s != self.to_act or self.pending:
+            if self.pending:
+                who = self._first_pending()
+                return f"the trick waits for sluffs: seat {who} must sluff or pass first"
+            return f"it is seat {self.to_act}'s turn to play, not yours"
+        if kind == Kind.STOCK:
+            forced = self._must_match(s)
+            if forced:
+                return self._match_reason(forced)
+            if not self.rules.turn_from_stock:
+                return "these rules do not allow turning up the stock"
+            return "the stock's last card cannot be turned up: it becomes the trump card"
+        cards = action.cards
+        if cards.bit_count() != 1:
+            return "play exactly one card to a trick in phase one"
+        if not cards & self.hands[s]:
+            return f"you do not hold {card_label(cards.bit_length() - 1)}"
+        forced = self._must_match(s)
+        if forced:
+            return self._match_reason(forced)
+        return "that play is not allowed now"  # pragma: no cover
+
+    def _match_reason(self, forced: int) -> str:
+        held = " ".join(card_label(c) for c in cards_in(forced))
+        return f"you must match the {_RANK_WORD[self.round_high]}: you hold {held}"
+
+    def _explain_sluff(self, s: int, cards: int) -> str:
+        if not self.rules.sluffing:
+            return "these rules have no sluffing"
+        if cards.bit_count() != 1:
+            return "sluff one card at a time"
+        c = cards.bit_length() - 1
+        if not cards & self.hands[s]:
+            return f"you do not hold {card_label(c)}"
+        if not self.trick_cards:
+            return "there is no card on the table to sluff onto"
+        if not cards & self.trick_ranks:
+            return f"no {_RANK_WORD[_RANK[c]]} is in the trick: you may only sluff a rank already there"
+        if self.rules.sluff_guard_high and self._due(s) and _RANK[c] == self.round_high:
+            return (
+                f"you have yet to play to this round and {card_label(c)} matches its highest "
+                "card: it may be the card you must play"
+            )
+        return (
+            "the stock cannot replace your card and you may still have to play to this "
+            "trick: no sluffing until it is settled"
+        )
+
+    # -- doing ---------------------------------------------------------------
+
+    def _play_one(self, s: int, action: Action) -> None:
+        if action.kind == Kind.STOCK:
+            c = self.stock.pop()
+            self.events.append(Event("stock", s, 1 << c))
+        else:
+            cards = action.cards
+            c = cards.bit_length() - 1
+            self.hands[s] ^= cards
+            self.known[s] &= ~cards
+            self.events.append(Event("play", s, cards))
+            self._draw(s)
+        bit = 1 << c
+        self.round_cards.append((s, c))
+        self.round_pos += 1
+        self.trick_cards |= bit
+        r = _RANK[c]
+        self.trick_ranks |= RANK_MASKS[r]
+        self.contributed[s] |= bit
+        if r > self.round_high:
+            self.round_high = r
+        if self.round_pos == len(self.round_seats):
+            self._resolve_round()
+        self._open_window(s)
+        self._advance_one()
+
+    def _resolve_round(self) -> None:
+        high = self.round_high
+        top = [s for s, c in self.round_cards if _RANK[c] == high]
+        if len(top) == 1:
+            self.winner = top[0]
+            return
+        kind = "bounce" if self.rules.first_phase is FirstPhase.PAIRS else "war"
+        self.events.append(Event(kind, top[0], 0, tuple(top)))
+        self.round_seats = top
+        self.round_pos = 0
+        self.round_cards = []
+        self.rounds.append(self.round_cards)
+        self.round_high = 0
+
+    def _open_window(self, after: int) -> None:
+        """Open a sluff window after seat ``after`` acted (see the state module docstring)."""
+        if not self.rules.sluffing or (self.live and self.winner < 0):
+            return
+        pending = 0
+        for seat in range(self.players):
+            if self._sluffable(seat):
+                pending |= 1 << seat
+        self.pending = pending
+        self.window_start = (after + 1) % self.players
+
+    def _sluff(self, s: int, cards: int) -> None:
+        c = cards.bit_length() - 1
+        self.hands[s] ^= cards
+        self.known[s] &= ~cards
+        self.trick_cards |= cards
+        self.contributed[s] |= cards
+        self.sluffs.append((s, c))
+        self.events.append(Event("sluff", s, cards))
+        self._draw(s)
+        # Others' options can only have shrunk (the stock is shorter); the sluffer is
+        # asked again.  Live tables open no window before the trick is settled.
+        if not (self.live and self.winner < 0):
+            pending = self.pending
+            if not pending:
+                self.window_start = s
+            keep = 0
+            for seat in range(self.players):
+                if (pending >> seat & 1 or seat == s) and self._sluffable(seat):
+                    keep |= 1 << seat
+            self.pending = keep
+        self._advance_one()
+
+    def _pass(self, s: int) -> None:
+        self.pending &= ~(1 << s)
+        self._advance_one()
+
+    def _collect(self) -> None:
+        w = self.winner
+        cards = self.trick_cards
+        self.piles[w] |= cards
+        self.known[w] |= cards
+        self.last_winner = w
+        self.tricks += 1
+        self.events.append(Event("win", w, cards))
+        self._start_trick(w)
+
+    # -- the end of phase one ---------------------------------------------------
+
+    def _end_phase_one(self) -> None:
+        n = self.players
+        hands = self.hands
+        self.events.append(Event("end-one", self.round_seats[self.round_pos]))
+        for s in range(n):
+            back = self.contributed[s]
+            if back:
+                hands[s] |= back
+                self.known[s] |= back
+                self.events.append(Event("take-back", s, back))
+            if self.rules.expose_leftover and hands[s]:
+                self.known[s] |= hands[s]
+                self.events.append(Event("exposed", s, hands[s]))
+        self._init_phase_one_trick_clear()
+        for s in range(n):
+            hands[s] |= self.piles[s]
+            self.piles[s] = 0
+        tc = self.trump_card
+        if tc >= 0:
+            self.trump_suit = tc // 13
+            hands[self.trump_holder] |= 1 << tc
+            self.known[self.trump_holder] |= 1 << tc
+            self.events.append(Event("trump", self.trump_holder, 1 << tc))
+        self._redistribute_dreck()
+
+    def _init_phase_one_trick_clear(self) -> None:
+        self.contributed = [0] * self.players
+        self.rounds = []
+        self.round_cards = []
+        self.sluffs = []
+        self.trick_cards = 0
+        self.trick_ranks = 0
+        self.round_high = 0
+        self.winner = -1
+        self.pending = 0
+
+    def _redistribute_dreck(self) -> None:
+        """The dreck (Flurst "Make sure everyone has at least six cards")."""
+        rules = self.rules
+        n = self.players
+        hands = self.hands
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        needy = [s for s in order if hands[s].bit_count() < rules.dreck_below] if rules.dreck_below else []
+        if not needy:
+            self._start_phase_two(self._second_leader())
+            return
+        dreck = 0
+        for r in range(2, rules.dreck_max_rank + 1):
+            dreck |= RANK_MASKS[r]
+        if rules.dreck_trump_rank and self.trump_suit >= 0:
+            dreck |= 1 << (self.trump_suit * 13 + rules.dreck_trump_rank - 2)
+        for s in range(n):
+            hands[s] &= ~dreck
+            self.known[s] &= ~dreck
+        self.dreck = dreck
+        self.needy = needy
+        self.events.append(Event("dreck", -1, dreck, tuple(needy)))
+        if len(needy) == 1:
+            self._give_dreck(needy, list(cards_in(dreck)))
+            return
+        self.phase = Phase.DRECK
+        self.to_act = CHANCE
+
+    def _deal_dreck(self, order: tuple[int, ...]) -> None:
+        self._give_dreck(self.needy, list(order))
+
+    def _give_dreck(self, needy: list[int], order: list[int]) -> None:
+        k = len(needy)
+        for i, c in enumerate(order):
+            self.hands[needy[i % k]] |= 1 << c
+        if k == 1:
+            self.known[needy[0]] |= self.dreck
+        self.events.append(Event("dreck-dealt", -1, 0, tuple(needy)))
+        self._start_phase_two(self._second_leader())
+
+    def _second_leader(self) -> int:
+        if self.rules.second_lead is SecondLead.TRUMP_DRAWER and self.trump_holder >= 0:
+            return self.trump_holder
+        if self.last_winner >= 0:
+            return self.last_winner
+        return self.first_leader

@@ -1,0 +1,193 @@
+"""Phase two: beat it or pick it up, kills, going out, and the loser.
+
+Rule sources: pagat.com Skitgubbe, "Play in the second phase" (single cards;
+pick up only the last card; avstick when the trick holds as many cards as
+seats at its start; who leads after each ending); the Swedish Goat Game /
+Flurst page, "The Second Part" (runs of touching cards, eat the lowest run,
+killing, going out, "three cards" and "one card").
+
+The table is a list of plays, bottom (the lead) first; each play is a card set
+that is one card or a run.  Every play beats the one beneath it, so the top
+play is the highest.  A trick is killed when it holds as many plays as seats
+held cards when it was led; it ends too when every card has been picked up.
+"""
+
+from __future__ import annotations
+
+from .actions import Action, Kind
+from .base import Event, Phase, StateBase
+from .cards import SUIT_MASKS, SUIT_NAMES, card_label, cards_in, is_run, runs_in
+from .rules import PickUp, Plays
+
+__all__ = ["PhaseTwo", "beats", "sub_runs"]
+
+
+def beats(play: int, top: int, trump: int) -> bool:
+    """True if card set ``play`` beats card set ``top`` with ``trump`` the trump suit.
+
+    A play beats the top play if it is of the same suit and its lowest card is
+    higher than the top's highest card, or if it is a trump and the top is not
+    (pagat.com "Playing sequences in phase two"; the Goat Game's "Beat it").
+    """
+    th = top.bit_length() - 1
+    pl = (play & -play).bit_length() - 1
+    ts = th // 13
+    ps = pl // 13
+    if ps == ts:
+        return pl > th
+    return ps == trump
+
+
+def sub_runs(mask: int) -> list[int]:
+    """Every run of touching cards contained in ``mask`` (singles included), as card sets."""
+    out: list[int] = []
+    for run in runs_in(mask):
+        cards = list(cards_in(run))
+        for i in range(len(cards)):
+            m = 0
+            for c in cards[i:]:
+                m |= 1 << c
+                out.append(m)
+    return out
+
+
+class PhaseTwo(StateBase):
+    """The phase-two part of :class:`skitgubbe.state.State` (a mixin)."""
+
+    def _start_phase_two(self, leader: int) -> None:
+        n = self.players
+        self.phase = Phase.TWO
+        self.table = []
+        self.table_owners = []
+        for i in range(n):
+            s = (self.dealer + 1 + i) % n
+            if not self.hands[s]:
+                self.out_order.append(s)
+                self.events.append(Event("out", s))
+        active = [s for s in range(n) if self.hands[s]]
+        if len(active) <= 1:
+            self._finish(active[0] if active else None)
+            return
+        if not self.hands[leader]:
+            leader = self._next_active(leader)
+        self._lead_two(leader, len(active))
+
+    def _lead_two(self, leader: int, active: int) -> None:
+        self.kill_at = active
+        self.table = []
+        self.table_owners = []
+        self.to_act = leader
+
+    def _candidates(self, hand: int) -> int:
+        """Cards of ``hand`` that may take part in a beat of the top play."""
+        top = self.table[-1]
+        th = top.bit_length() - 1
+        ts = th // 13
+        m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
+        if ts != self.trump_suit:
+            m |= hand & SUIT_MASKS[self.trump_suit]
+        return m
+
+    def _legal_two(self, s: int) -> list[Action]:
+        hand = self.hands[s]
+        single = self.rules.plays is Plays.SINGLE
+        if self.table:
+            m = self._candidates(hand)
+            plays = list(cards_in(m)) if single else sub_runs(m)
+            out = [Action(Kind.PLAY, 1 << c) for c in plays] if single else \
+                [Action(Kind.PLAY, p) for p in plays]
+            out.append(Action(Kind.PICK_UP))
+            return out
+        if single:
+            return [Action(Kind.PLAY, 1 << c) for c in cards_in(hand)]
+        return [Action(Kind.PLAY, p) for p in sub_runs(hand)]
+
+    def _explain_two(self, s: int, action: Action) -> str:
+        if s != self.to_act:
+            return f"it is seat {self.to_act}'s turn, not yours"
+        kind = action.kind
+        if kind == Kind.PICK_UP:
+            return "there is nothing on the table to pick up: lead any card"
+        if kind != Kind.PLAY:
+            return f"there is no {kind.name.lower().replace('_', ' ')} in phase two: play a card or pick up"
+        cards = action.cards
+        missing = cards & ~self.hands[s]
+        if missing:
+            return f"you do not hold {card_label(missing.bit_length() - 1)}"
+        if self.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
+            return "these rules allow one card per play in phase two"
+        if not is_run(cards):
+            return "a play is one card or a run of touching cards of one suit"
+        top = self.table[-1]
+        th = top.bit_length() - 1
+        ts = th // 13
+        if ts == self.trump_suit:
+            how = "only a higher trump can"
+        else:
+            how = f"only a higher {SUIT_NAMES[ts][:-1]} or a trump can"
+        low = (cards & -cards).bit_length() - 1
+        return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"
+
+    def _play_two(self, s: int, cards: int) -> None:
+        hands = self.hands
+        hands[s] ^= cards
+        self.known[s] &= ~cards
+        ev = self.events
+        ev.append(Event("beat" if self.table else "lead", s, cards))
+        self.table.append(cards)
+        self.table_owners.append(s)
+        left = hands[s].bit_count()
+        if left == 3:
+            ev.append(Event("three-cards", s))
+        elif left == 1:
+            ev.append(Event("one-card", s))
+        elif left == 0:
+            self.out_order.append(s)
+            ev.append(Event("out", s))
+        if len(self.table) >= self.kill_at:
+            killed = 0
+            for p in self.table:
+                killed |= p
+            self.killed |= killed
+            self.tricks += 1
+            ev.append(Event("kill", s, killed))
+            self.table = []
+            self.table_owners = []
+        if not left:
+            active = [x for x in range(self.players) if hands[x]]
+            if len(active) == 1:
+                self._finish(active[0])
+                return
+        if self.table:
+            self.to_act = self._next_active(s)
+        else:
+            leader = s if left else self._next_active(s)
+            self._lead_two(leader, sum(1 for h in hands if h))
+
+    def _pick_up(self, s: int) -> None:
+        table = self.table
+        if self.rules.pick_up is PickUp.TOP_CARD:
+            take = table.pop()
+            self.table_owners.pop()
+        else:
+            take = table[0]
+            hi = take.bit_length() - 1
+            j = 1
+            while j < len(table):
+                nxt = table[j]
+                lo = (nxt & -nxt).bit_length() - 1
+                if lo != hi + 1 or hi % 13 == 12:
+                    break
+                take |= nxt
+                hi = nxt.bit_length() - 1
+                j += 1
+            del table[:j]
+            del self.table_owners[:j]
+        self.hands[s] |= take
+        self.known[s] |= take
+        self.events.append(Event("pick-up", s, take))
+        if table:
+            self.to_act = self._next_active(s)
+        else:
+            self.tricks += 1
+            self._lead_two(self._next_active(s), sum(1 for h in self.hands if h))

@@ -1,0 +1,368 @@
+"""The state machine that plays one deal under any :class:`~skitgubbe.rules.Rules`.
+
+A game is fully determined by the rules, the number of seats, the dealer, the
+deck order (or a seed that shuffles it, see :func:`deck_from_seed`), the first
+leader and the list of actions.  Randomness enters only through a caller's
+``random.Random`` (the deck shuffle and the dreck shuffle, a chance action).
+
+Seats are ``0..players-1`` clockwise; "left" of seat s is ``(s + 1) % players``.
+Card sets are ``int`` bitmasks (bit i = card i, see :mod:`skitgubbe.cards`).
+
+Acting, in the style of python-chess and PokerKit:
+
+* :meth:`State.legal_actions` lists what a seat may do now: the seat to act
+  (:attr:`State.to_act`) and also, out of turn, any seat that may sluff.
+* :meth:`State.check` raises :class:`IllegalActionError` with the reason in
+  terms of the rules; :meth:`State.can` answers yes or no; :meth:`State.apply`
+  checks, then does it.  A rejected action leaves the state exactly as it was.
+
+Sluffing protocols (docs/sluffing.md): with ``live=False`` (the default, used by
+bots, records and adapters) a *sluff window* opens after every play to a
+phase-one trick and after it is settled: the seats that can sluff are asked in
+clockwise order from the seat after the one who acted, each sluffing (and being
+asked again) or passing, before play goes on.  With ``live=True`` play goes on
+without windows and any seat may sluff at any moment the rules allow; only a
+settled trick waits until every seat that could sluff has passed ("done").
+Either way a legal sluff is accepted from any seat at any moment.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .actions import CHANCE, Action, Kind
+from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
+from .cards import FULL_DECK, SUIT_MASKS, card_label, cards_in, lowest, rank_of, suit_of
+from .phase_one import PhaseOne
+from .phase_two import PhaseTwo
+from .rules import Rules
+
+__all__ = [
+    "State",
+    "Phase",
+    "Event",
+    "Outcome",
+    "IllegalActionError",
+    "GameOverError",
+    "deck_from_seed",
+    "DEFAULT_ACTION_LIMIT",
+]
+
+DEFAULT_ACTION_LIMIT = 20_000
+"""A deal that reaches this many actions is abandoned (no loser); see docs/rulings.md."""
+
+
+def deck_from_seed(seed: int | str) -> tuple[int, ...]:
+    """The deck order that ``random.Random(seed)`` shuffles: a tuple of the 52 cards,
+    first card dealt first."""
+    deck = list(range(52))
+    random.Random(seed).shuffle(deck)
+    return tuple(deck)
+
+
+def _validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
+    d = tuple(deck)
+    if len(d) != 52:
+        raise ValueError(f"a deck order must list all 52 cards once; got {len(d)} cards")
+    seen = 0
+    for c in d:
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise ValueError(f"deck entry {c!r} is not a card number 0..51")
+        if seen >> c & 1:
+            raise ValueError(f"card {card_label(c)} appears twice in the deck order")
+        seen |= 1 << c
+    return d
+
+
+class State(PhaseOne, PhaseTwo, StateBase):
+    """One deal of Skitgubbe in progress.  Mutable; :meth:`clone` copies it.
+
+    Build with :meth:`new`.  Public attributes (read them, do not assign):
+        rules (:class:`Rules`), players (int), dealer (seat), phase (:class:`Phase`
+        constant), to_act (seat whose decision is pending, ``CHANCE`` (-1) for a
+        chance action, -2 when the game is over), hands (list of card sets, one
+        per seat), piles (card sets won in phase one), stock (list of cards, top
+        card last), trump_card / trump_holder (-1 until drawn), trump_suit (-1
+        until revealed), history (list of ``(seat, Action)``), events (list of
+        :class:`Event`), known (per seat: card set publicly known to be in that
+        hand), tricks (completed tricks, both phases).
+    """
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        *,
+        dealer: int = 0,
+        deck: Sequence[int] | None = None,
+        seed: int | str | None = None,
+        leader: int | None = None,
+        live: bool = False,
+        action_limit: int = DEFAULT_ACTION_LIMIT,
+    ) -> State:
+        """Deal a new game.
+
+        Args:
+            rules: the ruleset.
+            players: number of seats, within ``rules.min_players..max_players``.
+            dealer: the dealer's seat.  Cards are dealt one at a time clockwise
+                from the dealer's left, ``rules.hand_size`` each, from the start
+                of the deck order; the rest is the stock, top card first.
+            deck: the 52 cards in dealing order (first card dealt first), or
+            seed: shuffle with :func:`deck_from_seed` (exactly one of deck/seed).
+            leader: the seat that leads the first trick; default the dealer's
+                left (pagat.com); the Goat Game has the previous goat lead.
+            live: sluffing protocol, see the module docstring.
+            action_limit: abandon the deal after this many actions.
+
+        Raises ``ValueError`` for a seat count outside the rules, a seat out of
+        range, a deck that is not the 52 cards once each, or neither/both of
+        deck and seed.
+        """
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}"
+            )
+        for what, s in (("dealer", dealer), ("leader", leader)):
+            if s is not None and not 0 <= s < players:
+                raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
+        if (deck is None) == (seed is None):
+            raise ValueError("give exactly one of deck (the card order) or seed")
+        d = _validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
+        self = cls.__new__(cls)
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.first_leader = (dealer + 1) % players if leader is None else leader
+        self.live = live
+        self.action_limit = action_limit
+        self.deck = d
+        self.hands = [0] * players
+        self.piles = [0] * players
+        self.known = [0] * players
+        dealt = players * rules.hand_size
+        for i in range(dealt):
+            self.hands[(dealer + 1 + i) % players] |= 1 << d[i]
+        self.stock = list(reversed(d[dealt:]))
+        self.trump_card = self.trump_holder = self.trump_suit = -1
+        self.history = []
+        self.events = []
+        self.tricks = 0
+        self.out_order = []
+        self.loser = None
+        self.abandoned = False
+        self.needy = []
+        self.dreck = 0
+        self.phase = Phase.ONE
+        self._init_phase_one()
+        self._start_trick(self.first_leader)
+        return self
+
+    @classmethod
+    def from_phase_two(
+        cls,
+        rules: Rules,
+        hands: Sequence[int],
+        *,
+        trump_suit: int,
+        leader: int,
+        dealer: int = 0,
+        action_limit: int = DEFAULT_ACTION_LIMIT,
+    ) -> State:
+        """A position at the start of a phase-two trick: ``hands`` (card sets, one per
+        seat; cards not in any hand are out of play), ``trump_suit`` (0..3) and the
+        seat to ``leader`` (moved clockwise to the next seat holding cards).
+
+        Raises ``ValueError`` if a card is in two hands, a seat count is outside the
+        rules, or the trump suit or leader is out of range.
+        """
+        n = len(hands)
+        if not rules.min_players <= n <= rules.max_players:
+            raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+        if not 0 <= trump_suit < 4:
+            raise ValueError(f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}")
+        if not 0 <= leader < n:
+            raise ValueError(f"leader seat {leader} does not exist: seats are 0..{n - 1}")
+        seen = 0
+        for s, h in enumerate(hands):
+            if h & ~FULL_DECK or h < 0:
+                raise ValueError(f"seat {s}: not a card set")
+            if seen & h:
+                raise ValueError(f"card {card_label(lowest(seen & h))} is in two hands")
+            seen |= h
+        self = cls.new(rules, n, dealer=dealer, deck=range(52), action_limit=action_limit)
+        self.hands = list(hands)
+        self.known = [0] * n
+        self.stock = []
+        self.trump_suit = trump_suit
+        self.trump_card = -1
+        self._init_phase_one()
+        self._start_phase_two(leader)
+        return self
+
+    def clone(self) -> State:
+        """An independent copy (history and events copied too)."""
+        other = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for k, v in d.items():
+            if type(v) is list:
+                d[k] = v.copy()
+        if d.get("rounds"):
+            d["rounds"] = [r.copy() for r in d["rounds"]]
+            d["round_cards"] = d["rounds"][-1]
+        if d.get("table_owners") is not None:
+            d["table_owners"] = list(d["table_owners"])
+        other.__dict__.update(d)
+        return other
+
+    # -- queries -------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has ended (a loser is known or it was abandoned)."""
+        return self.phase == Phase.OVER
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The :class:`Outcome` once the deal is over, else None."""
+        if self.phase != Phase.OVER:
+            return None
+        return Outcome(self.loser, tuple(self.out_order), self.abandoned)
+
+    @property
+    def trump_known(self) -> bool:
+        """True once the trump suit has been revealed (phase two)."""
+        return self.trump_suit >= 0
+
+    def hand_sizes(self) -> list[int]:
+        """Cards in each seat's hand."""
+        return [h.bit_count() for h in self.hands]
+
+    def acting_seats(self) -> list[int]:
+        """Seats that have at least one legal action now (the seat to act first)."""
+        if self.phase == Phase.OVER:
+            return []
+        seats = [] if self.to_act < 0 else [self.to_act]
+        if self.phase == Phase.ONE:
+            for s in range(self.players):
+                if s != self.to_act and (self._sluffable(s) or self.pending >> s & 1):
+                    seats.append(s)
+        elif self.to_act == CHANCE:
+            seats.append(CHANCE)
+        return seats
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of ``seat`` now (default: :attr:`to_act`).
+
+        For a seat other than the one to act, this is what it may do out of
+        turn (sluffs, and ``pass`` while its sluff window is open); for
+        ``CHANCE`` while the dreck waits to be dealt, one representative DRECK
+        action (any order of the dreck cards is legal; see :meth:`chance_action`).
+        Empty once the game is over.
+        """
+        s = self.to_act if seat is None else seat
+        ph = self.phase
+        if ph == Phase.ONE:
+            return self._legal_one(s)
+        if ph == Phase.TWO:
+            return self._legal_two(s) if s == self.to_act else []
+        if ph == Phase.DRECK and s == CHANCE:
+            return [Action(Kind.DRECK, self.dreck, tuple(cards_in(self.dreck)))]
+        return []
+
+    def chance_action(self, rng: random.Random) -> Action:
+        """The chance action (the dreck shuffled with ``rng``) when :attr:`to_act` is CHANCE.
+
+        Raises ``ValueError`` when no chance action is pending.
+        """
+        if self.phase != Phase.DRECK:
+            raise ValueError("no chance action is pending: the dreck is not waiting to be dealt")
+        order = list(cards_in(self.dreck))
+        rng.shuffle(order)
+        return Action(Kind.DRECK, self.dreck, tuple(order))
+
+    # -- acting ----------------------------------------------------------------
+
+    def can(self, action: Action, seat: int | None = None) -> bool:
+        """True if ``seat`` (default :attr:`to_act`) may take ``action`` now."""
+        try:
+            self.check(action, seat)
+        except IllegalActionError:
+            return False
+        return True
+
+    def check(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (or :class:`GameOverError`) with the
+        reason if ``seat`` (default :attr:`to_act`) may not take ``action`` now."""
+        s = self.to_act if seat is None else seat
+        if self.phase == Phase.OVER:
+            raise GameOverError(s, action, "the game is over")
+        if not isinstance(action, Action):
+            raise IllegalActionError(s, action, f"{action!r} is not an Action")
+        if s != CHANCE and not 0 <= s < self.players:
+            raise IllegalActionError(s, action, f"there is no seat {s}: seats are 0..{self.players - 1}")
+        if action.kind == Kind.DRECK:
+            self._check_dreck(s, action)
+            return
+        if action in self.legal_actions(s):
+            return
+        raise IllegalActionError(s, action, self.explain(action, s))
+
+    def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> None:
+        """Take ``action`` for ``seat`` (default :attr:`to_act`).
+
+        With ``trusted=True`` the check is skipped: only for an action just taken
+        from :meth:`legal_actions` of the same state (the fast path of
+        simulations).  Raises :class:`IllegalActionError` (state unchanged).
+        """
+        s = self.to_act if seat is None else seat
+        if not trusted:
+            self.check(action, s)
+        self.history.append((s, action))
+        kind = action.kind
+        if self.phase == Phase.ONE:
+            if kind == Kind.PLAY or kind == Kind.STOCK:
+                self._play_one(s, action)
+            elif kind == Kind.SLUFF:
+                self._sluff(s, action.cards)
+            else:  # PASS
+                self._pass(s)
+        elif self.phase == Phase.TWO:
+            if kind == Kind.PLAY:
+                self._play_two(s, action.cards)
+            else:
+                self._pick_up(s)
+        else:
+            self._deal_dreck(action.order)
+        if len(self.history) >= self.action_limit and self.phase != Phase.OVER:
+            self.abandoned = True
+            self._finish(None)
+            self.events.append(Event("abandoned"))
+
+    def explain(self, action: Action, seat: int) -> str:
+        """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line)."""
+        if self.phase == Phase.ONE:
+            return self._explain_one(seat, action)
+        if self.phase == Phase.TWO:
+            return self._explain_two(seat, action)
+        if self.phase == Phase.DRECK:
+            return "the dreck is being dealt: only the chance deal may happen now"
+        return "the game is over"
+
+    def _check_dreck(self, s: int, action: Action) -> None:
+        if self.phase != Phase.DRECK:
+            raise IllegalActionError(s, action, "there is no dreck to deal now")
+        if s != CHANCE:
+            raise IllegalActionError(s, action, "the dreck is dealt by chance, not by a seat")
+        order = action.order
+        m = 0
+        for c in order:
+            m |= 1 << c
+        if len(order) != self.dreck.bit_count() or m != self.dreck:
+            raise IllegalActionError(
+                s, action, "the dreck order must list each dreck card exactly once"
+            )
+

@@ -1,0 +1,83 @@
+"""Named presets: :class:`~skitgubbe.rules.Rules` instances found by name or alias.
+
+``pagat``: Skitgubbe as the main section of pagat.com describes it (two-card
+tricks in phase one, single cards in phase two).
+``goat``: the Swedish Goat Game / Flurst as the "Skitgubbe (a.k.a. Flurst)"
+page describes it (all play, match if you can, sluffing, dreck, runs).
+"""
+
+from __future__ import annotations
+
+from .rules import FirstPhase, PickUp, Plays, Rules, SecondLead
+
+__all__ = ["PRESETS", "ALIASES", "find_variant", "UnknownVariantError", "rules_diff"]
+
+
+class UnknownVariantError(ValueError):
+    """Raised by :func:`find_variant` for a name that is neither a preset nor an alias."""
+
+
+PRESETS: dict[str, Rules] = {
+    "pagat": Rules(
+        name="pagat",
+        min_players=2,
+        max_players=4,
+        hand_size=3,
+        first_phase=FirstPhase.PAIRS,
+        turn_from_stock=True,
+        must_match=False,
+        sluffing=False,
+        expose_leftover=True,
+        dreck_below=0,
+        second_lead=SecondLead.TRUMP_DRAWER,
+        plays=Plays.SINGLE,
+        pick_up=PickUp.TOP_CARD,
+    ),
+    "goat": Rules(
+        name="goat",
+        min_players=3,
+        max_players=8,
+        hand_size=3,
+        first_phase=FirstPhase.ALL_PLAY,
+        turn_from_stock=True,
+        must_match=True,
+        sluffing=True,
+        sluff_guard_high=True,
+        sluff_guard_last=True,
+        expose_leftover=False,
+        dreck_below=6,
+        dreck_max_rank=5,
+        dreck_trump_rank=6,
+        second_lead=SecondLead.LAST_TRICK,
+        plays=Plays.RUN,
+        pick_up=PickUp.LOWEST_RUN,
+    ),
+}
+
+ALIASES: dict[str, str] = {
+    "skitgubbe": "pagat",
+    "mjolnarmatte": "pagat",
+    "flurst": "goat",
+    "swedish-goat": "goat",
+    "swedish-goat-game": "goat",
+}
+
+
+def find_variant(name: str) -> Rules:
+    """The preset called ``name`` (case-insensitive; aliases accepted).
+
+    Raises :class:`UnknownVariantError` listing the names that exist.
+    """
+    key = name.strip().lower().replace("_", "-").replace(" ", "-")
+    key = ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        known = ", ".join(sorted(PRESETS)) + "; aliases: " + ", ".join(sorted(ALIASES))
+        raise UnknownVariantError(f"no rules called {name!r}; presets: {known}") from None
+
+
+def rules_diff(a: Rules, b: Rules) -> dict[str, tuple[object, object]]:
+    """Options whose values differ between ``a`` and ``b``: ``{option: (a value, b value)}``."""
+    oa, ob = a.options(), b.options()
+    return {k: (oa[k], ob[k]) for k in oa if k != "name" and oa[k] != ob[k]}

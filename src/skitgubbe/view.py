@@ -1,0 +1,148 @@
+"""What one seat may see: the only thing a bot, a client or a front end is given.
+
+A :class:`View` holds the seat's own hand, everything public (the table, pile
+contents, hand sizes, the stock size, the trump once turned, who went out,
+the public history) and the cards publicly known to be in each hand (cards a
+seat was seen to take: won tricks, pick-ups, cards taken back or exposed at
+the end of phase one, a dreck given to a single seat).  It never holds another
+seat's unseen cards, the stock order, or the face-down trump card before it is
+turned (Flurst "Last card of the deck"; pagat.com "keeps it face down").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action, Kind
+from .base import Phase
+from .rules import Rules
+from .state import State
+
+__all__ = ["View", "view_of"]
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's view of a deal.  Card sets are bitmasks (bit i = card i).
+
+    Attributes:
+        seat: whose view this is (0-based).
+        players, dealer, rules: the table.
+        phase: a :class:`~skitgubbe.base.Phase` constant.
+        to_act: seat whose decision is pending (-1 chance, -2 game over).
+        hand: this seat's hand (card set).
+        hand_sizes: cards in each hand, per seat.
+        piles: per seat, the cards won in phase-one tricks (public: each was face up).
+        known: per seat, the card set publicly known to be in that hand.
+        stock_size: cards left in the stock (the face-down trump card excluded).
+        trump_holder: seat holding the face-down trump card, -1 before it is drawn.
+        trump_card: the trump card once turned, else -1.
+        trump_suit: 0..3 once known, else -1.
+        leader: the seat that led the current trick (phase one) or -1.
+        rounds: phase one, the plays of each round of the current trick, as
+            ``((seat, card), ...)`` per round; a bounce or war adds a round.
+        round_seats: phase one, the seats due to play in the current round, in order.
+        sluffs: phase one, ``(seat, card)`` for each card sluffed into the trick.
+        trick_winner: phase one, the winner of a settled trick awaiting sluffs, else -1.
+        sluff_window: seats asked to sluff or pass now.
+        table: phase two, the plays on the table bottom first, ``(seat, card set)``.
+        kill_at: phase two, plays that kill the current trick.
+        killed: phase two, card set of every card killed so far.
+        out_order: seats that have gone out, in order.
+        loser: the loser once the deal is over, else None.
+        history: public history, ``(seat, Action)``; the order of a dreck dealt to
+            several seats is hidden (``order`` empty).
+        legal: this seat's legal actions now.
+    """
+
+    seat: int
+    players: int
+    dealer: int
+    rules: Rules
+    phase: int
+    to_act: int
+    hand: int
+    hand_sizes: tuple[int, ...]
+    piles: tuple[int, ...]
+    known: tuple[int, ...]
+    stock_size: int
+    trump_holder: int
+    trump_card: int
+    trump_suit: int
+    leader: int
+    rounds: tuple[tuple[tuple[int, int], ...], ...]
+    round_seats: tuple[int, ...]
+    sluffs: tuple[tuple[int, int], ...]
+    trick_winner: int
+    sluff_window: tuple[int, ...]
+    table: tuple[tuple[int, int], ...]
+    kill_at: int
+    killed: int
+    out_order: tuple[int, ...]
+    loser: int | None
+    history: tuple[tuple[int, Action], ...]
+    legal: tuple[Action, ...]
+
+    @property
+    def my_turn(self) -> bool:
+        """True if this seat's decision is pending."""
+        return self.to_act == self.seat
+
+    def trick_cards(self) -> int:
+        """Card set of every card now on the table."""
+        m = 0
+        for rnd in self.rounds:
+            for _, c in rnd:
+                m |= 1 << c
+        for _, c in self.sluffs:
+            m |= 1 << c
+        for _, p in self.table:
+            m |= p
+        return m
+
+
+def _public_history(state: State) -> tuple[tuple[int, Action], ...]:
+    hide = len(state.needy) > 1
+    out = []
+    for s, a in state.history:
+        if hide and a.kind == Kind.DRECK:
+            a = Action(Kind.DRECK, a.cards)
+        out.append((s, a))
+    return tuple(out)
+
+
+def view_of(state: State, seat: int) -> View:
+    """The :class:`View` of ``seat`` (0..players-1).  Raises ``ValueError`` for another seat."""
+    if not 0 <= seat < state.players:
+        raise ValueError(f"there is no seat {seat}: seats are 0..{state.players - 1}")
+    one = state.phase == Phase.ONE
+    revealed = state.trump_suit >= 0
+    return View(
+        seat=seat,
+        players=state.players,
+        dealer=state.dealer,
+        rules=state.rules,
+        phase=state.phase,
+        to_act=state.to_act,
+        hand=state.hands[seat],
+        hand_sizes=tuple(h.bit_count() for h in state.hands),
+        piles=tuple(state.piles),
+        known=tuple(state.known),
+        stock_size=len(state.stock),
+        trump_holder=state.trump_holder,
+        trump_card=state.trump_card if revealed else -1,
+        trump_suit=state.trump_suit,
+        leader=state.leader if one else -1,
+        rounds=tuple(tuple(r) for r in state.rounds) if one else (),
+        round_seats=tuple(state.round_seats[state.round_pos:]) if one and state.winner < 0 else (),
+        sluffs=tuple(state.sluffs) if one else (),
+        trick_winner=state.winner if one else -1,
+        sluff_window=tuple(s for s in range(state.players) if state.pending >> s & 1),
+        table=tuple(zip(state.table_owners, state.table, strict=True)),
+        kill_at=state.kill_at if state.phase == Phase.TWO else 0,
+        killed=state.killed,
+        out_order=tuple(state.out_order),
+        loser=state.loser,
+        history=_public_history(state),
+        legal=tuple(state.legal_actions(seat)),
+    )

@@ -1,0 +1,283 @@
+"""The game-record format: dump, load and replay a deal (docs/record-format.md).
+
+A record is plain text, one ``key = value`` header per line, then ``moves:``
+and one move per line as ``<seat> <action>`` in action notation
+(:mod:`skitgubbe.actions`); ``#`` starts a comment.  Example::
+
+    skitgubbe-record = 1
+    rules = pagat
+    players = 3
+    dealer = 0
+    seed = 42                 # optional when the deck is given; else the deck is shuffled from it
+    deck = 7H 2C ...          # all 52 cards, first dealt first
+    moves:
+    1 play 7H
+    2 stock
+    ...
+    loser = 2                 # optional: checked when replayed
+
+Errors say where: :class:`RecordFormatError` names the line and field;
+:class:`ReplayError` names the move index, line, seat, move and the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .actions import CHANCE, Action, ActionParseError, parse_action
+from .cards import CardParseError, card_name, parse_cards
+from .rules import Rules
+from .state import IllegalActionError, State, deck_from_seed
+from .variants import UnknownVariantError, find_variant
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Record",
+    "RecordFormatError",
+    "ReplayError",
+    "record_of",
+    "dumps",
+    "loads",
+    "replay",
+]
+
+FORMAT_VERSION = 1
+
+
+class RecordFormatError(ValueError):
+    """A record that cannot be read.  ``line`` (1-based, 0 if the whole record) and
+    ``field`` name the place at fault."""
+
+    def __init__(self, line: int, field: str, message: str) -> None:
+        where = f"line {line}" if line else "record"
+        super().__init__(f"{where}, {field}: {message}")
+        self.line = line
+        self.field = field
+
+
+class ReplayError(ValueError):
+    """A move that is not legal where it stands.  Attributes: ``index`` (0-based move
+    number), ``line`` (1-based line in the text, 0 if unknown), ``seat``, ``action``
+    (None when the record's claimed loser is wrong), ``reason``."""
+
+    def __init__(self, index: int, line: int, seat: int, action: Action | None, reason: str) -> None:
+        at = f" (line {line})" if line else ""
+        if action is None:
+            super().__init__(f"after the last move: {reason}")
+        else:
+            super().__init__(f"move {index + 1}{at}: seat {seat} {action}: {reason}")
+        self.index = index
+        self.line = line
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Record:
+    """Everything that determines a deal, plus the result it claims.
+
+    Attributes: ``rules`` (:class:`Rules`; written by preset name), ``players``,
+    ``dealer``, ``leader`` (first leader or None for the dealer's left), ``deck``
+    (52 cards, first dealt first), ``seed`` (informational: the seed that
+    shuffled the deck, or None), ``live`` (sluffing protocol), ``moves``
+    (``(seat, Action)`` in order; seat -1 is chance), ``loser`` (the claimed
+    loser, checked on replay, or None), ``move_lines`` (line of each move in
+    the text it was loaded from, or empty).
+    """
+
+    rules: Rules
+    players: int
+    dealer: int
+    deck: tuple[int, ...]
+    moves: tuple[tuple[int, Action], ...] = ()
+    leader: int | None = None
+    seed: int | str | None = None
+    live: bool = False
+    loser: int | None = None
+    move_lines: tuple[int, ...] = ()
+
+
+def record_of(state: State, *, seed: int | str | None = None) -> Record:
+    """The record of ``state`` so far (its claimed loser is the state's, if over)."""
+    leader = None if state.first_leader == (state.dealer + 1) % state.players else state.first_leader
+    return Record(
+        rules=state.rules,
+        players=state.players,
+        dealer=state.dealer,
+        deck=state.deck,
+        moves=tuple(state.history),
+        leader=leader,
+        seed=seed,
+        live=state.live,
+        loser=state.loser,
+    )
+
+
+def dumps(record: Record) -> str:
+    """The text of ``record``.  Loading it gives back an equal record (``move_lines`` aside)."""
+    out = [f"skitgubbe-record = {FORMAT_VERSION}", f"rules = {record.rules.name}",
+           f"players = {record.players}", f"dealer = {record.dealer}"]
+    if record.leader is not None:
+        out.append(f"leader = {record.leader}")
+    if record.live:
+        out.append("protocol = live")
+    if record.seed is not None:
+        out.append(f"seed = {record.seed}")
+    out.append("deck = " + " ".join(card_name(c) for c in record.deck))
+    out.append("moves:")
+    for seat, action in record.moves:
+        out.append(f"{'chance' if seat == CHANCE else seat} {action}")
+    if record.loser is not None:
+        out.append(f"loser = {record.loser}")
+    return "\n".join(out) + "\n"
+
+
+_HEADER_KEYS = ("skitgubbe-record", "rules", "players", "dealer", "leader", "protocol", "deck", "seed")
+
+
+def _int_field(value: str, line: int, field: str, low: int, high: int) -> int:
+    try:
+        v = int(value)
+    except ValueError:
+        raise RecordFormatError(line, field, f"{value!r} is not a whole number") from None
+    if not low <= v <= high:
+        raise RecordFormatError(line, field, f"{v} is out of range {low}..{high}")
+    return v
+
+
+def loads(text: str) -> Record:
+    """Read a record.  Raises :class:`RecordFormatError` naming the line and field at fault
+    (unknown key, missing field, bad number, unknown rules, bad deck, malformed move)."""
+    headers: dict[str, tuple[str, int]] = {}
+    moves: list[tuple[int, Action]] = []
+    move_lines: list[int] = []
+    loser_line: tuple[str, int] | None = None
+    in_moves = False
+    for no, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not in_moves:
+            if line == "moves:":
+                in_moves = True
+                continue
+            key, eq, value = line.partition("=")
+            key = key.strip().lower()
+            if not eq:
+                raise RecordFormatError(no, key or "header", "expected 'key = value' or 'moves:'")
+            if key not in _HEADER_KEYS:
+                raise RecordFormatError(no, key, "unknown field; fields are " + ", ".join(_HEADER_KEYS))
+            if key in headers:
+                raise RecordFormatError(no, key, f"given twice (first on line {headers[key][1]})")
+            headers[key] = (value.strip(), no)
+            continue
+        if line.startswith("loser"):
+            key, eq, value = line.partition("=")
+            if eq and key.strip() == "loser":
+                loser_line = (value.strip(), no)
+                continue
+        if loser_line is not None:
+            raise RecordFormatError(no, "moves", "no move may follow the 'loser' line")
+        seat_text, _, action_text = line.partition(" ")
+        if seat_text.lower() == "chance":
+            seat = CHANCE
+        else:
+            try:
+                seat = int(seat_text)
+            except ValueError:
+                raise RecordFormatError(
+                    no, "moves", f"a move starts with a seat number or 'chance', not {seat_text!r}"
+                ) from None
+        try:
+            action = parse_action(action_text)
+        except ActionParseError as e:
+            raise RecordFormatError(no, "moves", str(e)) from None
+        moves.append((seat, action))
+        move_lines.append(no)
+    return _build(headers, moves, move_lines, loser_line)
+
+
+def _build(
+    headers: dict[str, tuple[str, int]],
+    moves: list[tuple[int, Action]],
+    move_lines: list[int],
+    loser_line: tuple[str, int] | None,
+) -> Record:
+    def need(key: str) -> tuple[str, int]:
+        if key not in headers:
+            raise RecordFormatError(0, key, "missing")
+        return headers[key]
+
+    version, vline = need("skitgubbe-record")
+    if version != str(FORMAT_VERSION):
+        raise RecordFormatError(vline, "skitgubbe-record", f"format {version!r} is not supported; this reads {FORMAT_VERSION}")
+    rules_name, rline = need("rules")
+    try:
+        rules = find_variant(rules_name)
+    except UnknownVariantError as e:
+        raise RecordFormatError(rline, "rules", str(e)) from None
+    players = _int_field(*need("players"), "players", rules.min_players, rules.max_players)
+    dealer = _int_field(*need("dealer"), "dealer", 0, players - 1)
+    leader = None
+    if "leader" in headers:
+        leader = _int_field(*headers["leader"], "leader", 0, players - 1)
+    live = False
+    if "protocol" in headers:
+        value, pline = headers["protocol"]
+        if value not in ("live", "sequential"):
+            raise RecordFormatError(pline, "protocol", f"{value!r}: use 'sequential' (default) or 'live'")
+        live = value == "live"
+    seed: int | str | None = None
+    if "seed" in headers:
+        text, _ = headers["seed"]
+        seed = int(text) if text.lstrip("-").isdigit() else text
+    if "deck" in headers:
+        text, dline = headers["deck"]
+        try:
+            cards = parse_cards(text)
+        except CardParseError as e:
+            raise RecordFormatError(dline, "deck", str(e)) from None
+        if len(cards) != 52 or len(set(cards)) != 52:
+            missing = 52 - len(set(cards))
+            raise RecordFormatError(
+                dline, "deck", f"must list all 52 cards once each; got {len(cards)} cards, {missing} missing"
+            )
+        deck = tuple(cards)
+        if seed is not None and deck != deck_from_seed(seed):
+            raise RecordFormatError(dline, "deck", f"is not the order that seed = {seed} shuffles")
+    elif seed is not None:
+        deck = deck_from_seed(seed)
+    else:
+        raise RecordFormatError(0, "deck", "missing: give 'deck' (all 52 cards) or 'seed'")
+    loser = None
+    if loser_line is not None:
+        loser = _int_field(loser_line[0], loser_line[1], "loser", 0, players - 1)
+    for (seat, _), no in zip(moves, move_lines, strict=True):
+        if seat != CHANCE and not 0 <= seat < players:
+            raise RecordFormatError(no, "moves", f"seat {seat} does not exist: seats are 0..{players - 1}")
+    return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
+                  leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+
+
+def replay(record: Record, *, upto: int | None = None) -> State:
+    """The state after the record's moves (the first ``upto`` of them if given).
+
+    Raises :class:`ReplayError` at the first illegal move, and also when the record
+    claims a loser that differs from the replayed result (index = number of moves).
+    """
+    state = State.new(record.rules, record.players, dealer=record.dealer, deck=record.deck,
+                      leader=record.leader, live=record.live)
+    moves: Iterable[tuple[int, Action]] = record.moves if upto is None else record.moves[:upto]
+    lines = record.move_lines
+    for i, (seat, action) in enumerate(moves):
+        try:
+            state.apply(action, seat)
+        except IllegalActionError as e:
+            raise ReplayError(i, lines[i] if i < len(lines) else 0, seat, action, e.reason) from None
+    if upto is None and record.loser is not None and state.loser != record.loser:
+        got = "the game is not over" if not state.is_over else f"seat {state.loser} loses"
+        raise ReplayError(len(record.moves), 0, record.loser, None,
+                          f"the record says seat {record.loser} loses, but {got}")
+    return state

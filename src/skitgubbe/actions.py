@@ -109,7 +109,9 @@ def parse_action(text: str) -> Action:
     """
     words = text.strip().lower().split()
     if not words:
-        raise ActionParseError("empty move: write e.g. 'play 7H', '7H', 'stock', 'sluff 7C', 'pass' or 'pick'")
+        raise ActionParseError(
+            "empty move: write e.g. 'play 7H', '7H', 'stock', 'sluff 7C', 'pass' or 'pick'"
+        )
     if words[:2] == ["pick", "up"]:
         words = ["pick"] + words[2:]
     kind = _VERB_BY_TEXT.get(words[0])
@@ -139,3 +141,54 @@ def parse_action(text: str) -> Action:
     if m.bit_count() != len(cards):
         raise ActionParseError(f"a card appears twice in {' '.join(rest)!r}")
     return Action(kind, m)
+
+
+# -- cached action lists (the hot path of legal move generation) -------------------------
+
+STOCK_ACTION = Action(Kind.STOCK)
+PASS_ACTION = Action(Kind.PASS)
+PICK_UP_ACTION = Action(Kind.PICK_UP)
+
+_SUIT_BITS = (1 << 13) - 1
+_single_cache: dict[tuple[Kind, int, int], tuple[Action, ...]] = {}
+_run_cache: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def single_actions(kind: Kind, mask: int) -> tuple[Action, ...]:
+    """One ``kind`` action per card of card set ``mask``, lowest card first (cached per suit)."""
+    out: tuple[Action, ...] = ()
+    for s in range(4):
+        bits = (mask >> (13 * s)) & _SUIT_BITS
+        if bits:
+            key = (kind, s, bits)
+            acts = _single_cache.get(key)
+            if acts is None:
+                acts = tuple(Action(kind, 1 << (13 * s + r)) for r in range(13) if bits >> r & 1)
+                _single_cache[key] = acts
+            out += acts
+    return out
+
+
+def run_actions(mask: int) -> tuple[Action, ...]:
+    """One PLAY action per run of touching cards within card set ``mask`` (singles
+    included), grouped by suit, shorter runs and lower cards first (cached per suit)."""
+    out: tuple[Action, ...] = ()
+    for s in range(4):
+        bits = (mask >> (13 * s)) & _SUIT_BITS
+        if bits:
+            key = (s, bits)
+            acts = _run_cache.get(key)
+            if acts is None:
+                runs: list[int] = []
+                for start in range(13):
+                    m = 0
+                    for r in range(start, 13):
+                        if not bits >> r & 1:
+                            break
+                        m |= 1 << (13 * s + r)
+                        runs.append(m)
+                runs.sort(key=lambda x: (x.bit_count(), x))
+                acts = tuple(Action(Kind.PLAY, m) for m in runs)
+                _run_cache[key] = acts
+            out += acts
+    return out

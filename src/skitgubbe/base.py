@@ -102,6 +102,7 @@ class StateBase:
     abandoned: bool
     needy: list[int]
     dreck: int
+    dreck_move: int
 
     # phase one (see phase_one.py)
     leader: int

@@ -17,7 +17,7 @@ trick (all rounds and all sluffs) and leads the next trick.
 
 from __future__ import annotations
 
-from .actions import CHANCE, Action, Kind
+from .actions import CHANCE, PASS_ACTION, STOCK_ACTION, Action, Kind, single_actions
 from .base import Event, Phase, StateBase
 from .cards import card_label, cards_in, rank_of
 from .rules import FirstPhase, SecondLead
@@ -121,19 +121,20 @@ class PhaseOne(StateBase):
         return 0
 
     def _legal_one(self, s: int) -> list[Action]:
+        if s < 0:
+            return []
         out: list[Action] = []
-        if s == self.to_act and not self.pending and s >= 0:
-            hand = self.hands[s]
+        if s == self.to_act and not self.pending:
             forced = self._must_match(s)
-            for c in cards_in(forced or hand):
-                out.append(Action(Kind.PLAY, 1 << c))
+            out.extend(single_actions(Kind.PLAY, forced or self.hands[s]))
             if not forced and self.rules.turn_from_stock and len(self.stock) > 1:
-                out.append(Action(Kind.STOCK))
-        if s >= 0 and self.rules.sluffing:
-            for c in cards_in(self._sluffable(s)):
-                out.append(Action(Kind.SLUFF, 1 << c))
-        if s >= 0 and self.pending >> s & 1:
-            out.append(Action(Kind.PASS))
+                out.append(STOCK_ACTION)
+        if self.rules.sluffing:
+            m = self._sluffable(s)
+            if m:
+                out.extend(single_actions(Kind.SLUFF, m))
+            if self.pending >> s & 1:
+                out.append(PASS_ACTION)
         return out
 
     def _due(self, seat: int) -> bool:

@@ -14,7 +14,7 @@ held cards when it was led; it ends too when every card has been picked up.
 
 from __future__ import annotations
 
-from .actions import Action, Kind
+from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .cards import SUIT_MASKS, SUIT_NAMES, card_label, cards_in, is_run, runs_in
 from .rules import PickUp, Plays
@@ -49,6 +49,10 @@ def sub_runs(mask: int) -> list[int]:
                 m |= 1 << c
                 out.append(m)
     return out
+
+
+_BEAT, _LEAD = "beat", "lead"
+_PLAY_ONE = single_actions(Kind.PLAY, (1 << 52) - 1)
 
 
 class PhaseTwo(StateBase):
@@ -90,17 +94,43 @@ class PhaseTwo(StateBase):
 
     def _legal_two(self, s: int) -> list[Action]:
         hand = self.hands[s]
-        single = self.rules.plays is Plays.SINGLE
+        plays = single_actions if self.rules.plays is Plays.SINGLE else None
         if self.table:
             m = self._candidates(hand)
-            plays = list(cards_in(m)) if single else sub_runs(m)
-            out = [Action(Kind.PLAY, 1 << c) for c in plays] if single else \
-                [Action(Kind.PLAY, p) for p in plays]
-            out.append(Action(Kind.PICK_UP))
-            return out
-        if single:
-            return [Action(Kind.PLAY, 1 << c) for c in cards_in(hand)]
-        return [Action(Kind.PLAY, p) for p in sub_runs(hand)]
+            acts = single_actions(Kind.PLAY, m) if plays else run_actions(m)
+            return [*acts, PICK_UP_ACTION]
+        return list(single_actions(Kind.PLAY, hand) if plays else run_actions(hand))
+
+    def _random_two(self, u: float) -> Action:
+        """The legal action at index ``int(u * len(legal))`` of :meth:`_legal_two` for
+        the seat to act, found without building the list when plays are single cards."""
+        hand = self.hands[self.to_act]
+        table = self.table
+        if table:
+            top = table[-1]
+            th = top.bit_length() - 1
+            ts = th // 13
+            m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
+            trump = self.trump_suit
+            if ts != trump:
+                m |= hand & SUIT_MASKS[trump]
+            if self.rules.plays is not Plays.SINGLE:
+                acts = run_actions(m)
+                i = int(u * (len(acts) + 1))
+                return acts[i] if i < len(acts) else PICK_UP_ACTION
+            k = m.bit_count()
+            i = int(u * (k + 1))
+            if i == k:
+                return PICK_UP_ACTION
+        elif self.rules.plays is Plays.SINGLE:
+            m = hand
+            i = int(u * m.bit_count())
+        else:
+            acts = run_actions(hand)
+            return acts[int(u * len(acts))]
+        for _ in range(i):
+            m &= m - 1
+        return _PLAY_ONE[(m & -m).bit_length() - 1]
 
     def _explain_two(self, s: int, action: Action) -> str:
         if s != self.to_act:
@@ -130,39 +160,51 @@ class PhaseTwo(StateBase):
 
     def _play_two(self, s: int, cards: int) -> None:
         hands = self.hands
-        hands[s] ^= cards
-        self.known[s] &= ~cards
+        left = hands[s] ^ cards
+        hands[s] = left
+        known = self.known
+        if known[s] & cards:
+            known[s] &= ~cards
         ev = self.events
-        ev.append(Event("beat" if self.table else "lead", s, cards))
-        self.table.append(cards)
+        table = self.table
+        ev.append(Event(_BEAT if table else _LEAD, s, cards))
+        table.append(cards)
         self.table_owners.append(s)
-        left = hands[s].bit_count()
-        if left == 3:
+        k = left.bit_count()
+        if k > 3:
+            pass
+        elif k == 3:
             ev.append(Event("three-cards", s))
-        elif left == 1:
+        elif k == 1:
             ev.append(Event("one-card", s))
-        elif left == 0:
+        elif k == 0:
             self.out_order.append(s)
             ev.append(Event("out", s))
-        if len(self.table) >= self.kill_at:
-            killed = 0
-            for p in self.table:
-                killed |= p
-            self.killed |= killed
-            self.tricks += 1
-            ev.append(Event("kill", s, killed))
-            self.table = []
-            self.table_owners = []
-        if not left:
-            active = [x for x in range(self.players) if hands[x]]
-            if len(active) == 1:
-                self._finish(active[0])
+            if sum(1 for h in hands if h) == 1:
+                if len(table) >= self.kill_at:
+                    self._kill(s)
+                self._finish(self._next_active(s))
                 return
-        if self.table:
-            self.to_act = self._next_active(s)
-        else:
-            leader = s if left else self._next_active(s)
-            self._lead_two(leader, sum(1 for h in hands if h))
+        if len(table) >= self.kill_at:
+            self._kill(s)
+            self._lead_two(s if k else self._next_active(s), sum(1 for h in hands if h))
+            return
+        # the next seat clockwise that holds cards
+        n = self.players
+        nxt = s + 1 if s + 1 < n else 0
+        while not hands[nxt]:
+            nxt = nxt + 1 if nxt + 1 < n else 0
+        self.to_act = nxt
+
+    def _kill(self, s: int) -> None:
+        killed = 0
+        for p in self.table:
+            killed |= p
+        self.killed |= killed
+        self.tricks += 1
+        self.events.append(Event("kill", s, killed))
+        self.table = []
+        self.table_owners = []
 
     def _pick_up(self, s: int) -> None:
         table = self.table

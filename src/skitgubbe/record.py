@@ -212,7 +212,9 @@ def _build(
 
     version, vline = need("skitgubbe-record")
     if version != str(FORMAT_VERSION):
-        raise RecordFormatError(vline, "skitgubbe-record", f"format {version!r} is not supported; this reads {FORMAT_VERSION}")
+        raise RecordFormatError(
+            vline, "skitgubbe-record", f"format {version!r} is not supported; this reads {FORMAT_VERSION}"
+        )
     rules_name, rline = need("rules")
     try:
         rules = find_variant(rules_name)

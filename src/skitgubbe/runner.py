@@ -35,8 +35,9 @@ def play_out(
         if seat == CHANCE:
             action = state.chance_action(rng)
         else:
-            legal = state.legal_actions(seat)
-            action = bots[seat].choose(view_of(state, seat), legal)
+            view = view_of(state, seat)
+            legal = view.legal
+            action = bots[seat].choose(view, legal)
             if action not in legal:
                 raise ValueError(f"bot {bots[seat].name!r} at seat {seat} chose {action}, not a legal action")
         state.apply(action, seat, trusted=True)

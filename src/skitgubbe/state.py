@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
-from .cards import FULL_DECK, SUIT_MASKS, card_label, cards_in, lowest, rank_of, suit_of
+from .cards import FULL_DECK, card_label, cards_in, lowest
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .rules import Rules
@@ -52,6 +51,10 @@ __all__ = [
 
 DEFAULT_ACTION_LIMIT = 20_000
 """A deal that reaches this many actions is abandoned (no loser); see docs/rulings.md."""
+
+
+_ONE, _TWO = Phase.ONE, Phase.TWO
+_PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
 
 
 def deck_from_seed(seed: int | str) -> tuple[int, ...]:
@@ -156,6 +159,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.abandoned = False
         self.needy = []
         self.dreck = 0
+        self.dreck_move = -1
         self.phase = Phase.ONE
         self._init_phase_one()
         self._start_trick(self.first_leader)
@@ -181,7 +185,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         """
         n = len(hands)
         if not rules.min_players <= n <= rules.max_players:
-            raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}")
+            raise ValueError(
+                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}"
+            )
         if not 0 <= trump_suit < 4:
             raise ValueError(f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}")
         if not 0 <= leader < n:
@@ -273,6 +279,23 @@ class State(PhaseOne, PhaseTwo, StateBase):
             return [Action(Kind.DRECK, self.dreck, tuple(cards_in(self.dreck)))]
         return []
 
+    def random_action(self, rng: random.Random) -> Action:
+        """A legal action of :attr:`to_act` drawn uniformly from :meth:`legal_actions`
+        (the chance action if chance is to act), without listing them when it can
+        avoid it: the fast path for random playouts and rollouts.
+
+        Raises ``ValueError`` when the game is over.
+        """
+        phase = self.phase
+        if phase == _TWO:
+            return self._random_two(rng.random())
+        if phase == _ONE:
+            legal = self._legal_one(self.to_act)
+            return legal[int(rng.random() * len(legal))]
+        if phase == Phase.DRECK:
+            return self.chance_action(rng)
+        raise ValueError("the game is over: there is no action to take")
+
     def chance_action(self, rng: random.Random) -> Action:
         """The chance action (the dreck shuffled with ``rng``) when :attr:`to_act` is CHANCE.
 
@@ -321,23 +344,26 @@ class State(PhaseOne, PhaseTwo, StateBase):
         s = self.to_act if seat is None else seat
         if not trusted:
             self.check(action, s)
-        self.history.append((s, action))
-        kind = action.kind
-        if self.phase == Phase.ONE:
-            if kind == Kind.PLAY or kind == Kind.STOCK:
-                self._play_one(s, action)
-            elif kind == Kind.SLUFF:
-                self._sluff(s, action.cards)
-            else:  # PASS
-                self._pass(s)
-        elif self.phase == Phase.TWO:
-            if kind == Kind.PLAY:
-                self._play_two(s, action.cards)
+        history = self.history
+        history.append((s, action))
+        kind = action[0]
+        phase = self.phase
+        if phase == _TWO:
+            if kind == _PLAY:
+                self._play_two(s, action[1])
             else:
                 self._pick_up(s)
+        elif phase == _ONE:
+            if kind in (_PLAY, _STOCK):
+                self._play_one(s, action)
+            elif kind == _SLUFF:
+                self._sluff(s, action[1])
+            else:  # PASS
+                self._pass(s)
         else:
+            self.dreck_move = len(history) - 1
             self._deal_dreck(action.order)
-        if len(self.history) >= self.action_limit and self.phase != Phase.OVER:
+        if len(history) >= self.action_limit and self.phase != Phase.OVER:
             self.abandoned = True
             self._finish(None)
             self.events.append(Event("abandoned"))

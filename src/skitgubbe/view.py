@@ -11,7 +11,7 @@ turned (Flurst "Last card of the deck"; pagat.com "keeps it face down").
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .actions import Action, Kind
 from .base import Phase
@@ -21,9 +21,9 @@ from .state import State
 __all__ = ["View", "view_of"]
 
 
-@dataclass(frozen=True)
-class View:
-    """One seat's view of a deal.  Card sets are bitmasks (bit i = card i).
+class View(NamedTuple):
+    """One seat's view of a deal (an immutable named tuple).  Card sets are bitmasks
+    (bit i = card i).
 
     Attributes:
         seat: whose view this is (0-based).
@@ -102,13 +102,12 @@ class View:
 
 
 def _public_history(state: State) -> tuple[tuple[int, Action], ...]:
-    hide = len(state.needy) > 1
-    out = []
-    for s, a in state.history:
-        if hide and a.kind == Kind.DRECK:
-            a = Action(Kind.DRECK, a.cards)
-        out.append((s, a))
-    return tuple(out)
+    history = tuple(state.history)
+    i = state.dreck_move
+    if i >= 0 and len(state.needy) > 1:
+        seat, action = history[i]
+        history = history[:i] + ((seat, Action(Kind.DRECK, action.cards)),) + history[i + 1:]
+    return history
 
 
 def view_of(state: State, seat: int) -> View:
@@ -117,32 +116,33 @@ def view_of(state: State, seat: int) -> View:
         raise ValueError(f"there is no seat {seat}: seats are 0..{state.players - 1}")
     one = state.phase == Phase.ONE
     revealed = state.trump_suit >= 0
+    pending = state.pending
     return View(
-        seat=seat,
-        players=state.players,
-        dealer=state.dealer,
-        rules=state.rules,
-        phase=state.phase,
-        to_act=state.to_act,
-        hand=state.hands[seat],
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        piles=tuple(state.piles),
-        known=tuple(state.known),
-        stock_size=len(state.stock),
-        trump_holder=state.trump_holder,
-        trump_card=state.trump_card if revealed else -1,
-        trump_suit=state.trump_suit,
-        leader=state.leader if one else -1,
-        rounds=tuple(tuple(r) for r in state.rounds) if one else (),
-        round_seats=tuple(state.round_seats[state.round_pos:]) if one and state.winner < 0 else (),
-        sluffs=tuple(state.sluffs) if one else (),
-        trick_winner=state.winner if one else -1,
-        sluff_window=tuple(s for s in range(state.players) if state.pending >> s & 1),
-        table=tuple(zip(state.table_owners, state.table, strict=True)),
-        kill_at=state.kill_at if state.phase == Phase.TWO else 0,
-        killed=state.killed,
-        out_order=tuple(state.out_order),
-        loser=state.loser,
-        history=_public_history(state),
-        legal=tuple(state.legal_actions(seat)),
+        seat,
+        state.players,
+        state.dealer,
+        state.rules,
+        state.phase,
+        state.to_act,
+        state.hands[seat],
+        tuple(map(int.bit_count, state.hands)),
+        tuple(state.piles),
+        tuple(state.known),
+        len(state.stock),
+        state.trump_holder,
+        state.trump_card if revealed else -1,
+        state.trump_suit,
+        state.leader if one else -1,
+        tuple(map(tuple, state.rounds)) if one else (),
+        tuple(state.round_seats[state.round_pos:]) if one and state.winner < 0 else (),
+        tuple(state.sluffs) if one else (),
+        state.winner if one else -1,
+        tuple(s for s in range(state.players) if pending >> s & 1) if pending else (),
+        tuple(zip(state.table_owners, state.table, strict=True)),
+        state.kill_at if state.phase == Phase.TWO else 0,
+        state.killed,
+        tuple(state.out_order),
+        state.loser,
+        _public_history(state),
+        tuple(state.legal_actions(seat)),
     )

@@ -1,0 +1,307 @@
+"""The ``skitgubbe`` command: play, simulate, replay, rules, bench.
+
+Run ``skitgubbe COMMAND --help`` for each command's options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .actions import CHANCE
+from .base import Phase
+from .bots import BOT_NAMES, make_bot
+from .cards import format_cards
+from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
+from .rules import Rules
+from .state import State
+from .variants import ALIASES, PRESETS, UnknownVariantError, find_variant
+
+__all__ = ["main", "build_parser"]
+
+
+def _rules_arg(text: str) -> Rules:
+    try:
+        return find_variant(text)
+    except UnknownVariantError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _bots_arg(text: str) -> list[str]:
+    names = [w.strip() for w in text.split(",") if w.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("give bot names separated by commas, e.g. heuristic,random")
+    for name in names:
+        try:
+            make_bot(name, random.Random(0))
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``skitgubbe`` command."""
+    p = argparse.ArgumentParser(prog="skitgubbe", description="Play and study Skitgubbe.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def table_args(q: argparse.ArgumentParser, *, default_bots: str) -> None:
+        q.add_argument("--rules", type=_rules_arg, default=find_variant("pagat"),
+                       help="preset name (see 'skitgubbe rules list'); default pagat")
+        q.add_argument("--players", type=int, default=3, help="number of seats; default 3")
+        q.add_argument("--bots", type=_bots_arg, default=_bots_arg(default_bots),
+                       help=f"bot names, comma separated, repeated over the seats ({', '.join(BOT_NAMES)});"
+                       f" default {default_bots}")
+        q.add_argument("--record", type=Path, metavar="DIR", help="write game records to DIR")
+
+    q = sub.add_parser("play", help="play a game in the terminal against bots")
+    table_args(q, default_bots="heuristic")
+    q.add_argument("--seat", type=int, default=0, help="your seat, 0-based; default 0")
+    q.add_argument("--seed", type=int, help="seed for the deal and the bots; default: random, printed")
+
+    q = sub.add_parser("simulate", help="play many games between bots and count the losers")
+    table_args(q, default_bots="random")
+    q.add_argument("--games", type=int, required=True, help="number of games")
+    q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same output")
+    q.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    q = sub.add_parser("replay", help="check a game record move by move and show the result")
+    q.add_argument("file", type=Path, help="a record file (docs/record-format.md)")
+    q.add_argument("--json", action="store_true", help="print the result as JSON")
+
+    q = sub.add_parser("rules", help="list the presets or show one")
+    rsub = q.add_subparsers(dest="rules_command", required=True, metavar="list|show")
+    rsub.add_parser("list", help="the presets and their aliases")
+    show = rsub.add_parser("show", help="every option value of one preset")
+    show.add_argument("name", help="preset name or alias")
+    show.add_argument("--json", action="store_true", help="print as JSON")
+
+    q = sub.add_parser("bench", help="random-play speed of the engine")
+    q.add_argument("--games", type=int, default=2000, help="games per ruleset; default 2000")
+    q.add_argument("--json", action="store_true", help="print as JSON")
+    return p
+
+
+def _check_table(p: argparse.ArgumentParser, rules: Rules, players: int) -> None:
+    if not rules.min_players <= players <= rules.max_players:
+        p.error(f"--players: {rules.name} is for {rules.min_players} to {rules.max_players} players, "
+                f"not {players}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``skitgubbe`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    console = Console(highlight=False)
+    try:
+        if args.command == "play":
+            return _play(parser, args, console)
+        if args.command == "simulate":
+            return _simulate(parser, args, console)
+        if args.command == "replay":
+            return _replay(args, console)
+        if args.command == "rules":
+            return _rules(parser, args, console)
+        return _bench(args, console)
+    except KeyboardInterrupt:
+        console.print("\ninterrupted: bye")
+        return 130
+
+
+def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    from .tui import play_game
+
+    _check_table(parser, args.rules, args.players)
+    if not 0 <= args.seat < args.players:
+        parser.error(f"--seat: seats are 0..{args.players - 1}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    console.print(f"{args.rules.name}, {args.players} players, seed {seed} "
+                  f"(replay this deal with --seed {seed})")
+    return play_game(args.rules, args.players, human_seat=args.seat, bot_names=args.bots, seed=seed,
+                     record_dir=args.record, console=console, read_line=input)
+
+
+def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    from .simulate import simulate
+
+    _check_table(parser, args.rules, args.players)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    keep = None
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+        counter = iter(range(args.games))
+
+        def keep(record: Record) -> None:
+            path = args.record / f"{args.rules.name}-{args.seed}-{next(counter)}.sgr"
+            path.write_text(dumps(record), encoding="utf-8")
+
+    err = Console(stderr=True, highlight=False)
+    start = time.perf_counter()
+    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("games", total=args.games)
+        result = simulate(args.rules, args.players, args.games, args.bots, args.seed,
+                          progress=lambda g: bar.advance(task), keep=keep)
+    seconds = time.perf_counter() - start
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        console.print(f"{result.rules.name}, {result.players} players, {result.games} games, "
+                      f"seed {result.seed}"
+                      + (f", {result.abandoned} abandoned" if result.abandoned else ""))
+        t = Table(title="loser rate per seat (95% interval)")
+        for col in ("seat", "bot", "losses", "rate", "95% interval"):
+            t.add_column(col, justify="right")
+        for i in range(result.players):
+            rate, low, high = result.seat_rate(i)
+            t.add_row(str(i), result.bots[i], str(result.losses[i]), f"{rate:.1%}", f"{low:.1%} - {high:.1%}")
+        console.print(t)
+        t = Table(title="loser rate per bot (95% interval)")
+        for col in ("bot", "seat-games", "losses", "rate", "95% interval"):
+            t.add_column(col, justify="right")
+        for name, (n, k, rate, low, high) in result.bot_rates().items():
+            t.add_row(name, str(n), str(k), f"{rate:.1%}", f"{low:.1%} - {high:.1%}")
+        console.print(t)
+        console.print(f"mean actions per game {data['mean_actions']:.1f}, "
+                      f"mean tricks per game {data['mean_tricks']:.1f}")
+    err.print(f"{result.games / seconds:.1f} games per second")
+    return 0
+
+
+def _state_summary(state: State) -> dict[str, object]:
+    out: dict[str, object] = {
+        "over": state.is_over,
+        "moves": len(state.history),
+        "phase": Phase.NAMES[state.phase],
+    }
+    if state.is_over:
+        out["loser"] = state.loser
+        out["out_order"] = list(state.out_order)
+        out["abandoned"] = state.abandoned
+        return out
+    out["to_act"] = "chance" if state.to_act == CHANCE else state.to_act
+    out["hands"] = {str(s): format_cards(h) for s, h in enumerate(state.hands)}
+    out["stock"] = len(state.stock)
+    if state.trump_suit >= 0:
+        out["trump"] = "CDHS"[state.trump_suit]
+    if state.phase == Phase.TWO:
+        plays = zip(state.table_owners, state.table, strict=True)
+        out["table"] = [f"{s}: {format_cards(p)}" for s, p in plays]
+        out["kill_at"] = state.kill_at
+    elif state.phase == Phase.ONE:
+        out["trick"] = [[f"{s}: {format_cards(1 << c)}" for s, c in r] for r in state.rounds]
+        out["sluffs"] = [f"{s}: {format_cards(1 << c)}" for s, c in state.sluffs]
+    out["legal"] = {("chance" if s == CHANCE else str(s)): [str(a) for a in state.legal_actions(s)]
+                    for s in state.acting_seats()}
+    out["out_order"] = list(state.out_order)
+    return out
+
+
+def _replay(args: argparse.Namespace, console: Console) -> int:
+    try:
+        text = args.file.read_text(encoding="utf-8")
+    except OSError as e:
+        console.print(f"{args.file}: cannot read: {e.strerror}")
+        return 2
+    try:
+        record = loads(text)
+        state = replay(record)
+    except RecordFormatError as e:
+        console.print(f"{args.file}: malformed record: {e}")
+        return 2
+    except ReplayError as e:
+        if args.json:
+            print(json.dumps({"error": "illegal move", "index": e.index, "line": e.line, "seat": e.seat,
+                              "move": None if e.action is None else str(e.action), "reason": e.reason}))
+        else:
+            console.print(f"{args.file}: {e}")
+        return 1
+    data = _state_summary(state)
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    console.print(f"{args.file}: {record.rules.name}, {record.players} players, "
+                  f"{len(record.moves)} moves, all legal")
+    if state.is_over:
+        if state.loser is None:
+            console.print("the game was abandoned at the action limit: no loser")
+        else:
+            console.print(f"loser: seat {state.loser}")
+        console.print("out in this order: " + (", ".join(f"seat {s}" for s in state.out_order) or "nobody"))
+        return 0
+    console.print(f"the game goes on: {data['phase']}, to act: {data['to_act']}")
+    for key in ("hands", "trick", "sluffs", "table"):
+        if key in data:
+            console.print(f"{key}: {data[key]}")
+    console.print(f"stock: {data['stock']} cards" + (f", trump {data['trump']}" if "trump" in data else ""))
+    legal = data["legal"]
+    assert isinstance(legal, dict)
+    for seat, moves in legal.items():
+        console.print(f"seat {seat} may: " + ", ".join(moves))
+    return 0
+
+
+def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    if args.rules_command == "list":
+        t = Table(title="presets")
+        for col in ("name", "players", "aliases"):
+            t.add_column(col)
+        for name, rules in PRESETS.items():
+            aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
+            t.add_row(name, f"{rules.min_players}-{rules.max_players}", aliases)
+        console.print(t)
+        return 0
+    try:
+        rules = find_variant(args.name)
+    except UnknownVariantError as e:
+        parser.exit(2, f"skitgubbe rules show: {e}\n")
+    options = rules.options()
+    if args.json:
+        print(json.dumps(options, indent=2))
+        return 0
+    t = Table(title=f"{rules.name}: every option")
+    t.add_column("option")
+    t.add_column("value")
+    for key, value in options.items():
+        t.add_row(key, str(value).lower() if isinstance(value, bool) else str(value))
+    console.print(t)
+    return 0
+
+
+def _bench(args: argparse.Namespace, console: Console) -> int:
+    from .bench import baseline_shuffles_per_second, bench_random_play
+
+    baseline = baseline_shuffles_per_second()
+    rows: list[dict[str, object]] = []
+    for name, players in (("pagat", 3), ("goat", 4)):
+        r = bench_random_play(find_variant(name), players, args.games)
+        rows.append({"rules": name, "players": players, "games": r.games, "actions": r.actions,
+                     "cpu_seconds": round(r.seconds, 3), "games_per_second": round(r.games_per_second, 1),
+                     "actions_per_second": round(r.actions_per_second),
+                     "games_per_1000_baseline_shuffles": round(1000 * r.games_per_second / baseline, 2)})
+    if args.json:
+        print(json.dumps({"baseline_shuffles_per_second": round(baseline), "results": rows}, indent=2))
+        return 0
+    t = Table(title="random play, one core (CPU time of this process)")
+    for col in ("rules", "players", "games", "games/s", "actions/s", "games per 1000 shuffles"):
+        t.add_column(col, justify="right")
+    for row in rows:
+        t.add_row(*(str(row[k]) for k in ("rules", "players", "games", "games_per_second",
+                                          "actions_per_second", "games_per_1000_baseline_shuffles")))
+    console.print(t)
+    console.print(f"baseline: {baseline:,.0f} shuffles of a 52-card list per second on this machine")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Play many seeded deals between bots and count who loses (no I/O).
+
+Deal ``g`` of a run with seed ``S`` is fully determined by ``S`` and ``g``: its
+deck is shuffled with ``random.Random(f"{S}:{g}:deck")``, seat ``i`` uses a bot
+seeded with ``f"{S}:{g}:{i}"``, the dreck shuffle uses ``f"{S}:{g}:chance"``, and
+the dealer rotates (``g % players``), so the same seed gives the same result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .bots import make_bot
+from .record import Record, record_of
+from .rules import Rules
+from .runner import play_out
+from .state import State, deck_from_seed
+from .stats import wilson_interval
+
+__all__ = ["SimulationResult", "simulate", "seat_bots"]
+
+
+def seat_bots(bot_names: Sequence[str], players: int) -> list[str]:
+    """The bot name of every seat: ``bot_names`` repeated cyclically.  Raises ``ValueError``
+    if it is empty."""
+    if not bot_names:
+        raise ValueError("give at least one bot name")
+    return [bot_names[i % len(bot_names)] for i in range(players)]
+
+
+@dataclass
+class SimulationResult:
+    """Counts from :func:`simulate`.
+
+    ``losses[i]``: deals lost by seat i; ``abandoned``: deals with no loser;
+    ``actions`` / ``tricks``: totals over all deals.
+    """
+
+    rules: Rules
+    players: int
+    bots: list[str]
+    seed: int
+    games: int = 0
+    losses: list[int] = field(default_factory=list)
+    abandoned: int = 0
+    actions: int = 0
+    tricks: int = 0
+
+    def seat_rate(self, seat: int) -> tuple[float, float, float]:
+        """Loser rate of ``seat`` with its 95% Wilson interval: ``(rate, low, high)``."""
+        k, n = self.losses[seat], self.games
+        low, high = wilson_interval(k, n)
+        return (k / n if n else 0.0), low, high
+
+    def bot_rates(self) -> dict[str, tuple[int, int, float, float, float]]:
+        """Per bot name: ``(seat-deals, losses, rate, low, high)``; a bot in two seats
+        counts two seat-deals per deal."""
+        out: dict[str, tuple[int, int, float, float, float]] = {}
+        for name in dict.fromkeys(self.bots):
+            seats = [i for i, b in enumerate(self.bots) if b == name]
+            n = self.games * len(seats)
+            k = sum(self.losses[i] for i in seats)
+            low, high = wilson_interval(k, n)
+            out[name] = (n, k, (k / n if n else 0.0), low, high)
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for JSON output (no timings, so equal seeds give equal dicts)."""
+        return {
+            "rules": self.rules.name,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "games": self.games,
+            "abandoned": self.abandoned,
+            "mean_actions": self.actions / self.games if self.games else 0.0,
+            "mean_tricks": self.tricks / self.games if self.games else 0.0,
+            "seats": [
+                dict(zip(("rate", "low", "high"), self.seat_rate(i), strict=True),
+                     seat=i, bot=self.bots[i], losses=self.losses[i])
+                for i in range(self.players)
+            ],
+            "bots_summary": {
+                name: {"seat_games": n, "losses": k, "rate": r, "low": lo, "high": hi}
+                for name, (n, k, r, lo, hi) in self.bot_rates().items()
+            },
+        }
+
+
+def simulate(
+    rules: Rules,
+    players: int,
+    games: int,
+    bot_names: Sequence[str],
+    seed: int,
+    *,
+    progress: Callable[[int], None] | None = None,
+    keep: Callable[[Record], None] | None = None,
+) -> SimulationResult:
+    """Play ``games`` deals (see the module docstring for seeding) and count the losers.
+
+    ``progress(g)`` is called after each deal; ``keep(record)`` receives each deal's
+    record.  Raises ``ValueError`` for a bad player count, bot name or ``games < 0``.
+    """
+    if games < 0:
+        raise ValueError(f"games must be 0 or more, not {games}")
+    names = seat_bots(bot_names, players)
+    result = SimulationResult(rules, players, names, seed, losses=[0] * players)
+    for g in range(games):
+        deck_seed = f"{seed}:{g}:deck"
+        state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(deck_seed))
+        bots = [make_bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(names)]
+        play_out(state, bots, random.Random(f"{seed}:{g}:chance"))
+        result.games += 1
+        result.actions += len(state.history)
+        result.tricks += state.tricks
+        if state.loser is None:
+            result.abandoned += 1
+        else:
+            result.losses[state.loser] += 1
+        if keep is not None:
+            keep(record_of(state, seed=deck_seed))
+        if progress is not None:
+            progress(g)
+    return result

@@ -1,0 +1,688 @@
+"""The terminal game: one human seat against bots, drawn with ``rich``.
+
+:func:`play_game` deals a game and runs it; :class:`Session` is the thin loop
+(ask the seat to act, apply, narrate).  Everything shown comes from the
+human's :class:`~skitgubbe.view.View` (the table) or from ``state.events``
+(public narration), so another seat's unseen cards are never rendered.  The
+rendering is done by small pure functions (:func:`render_hand`,
+:func:`render_trick`, :func:`render_seats`, :func:`render_moves`,
+:func:`render_screen`, :func:`describe_event`) that the tests call directly.
+
+Seats are named ``"You"`` (the human) and ``"Seat N"`` (N the 0-based seat
+number used by records and rule explanations); the table adds each bot's kind,
+e.g. ``"Seat 2 (random)"``.
+
+The dealer is seat ``players - 1``, so seat 0 (the dealer's left) leads the
+first trick whatever the human's seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from itertools import cycle, islice
+from pathlib import Path
+
+from rich.columns import Columns
+from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
+from .base import Event, Phase
+from .bots import Bot, make_bot
+from .cards import (
+    RANK_CHARS,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    CardParseError,
+    card_label,
+    cards_in,
+    parse_card,
+    rank_of,
+    suit_of,
+)
+from .phase_one import RANK_MASKS
+from .record import dumps, record_of
+from .rules import FirstPhase, PickUp, Plays, Rules
+from .state import State
+from .view import View, view_of
+
+__all__ = [
+    "play_game",
+    "Session",
+    "seat_names",
+    "loser_title",
+    "describe_event",
+    "describe_pass",
+    "render_hand",
+    "render_trick",
+    "render_seats",
+    "render_moves",
+    "render_help",
+    "render_screen",
+    "kill_text",
+    "pick_up_preview",
+    "SCREEN_TITLE",
+]
+
+ReadLine = Callable[[str], str]
+
+SCREEN_TITLE = "Your move"
+"""The title of the table drawn whenever the human must decide (tests split the output on it)."""
+
+_RED = (1, 2)  # diamonds and hearts
+
+
+# -- names and small text helpers ----------------------------------------------------------
+
+
+def seat_names(players: int, human_seat: int) -> list[str]:
+    """Narration names: ``"You"`` for ``human_seat``, ``"Seat N"`` for the others."""
+    return ["You" if s == human_seat else f"Seat {s}" for s in range(players)]
+
+
+def loser_title(rules: Rules) -> str:
+    """What the loser is called: ``"the goat"`` under the goat preset, else ``"the skitgubbe"``."""
+    return "the goat" if rules.name == "goat" else "the skitgubbe"
+
+
+def _subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
+    """``"Seat 1 plays"`` / ``"You play"``: the seat's name with the verb agreeing."""
+    name = names[seat]
+    return f"{name} {second if name == 'You' else third}"
+
+
+def _cards(mask: int) -> str:
+    return " ".join(card_label(c) for c in cards_in(mask))
+
+
+def _n_cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _join(words: Sequence[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _card_text(c: int) -> Text:
+    return Text(card_label(c), style="red" if suit_of(c) in _RED else "")
+
+
+def _cards_text(mask: int) -> Text:
+    return Text(" ").join(_card_text(c) for c in cards_in(mask))
+
+
+def _compact(mask: int) -> str:
+    """Cards grouped by suit with ranks only: ``"♣ 4 9 K · ♥ J Q"``."""
+    parts = []
+    for s in range(4):
+        ranks = [RANK_CHARS[rank_of(c) - 2] for c in cards_in(mask & SUIT_MASKS[s])]
+        if ranks:
+            parts.append(SUIT_SYMBOLS[s] + " " + " ".join(ranks))
+    return " · ".join(parts)
+
+
+# -- narration -----------------------------------------------------------------------------
+
+
+def describe_pass(names: Sequence[str], seats: Sequence[int]) -> str:
+    """One line for seats that passed (closed their sluff window), e.g. ``"Seat 1 and Seat 2 pass"``."""
+    if len(seats) == 1:
+        return _subject(names, seats[0], "passes", "pass") + " (no sluff)"
+    return _join([names[s] for s in seats]) + " pass (no sluff)"
+
+
+def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: int = 0) -> str | None:
+    """One narration line for ``event`` (public information only), or None for an unknown kind.
+
+    ``names`` gives each seat's name (see :func:`seat_names`); ``dreck`` is the card set of
+    the dreck last collected, used to say how many dreck cards each seat receives (never
+    which, when several seats share it).
+    """
+    k, s, cards = event.kind, event.seat, event.cards
+
+    def who(third: str, second: str) -> str:
+        return _subject(names, s, third, second)
+
+    if k == "play":
+        return who("plays", "play") + " " + _cards(cards)
+    if k == "stock":
+        return who("turns", "turn") + f" up {_cards(cards)} from the stock and plays it"
+    if k == "sluff":
+        return who("sluffs", "sluff") + " " + _cards(cards)
+    if k in ("bounce", "war"):
+        tied = _join([names[x] for x in event.seats])
+        word = "Bounce (stunsa)" if k == "bounce" else "War"
+        return f"{word}: {tied} tie for the highest card and play again, {names[event.seats[0]]} first"
+    if k == "win":
+        return who("wins", "win") + f" the trick ({_n_cards(cards.bit_count())}: {_cards(cards)})"
+    if k == "end-one":
+        return "End of phase one: " + who("has", "have") + " no card to play"
+    if k == "take-back":
+        return who("takes", "take") + f" back {_cards(cards)} from the unfinished trick"
+    if k == "exposed":
+        return who("shows", "show") + f" the cards left in hand: {_cards(cards)}"
+    if k == "trump":
+        c = cards.bit_length() - 1
+        suit = suit_of(c)
+        return (f"Trump revealed: {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} ("
+                + who("adds", "add") + f" the trump card {card_label(c)} to the hand)")
+    if k == "dreck":
+        needy = _join([names[x] for x in event.seats])
+        few = "has" if len(event.seats) == 1 and names[event.seats[0]] != "You" else "have"
+        low = 0
+        for r in range(2, rules.dreck_max_rank + 1):
+            low |= RANK_MASKS[r]
+        what = f"every {RANK_CHARS[0]} to {RANK_CHARS[rules.dreck_max_rank - 2]}"
+        if cards & ~low:
+            what += f" and the {_cards(cards & ~low)}"
+        return (f"{needy} {few} fewer than {rules.dreck_below} cards: the dreck "
+                f"({_n_cards(cards.bit_count())}: {what}) is collected from every hand")
+    if k == "dreck-dealt":
+        total = dreck.bit_count()
+        if len(event.seats) == 1:
+            n = f" ({_n_cards(total)})" if total else ""
+            return _subject(names, event.seats[0], "receives", "receive") + f" the whole dreck{n}"
+        if not total:
+            return "The dreck is shuffled and dealt to " + _join([names[x] for x in event.seats])
+        k_ = len(event.seats)
+        shares = [f"{names[x]} {_n_cards(total // k_ + (1 if i < total % k_ else 0))}"
+                  for i, x in enumerate(event.seats)]
+        return "The dreck is shuffled and dealt: " + ", ".join(shares)
+    if k == "lead":
+        return who("leads", "lead") + " " + _cards(cards)
+    if k == "beat":
+        return who("beats", "beat") + " with " + _cards(cards)
+    if k == "pick-up":
+        return who("picks", "pick") + f" up {_cards(cards)}"
+    if k == "kill":
+        return who("kills", "kill") + f" the trick: {_n_cards(cards.bit_count())} out of play"
+    if k == "three-cards":
+        return f"{names[s]}: “three cards”"
+    if k == "one-card":
+        return f"{names[s]}: “one card”"
+    if k == "out":
+        return who("is", "are") + " out"
+    if k == "loser":
+        return who("is", "are") + " " + loser_title(rules)
+    if k == "abandoned":
+        return "The deal is abandoned at the action limit: nobody loses"
+    return None
+
+
+_EVENT_STYLE = {
+    "win": "bold", "trump": "bold magenta", "end-one": "bold", "dreck": "bold", "dreck-dealt": "bold",
+    "kill": "bold", "out": "bold green", "loser": "bold red", "bounce": "yellow", "war": "yellow",
+    "three-cards": "cyan", "one-card": "cyan", "abandoned": "bold red",
+}
+
+
+# -- the table -----------------------------------------------------------------------------
+
+
+def render_hand(view: View) -> Text:
+    """The seat's own hand, one line per suit, sorted by rank; the trump suit (once known) is
+    marked and listed last."""
+    hand = view.hand
+    out = Text(f"Your hand ({_n_cards(hand.bit_count())}):", style="bold")
+    if not hand:
+        out.append(" none")
+        return out
+    order = [s for s in range(4) if s != view.trump_suit]
+    if view.trump_suit >= 0:
+        order.append(view.trump_suit)
+    for s in order:
+        m = hand & SUIT_MASKS[s]
+        if not m:
+            continue
+        out.append(f"\n  {SUIT_SYMBOLS[s]} {SUIT_NAMES[s]:<9} ", style="red" if s in _RED else "")
+        out.append_text(_cards_text(m))
+        if s == view.trump_suit:
+            out.append("   ← trump", style="bold magenta")
+    return out
+
+
+def kill_text(plays: int, kill_at: int) -> str:
+    """How close a phase-two trick is to being killed, e.g. ``"2 of 3 plays: the next beat kills"``."""
+    left = kill_at - plays
+    if left <= 1:
+        return f"{plays} of {kill_at} plays: the next beat kills"
+    return f"{plays} of {kill_at} plays: {left} more beats kill"
+
+
+def pick_up_preview(view: View) -> int:
+    """The card set the seat would pick up now in phase two (0 if the table is empty)."""
+    if not view.table:
+        return 0
+    plays = [p for _, p in view.table]
+    if view.rules.pick_up is PickUp.TOP_CARD:
+        return plays[-1]
+    take = plays[0]
+    hi = take.bit_length() - 1
+    for nxt in plays[1:]:
+        lo = (nxt & -nxt).bit_length() - 1
+        if lo != hi + 1 or hi % 13 == 12:
+            break
+        take |= nxt
+        hi = nxt.bit_length() - 1
+    return take
+
+
+def _seat_cards(plays: Sequence[tuple[int, int]], names: Sequence[str]) -> Text:
+    """``"Seat 1 7♥ · You 9♦"``: each (seat, card) kept separate."""
+    return Text(" · ").join(Text.assemble(names[s] + " ", _card_text(c)) for s, c in plays)
+
+
+def _render_trick_one(view: View, names: Sequence[str]) -> Text:
+    rounds = [r for r in view.rounds]
+    pairs = view.rules.first_phase is FirstPhase.PAIRS
+    leader = names[view.leader] if view.leader >= 0 else "?"
+    if pairs and view.leader >= 0:
+        follower = names[(view.leader + 1) % view.players]
+        head = "Trick: " + _subject(names, view.leader, "leads", "lead") + f" to {follower}"
+    else:
+        head = f"Trick: led by {leader}"
+    out = Text(head, style="bold")
+    if not any(rounds):
+        out.append("\n  no card played yet")
+    for i, rnd in enumerate(rounds):
+        if not rnd:
+            continue
+        out.append(f"\n  round {i + 1}: ")
+        out.append_text(_seat_cards(rnd, names))
+        last = i == len(rounds) - 1
+        if rnd and not last:
+            high = max(rank_of(c) for _, c in rnd)
+            tied = [names[s] for s, c in rnd if rank_of(c) == high]
+            word = "bounce" if pairs else "war"
+            out.append(f"   → {word}: {_join(tied)} play again", style="yellow")
+    if view.round_seats:
+        out.append("\n  still to play this round: " + ", ".join(names[s] for s in view.round_seats))
+        cur = rounds[-1] if rounds else ()
+        if view.rules.must_match and cur:
+            high = max(rank_of(c) for _, c in cur)
+            out.append(f"\n  highest so far: {RANK_CHARS[high - 2]} (match if you can)")
+            forced = view.hand & RANK_MASKS[high]
+            if view.seat in view.round_seats and forced:
+                out.append(f": you hold {_cards(forced)}, so you must match", style="bold")
+    if view.sluffs:
+        out.append("\n  sluffed: ")
+        out.append_text(_seat_cards(view.sluffs, names))
+    if view.trick_winner >= 0:
+        out.append(f"\n  settled: {names[view.trick_winner]} takes the trick once the sluffing is done",
+                   style="bold")
+    return out
+
+
+def _render_trick_two(view: View, names: Sequence[str]) -> Text:
+    if not view.table:
+        lead = names[view.to_act] if view.to_act >= 0 else "?"
+        return Text(f"Table: empty, {lead} to lead (a trick is killed after {view.kill_at} plays)",
+                    style="bold")
+    out = Text(f"Table, bottom first ({kill_text(len(view.table), view.kill_at)}):", style="bold")
+    width = max(len(names[s]) for s, _ in view.table)
+    for i, (s, p) in enumerate(view.table):
+        verb = "led" if i == 0 else "beat"
+        out.append(f"\n  {i + 1}. {names[s]:<{width}} {verb:<5}")
+        out.append_text(_cards_text(p))
+    top = view.table[-1][1]
+    out.append(f"\n  to beat: {card_label(top.bit_length() - 1)}; "
+               f"picking up takes {_cards(pick_up_preview(view))}")
+    return out
+
+
+def render_trick(view: View, names: Sequence[str] | None = None) -> Text:
+    """The current trick.  Phase one: each round on its own line with who played what (a
+    bounce/war noted), the seats still due, sluffed cards, the settled winner.  Phase two:
+    each play on the table bottom first with its seat, and how many plays kill the trick."""
+    names = names if names is not None else seat_names(view.players, view.seat)
+    if view.phase == Phase.ONE:
+        return _render_trick_one(view, names)
+    if view.phase == Phase.TWO:
+        return _render_trick_two(view, names)
+    return Text("")
+
+
+def render_seats(view: View, labels: Sequence[str]) -> Group:
+    """Stock size, trump (or who holds the face-down trump card) and one row per seat: hand
+    size, pile size in phase one, publicly known cards of the others in phase two."""
+    one = view.phase == Phase.ONE
+    head = Text()
+    if one:
+        head.append(f"Stock: {_n_cards(view.stock_size) if view.stock_size else 'empty'}   ")
+    head.append("Trump: ")
+    if view.trump_suit >= 0:
+        s = view.trump_suit
+        head.append(f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", style="bold magenta")
+        if view.trump_card >= 0:
+            head.append(f" (the {card_label(view.trump_card)})")
+    elif view.trump_holder >= 0:
+        holds = "hold" if labels[view.trump_holder] == "You" else "holds"
+        head.append(f"not yet known — {labels[view.trump_holder]} {holds} the face-down trump card")
+    else:
+        head.append("not yet known — the last stock card will be set aside face down to name it")
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for s in range(view.players):
+        info = Text()
+        n = view.hand_sizes[s]
+        if not one and n == 0:
+            info.append("out", style="green")
+        else:
+            info.append(f"{n} in hand")
+            if one:
+                info.append(f" · pile {view.piles[s].bit_count()}")
+                if s == view.trump_holder:
+                    info.append(" · face-down trump card")
+            elif s != view.seat and view.known[s]:
+                info.append(f" · known: {_compact(view.known[s])}")
+            if s == view.to_act:
+                info.append("  ◀ to act", style="bold")
+        grid.add_row(Text("  " + labels[s]), info)
+    return Group(head, grid)
+
+
+def render_moves(legal: Sequence[Action]) -> RenderableType:
+    """The legal moves numbered from 1, each with :meth:`Action.label`, laid out in columns."""
+    return Columns([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)], padding=(0, 3))
+
+
+def render_help(rules: Rules) -> str:
+    """Short help for the prompt, mentioning the options of ``rules`` that matter."""
+    lines = [
+        "Answer with a move number, or type the move: 7h, play 5d 6d 7d, sluff 7c, stock, pass, pick.",
+        "Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).  t = table, q = quit.",
+        "Phase one: play a card (or turn up the top stock card); the highest card takes the trick,"
+        " a tie plays again.",
+    ]
+    if rules.must_match:
+        lines.append("  Match if you can: holding the rank of the highest card so far, you must play it.")
+    if rules.sluffing:
+        lines.append("  Sluff: throw in a card of a rank already in the trick (you draw a replacement).")
+    run = " or a run of touching cards" if rules.plays is Plays.RUN else ""
+    take = "the top play" if rules.pick_up is PickUp.TOP_CARD else "the lowest run on the table"
+    lines.append(
+        f"Phase two: lead any card{run}; then beat the top play (higher card of its suit, or a trump)"
+        f" or pick up {take}.  As many plays as seats kill the trick."
+    )
+    lines.append(f"The last seat holding cards is {loser_title(rules)}.")
+    return "\n".join(lines)
+
+
+def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None) -> Group:
+    """The whole table for the seat of ``view`` when it must decide: title, seats/stock/trump,
+    the trick, the hand and the numbered legal moves."""
+    names = names if names is not None else seat_names(view.players, view.seat)
+    phase = Phase.NAMES.get(view.phase, "")
+    if view.phase == Phase.ONE and view.sluff_window and view.seat in view.sluff_window:
+        what = "sluff a card of a rank in the trick, or pass"
+    elif view.phase == Phase.ONE:
+        what = "play to the trick"
+    elif view.table:
+        what = "beat it or pick up"
+    else:
+        what = "lead"
+    title = f"{SCREEN_TITLE} · {view.rules.name} · {phase} · {what}"
+    return Group(
+        Rule(title, style="cyan"),
+        render_seats(view, labels),
+        render_trick(view, names),
+        render_hand(view),
+        Text("Moves:", style="bold"),
+        render_moves(view.legal),
+    )
+
+
+# -- the loop ------------------------------------------------------------------------------
+
+
+class Session:
+    """One game in progress in the terminal: a human seat, bots for the other seats.
+
+    ``run()`` plays to the end (or until the human quits) and returns the exit code:
+    0 at the end of the game, on ``q`` or on end of input (``EOFError``), 130 on Ctrl-C.
+    """
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        human_seat: int,
+        bots: Mapping[int, Bot],
+        console: Console,
+        read_line: ReadLine,
+        rng: random.Random,
+        labels: Sequence[str] | None = None,
+    ) -> None:
+        self.state = state
+        self.human = human_seat
+        self.bots = bots
+        self.console = console
+        self.read_line = read_line
+        self.rng = rng
+        self.names = seat_names(state.players, human_seat)
+        self.labels = list(labels) if labels is not None else list(self.names)
+        self._passes: list[int] = []
+        self._dreck = 0
+
+    # output helpers
+    def _say(self, line: str, style: str = "") -> None:
+        self.console.print(Text(line, style=style), highlight=False)
+
+    def _flush_passes(self) -> None:
+        if self._passes:
+            self._say(describe_pass(self.names, self._passes), "dim")
+            self._passes = []
+
+    def run(self) -> int:
+        """Play until the game ends or the human quits; return the exit code."""
+        state = self.state
+        try:
+            while not state.is_over:
+                seat = state.to_act
+                if seat == CHANCE:
+                    action = state.chance_action(self.rng)
+                elif seat == self.human:
+                    chosen = self._ask()
+                    if chosen is None:
+                        self._flush_passes()
+                        self._say("Goodbye: you left the game.")
+                        return 0
+                    action = chosen
+                else:
+                    legal = state.legal_actions(seat)
+                    action = self.bots[seat].choose(view_of(state, seat), legal)
+                    if action not in legal:
+                        raise ValueError(f"bot at seat {seat} chose {action}, which is not legal")
+                self._apply(seat, action)
+        except KeyboardInterrupt:
+            self._say("\nInterrupted: goodbye.")
+            return 130
+        except EOFError:
+            self._say("\nEnd of input: goodbye.")
+            return 0
+        self._flush_passes()
+        self._summary()
+        return 0
+
+    def _summary(self) -> None:
+        state = self.state
+        outcome = state.outcome
+        if outcome is None:  # pragma: no cover - run() only calls this once the game is over
+            return
+        if outcome.loser is None:
+            self._say("Game over: nobody loses.", "bold")
+        else:
+            line = describe_event(Event("loser", outcome.loser), self.names, state.rules)
+            self._say(f"Game over: {line}.", "bold red")
+        if outcome.out_order:
+            self._say("Out, in order: " + ", ".join(self.names[s] for s in outcome.out_order))
+
+    def _apply(self, seat: int, action: Action) -> None:
+        state = self.state
+        first = len(state.events)
+        holder = state.trump_holder
+        hand = state.hands[self.human]
+        phase = state.phase
+        state.apply(action, seat)
+        if action.kind is Kind.PASS:
+            self._passes.append(seat)
+        for ev in state.events[first:]:
+            self._flush_passes()
+            if ev.kind == "dreck":
+                self._dreck = ev.cards
+            line = describe_event(ev, self.names, state.rules, dreck=self._dreck)
+            if line is not None:
+                self._say(line, _EVENT_STYLE.get(ev.kind, "dim" if ev.seat != self.human else ""))
+            if ev.kind in ("play", "sluff") and ev.seat == seat:
+                self._after_draw(seat, holder, hand)
+            if ev.kind == "dreck-dealt" and self.human in ev.seats and len(ev.seats) > 1:
+                got = state.hands[self.human] & self._dreck
+                self._say(f"You receive {_n_cards(got.bit_count())} of the dreck: {_cards(got)}")
+        if state.phase == Phase.TWO and phase != Phase.TWO:
+            self._say(f"Phase two: beat it or pick it up.  {self.names[state.to_act]} to lead; "
+                      f"a trick is killed after {state.kill_at} plays.", "bold")
+
+    def _after_draw(self, seat: int, holder: int, hand: int) -> None:
+        """Narrate what ``seat`` drew after playing or sluffing: the face-down trump card (public)
+        or, for the human only, the card drawn."""
+        state = self.state
+        if holder < 0 and state.trump_holder == seat:
+            self._say(_subject(self.names, seat, "draws", "draw")
+                      + " the last stock card: it stays face down, and its suit will be trump", "magenta")
+        elif seat == self.human and state.phase == Phase.ONE:
+            new = state.hands[self.human] & ~hand
+            if new:
+                self._say(f"You draw {_cards(new)}")
+
+    def _ask(self) -> Action | None:
+        """Show the table and read until a legal move (returned) or quit (None)."""
+        self._flush_passes()
+        view = view_of(self.state, self.human)
+        legal = list(view.legal)
+        self.console.print(render_screen(view, self.labels, self.names))
+        prompt = f"Your move [1-{len(legal)}, or e.g. 7h; h help, q quit]: "
+        while True:
+            text = self.read_line(prompt).strip()
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                return None
+            if low in ("h", "help", "?"):
+                self._say(render_help(self.state.rules))
+                continue
+            if low in ("t", "table"):
+                self.console.print(render_screen(view, self.labels, self.names))
+                continue
+            action, reason = self.resolve(text, view)
+            if action is not None:
+                return action
+            self._say(f"Not accepted: {reason}", "bold red")
+
+    def resolve(self, text: str, view: View) -> tuple[Action | None, str]:
+        """Turn the human's answer into one of ``view.legal``, or explain why not.
+
+        Accepts a move number (1..k) or action notation (:func:`parse_action`); a bare card
+        that may only be sluffed is taken as a sluff.  Returns ``(action, "")`` or
+        ``(None, reason)``; never changes the state.
+        """
+        legal = list(view.legal)
+        if not text:
+            return None, f"type a move number 1-{len(legal)}, a move such as 7h, or h for help"
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(legal):
+                return legal[n - 1], ""
+            return None, f"there is no move {n}: choose a number from 1 to {len(legal)}"
+        try:
+            action = parse_action(text)
+        except ActionParseError as e:
+            return None, str(e)
+        if action in legal:
+            return action, ""
+        sluff = Action(Kind.SLUFF, action.cards)
+        if action.kind is Kind.PLAY and sluff in legal and _bare_card(text):
+            return sluff, ""
+        return None, self._explain(action, view)
+
+    def _explain(self, action: Action, view: View) -> str:
+        if action.kind is Kind.DRECK:
+            return "the dreck is dealt by chance, not by a seat"
+        if (view.phase == Phase.ONE and view.seat in view.sluff_window
+                and action.kind in (Kind.PLAY, Kind.STOCK) and action.cards & ~view.hand == 0):
+            return "the trick waits for sluffs: sluff a card of a rank already in the trick, or pass"
+        return self.state.explain(action, self.human)
+
+
+def _bare_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except CardParseError:
+        return False
+    return True
+
+
+def play_game(
+    rules: Rules,
+    players: int,
+    *,
+    human_seat: int,
+    bot_names: Sequence[str],
+    seed: int,
+    record_dir: Path | None,
+    console: Console,
+    read_line: ReadLine,
+) -> int:
+    """Play one game in the terminal: the human at ``human_seat``, bots at the other seats.
+
+    Args:
+        rules: the ruleset; players: the number of seats.
+        human_seat: the human's seat (0-based).
+        bot_names: bot names (see :func:`skitgubbe.bots.make_bot`), one per other seat in
+            seat order skipping the human; cycled if shorter.
+        seed: shuffles the deck (``State.new(seed=seed)``); bots draw from
+            ``random.Random(seed * 100 + seat)`` and the dreck shuffle from ``random.Random(seed)``.
+        record_dir: if given, the finished game's record is written to
+            ``record_dir / f"{rules.name}-{seed}.sgr"`` (the directory is created).
+        console: where everything is printed; read_line: reads one answer (like ``input``).
+
+    The dealer is seat ``players - 1``, so seat 0 leads the first trick.  Returns 0 at the end
+    of the game, on ``q`` and on end of input; 130 on Ctrl-C; 2 (after one error line) for a
+    bad seat count, human seat or bot name; 1 if the record cannot be written.
+    """
+    try:
+        if not 0 <= human_seat < players:
+            raise ValueError(f"there is no seat {human_seat}: seats are 0..{players - 1}")
+        if not bot_names:
+            raise ValueError("give at least one bot name")
+        state = State.new(rules, players, seed=seed, dealer=players - 1)
+        others = [s for s in range(players) if s != human_seat]
+        kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
+        bots = {s: make_bot(k, random.Random(seed * 100 + s)) for s, k in kinds.items()}
+    except ValueError as e:
+        console.print(Text(f"error: {e}", style="bold red"))
+        return 2
+    labels = ["You" if s == human_seat else f"Seat {s} ({bots[s].name})" for s in range(players)]
+    console.print(Text(
+        f"{rules.name}: {players} players, seed {seed}.  You are seat {human_seat}; "
+        f"seat 0 leads.  The last seat holding cards is {loser_title(rules)}.  Type h for help.",
+        style="bold"))
+    session = Session(state, human_seat=human_seat, bots=bots, console=console, read_line=read_line,
+                      rng=random.Random(seed), labels=labels)
+    code = session.run()
+    if code != 0 or not state.is_over or record_dir is None:
+        return code
+    path = Path(record_dir) / f"{rules.name}-{seed}.sgr"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(record_of(state, seed=seed)), encoding="utf-8")
+    except OSError as e:
+        console.print(Text(f"could not write the record: {e}", style="bold red"))
+        return 1
+    console.print(Text(f"Record saved: {path}"), highlight=False)
+    return 0

@@ -100,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``skitgubbe`` command; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
     try:
         if args.command == "play":
             return _play(parser, args, console)
@@ -211,20 +211,20 @@ def _replay(args: argparse.Namespace, console: Console) -> int:
     try:
         text = args.file.read_text(encoding="utf-8")
     except OSError as e:
-        console.print(f"{args.file}: cannot read: {e.strerror}")
+        print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
         return 2
     try:
         record = loads(text)
         state = replay(record)
     except RecordFormatError as e:
-        console.print(f"{args.file}: malformed record: {e}")
+        print(f"{args.file}: malformed record: {e}", file=sys.stderr)
         return 2
     except ReplayError as e:
         if args.json:
             print(json.dumps({"error": "illegal move", "index": e.index, "line": e.line, "seat": e.seat,
                               "move": None if e.action is None else str(e.action), "reason": e.reason}))
         else:
-            console.print(f"{args.file}: {e}")
+            print(f"{args.file}: {e}", file=sys.stderr)
         return 1
     data = _state_summary(state)
     if args.json:

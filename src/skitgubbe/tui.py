@@ -613,8 +613,11 @@ class Session:
     def _explain(self, action: Action, view: View) -> str:
         if action.kind is Kind.DRECK:
             return "the dreck is dealt by chance, not by a seat"
+        missing = action.cards & ~view.hand
+        if missing:
+            return f"you do not hold {_cards(missing)}"
         if (view.phase == Phase.ONE and view.seat in view.sluff_window
-                and action.kind in (Kind.PLAY, Kind.STOCK) and action.cards & ~view.hand == 0):
+                and action.kind in (Kind.PLAY, Kind.STOCK)):
             return "the trick waits for sluffs: sluff a card of a rank already in the trick, or pass"
         return self.state.explain(action, self.human)
 

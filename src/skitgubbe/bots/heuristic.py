@@ -41,6 +41,7 @@ __all__ = ["HeuristicBot"]
 _RANK = tuple(rank_of(c) for c in range(52))
 _SUIT = tuple(suit_of(c) for c in range(52))
 _EPS = 1e-9
+_LOOP_MAX = 60
 
 
 def _cards_of(mask: int) -> list[int]:
@@ -50,6 +51,22 @@ def _cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def _looping(history: Sequence[tuple[int, Action]]) -> bool:
+    """True if the last actions repeat the ones just before them (a cycle of at most
+    ``_LOOP_MAX`` actions that came round twice): greedy play can go round forever in
+    phase two, when the same cards are beaten on and picked up again and again."""
+    n = len(history)
+    last = history[-1] if n else None
+    if last is None or last[1].kind != Kind.PICK_UP:
+        return False
+    for j in range(n - 2, max(n - 1 - _LOOP_MAX, -1), -1):
+        if history[j] == last:
+            period = n - 1 - j
+            if 2 * period <= n and history[n - period:] == history[n - 2 * period:n - period]:
+                return True
+    return False
 
 
 class HeuristicBot:
@@ -104,6 +121,12 @@ class HeuristicBot:
             scores = self._score_one(view, legal)
         elif view.phase == Phase.TWO:
             scores = self._score_two(view, legal)
+            if _looping(view.history):
+                # The same plays keep coming round (say a trump beaten on and picked up
+                # again and again): play the second-best action to break the cycle.
+                top = max(scores)
+                if sum(1 for s in scores if s >= top - _EPS) == 1:
+                    scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
         else:  # nothing to decide for a seat outside the two phases
             scores = [0.0] * len(legal)
         return self._best(legal, scores)

@@ -1,0 +1,168 @@
+"""The ``skitgubbe`` command: simulate, replay, rules, bench (play is in test_tui.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from skitgubbe.cli import main
+from skitgubbe.record import dumps, loads, record_of
+from skitgubbe.state import State
+from skitgubbe.variants import find_variant
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_same_seed_same_output(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("simulate", "--rules", "goat", "--players", "4", "--games", "12", "--seed", "5")
+    code1, out1, err1 = run(capsys, *args)
+    code2, out2, _ = run(capsys, *args)
+    assert code1 == code2 == 0
+    assert out1 == out2
+    assert "loser rate per seat" in out1 and "loser rate per bot" in out1
+    assert "games per second" in err1
+
+
+def test_simulate_json_counts_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "--rules", "pagat", "--players", "3", "--games", "20",
+                       "--bots", "heuristic,random", "--seed", "2", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["games"] == 20
+    assert sum(s["losses"] for s in data["seats"]) + data["abandoned"] == 20
+    assert [s["bot"] for s in data["seats"]] == ["heuristic", "random", "heuristic"]
+    summary = data["bots_summary"]
+    assert summary["heuristic"]["seat_games"] == 40 and summary["random"]["seat_games"] == 20
+    for s in data["seats"]:
+        assert s["low"] <= s["rate"] <= s["high"]
+    assert data["mean_actions"] > 0 and data["mean_tricks"] > 0
+
+
+def test_simulate_writes_records_that_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(capsys, "simulate", "--rules", "goat", "--players", "3", "--games", "3",
+                     "--record", str(tmp_path), "--seed", "9")
+    assert code == 0
+    files = sorted(tmp_path.glob("*.sgr"))
+    assert len(files) == 3
+    for f in files:
+        code, out, _ = run(capsys, "replay", str(f), "--json")
+        assert code == 0
+        data = json.loads(out)
+        assert data["over"] is True
+        assert data["loser"] == loads(f.read_text()).loser
+
+
+def test_simulate_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--rules", "goat", "--players", "2", "--games", "3"])
+    assert e.value.code == 2
+    assert "goat is for 3 to 8 players, not 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--rules", "nosuch", "--games", "3"])
+    assert "no rules called 'nosuch'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--bots", "genius", "--games", "3"])
+    assert "no bot called 'genius'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["simulate", "--games", "0"])
+    assert "--games must be at least 1" in capsys.readouterr().err
+
+
+def _finished_record(tmp_path: Path) -> Path:
+    import random
+
+    state = State.new(find_variant("pagat"), 3, seed=11)
+    rng = random.Random(3)
+    while not state.is_over:
+        state.apply(state.random_action(rng), state.to_act)
+    path = tmp_path / "game.sgr"
+    path.write_text(dumps(record_of(state, seed=11)))
+    return path
+
+
+def test_replay_finished_game_prints_loser_and_out_order(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    path = _finished_record(tmp_path)
+    record = loads(path.read_text())
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert f"loser: seat {record.loser}" in out
+    assert "out in this order:" in out
+
+
+def test_replay_unfinished_game_lists_legal_actions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "start.sgr"
+    path.write_text("skitgubbe-record = 1\nrules = goat\nplayers = 3\ndealer = 0\nseed = 4\nmoves:\n")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert "the game goes on: phase one, to act: 1" in out
+    assert "seat 1 may: play" in out
+    code, out, _ = run(capsys, "replay", str(path), "--json")
+    data = json.loads(out)
+    assert data["over"] is False and data["to_act"] == 1
+    assert "stock" in data["legal"]["1"]
+
+
+def test_replay_names_the_first_illegal_move(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = State.new(find_variant("pagat"), 3, seed=4)
+    held = state.hands[1]
+    not_held = next(c for c in range(52) if not held >> c & 1 and c != state.stock[-1])
+    from skitgubbe.cards import card_name
+
+    path = tmp_path / "bad.sgr"
+    path.write_text("skitgubbe-record = 1\nrules = pagat\nplayers = 3\ndealer = 0\nseed = 4\nmoves:\n"
+                    f"1 play {card_name(not_held)}\n")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1
+    assert "move 1 (line 7): seat 1" in err and "you do not hold" in err
+    code, out, _ = run(capsys, "replay", str(path), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["index"] == 0 and data["line"] == 7 and data["seat"] == 1
+
+
+def test_replay_malformed_record_and_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.sgr"
+    path.write_text("skitgubbe-record = 1\nrules = pagat\nplayers = nine\n")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2
+    assert "malformed record: line 3, players: 'nine' is not a whole number" in err
+    code, _, err = run(capsys, "replay", str(tmp_path / "missing.sgr"))
+    assert code == 2 and "cannot read" in err
+
+
+def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "list")
+    assert code == 0 and "pagat" in out and "goat" in out and "flurst" in out
+    code, out, _ = run(capsys, "rules", "show", "flurst", "--json")
+    assert code == 0
+    assert json.loads(out) == find_variant("goat").options()
+    code, out, _ = run(capsys, "rules", "show", "pagat")
+    assert "first_phase" in out and "pairs" in out
+    with pytest.raises(SystemExit) as e:
+        main(["rules", "show", "nosuch"])
+    assert e.value.code == 2
+
+
+def test_bench_reports_both_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "bench", "--games", "3", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert [(r["rules"], r["players"]) for r in data["results"]] == [("pagat", 3), ("goat", 4)]
+    assert all(r["games"] == 3 and r["actions"] > 0 for r in data["results"])
+    code, out, _ = run(capsys, "bench", "--games", "2")
+    assert code == 0 and "games/s" in out
+
+
+def test_play_validates_seat_and_players(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "--seat", "5"])
+    assert "--seat: seats are 0..2" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["play", "--players", "9"])
+    assert "pagat is for 2 to 4 players, not 9" in capsys.readouterr().err

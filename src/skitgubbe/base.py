@@ -124,6 +124,8 @@ class StateBase:
     table_owners: list[int]
     kill_at: int
     killed: int
+    runs: bool  # rules.plays is Plays.RUN (cached for the hot path)
+    pick_top: bool  # rules.pick_up is PickUp.TOP_CARD (cached for the hot path)
 
     def left_of(self, seat: int) -> int:
         """The seat to the left (next clockwise) of ``seat``."""

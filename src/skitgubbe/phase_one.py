@@ -30,6 +30,7 @@ RANK_MASKS = tuple(
 """RANK_MASKS[r]: the card set of the four cards of rank r (2..14)."""
 
 _RANK = tuple(rank_of(c) for c in range(52))
+_event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)
 _RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -232,7 +233,7 @@ class PhaseOne(StateBase):
             c = cards.bit_length() - 1
             self.hands[s] ^= cards
             self.known[s] &= ~cards
-            self.events.append(Event("play", s, cards))
+            self.events.append(_event(Event, ("play", s, cards, ())))
             self._draw(s)
         bit = 1 << c
         self.round_cards.append((s, c))

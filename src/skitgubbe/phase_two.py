@@ -52,6 +52,7 @@ def sub_runs(mask: int) -> list[int]:
 
 
 _BEAT, _LEAD = "beat", "lead"
+_event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)
 _PLAY_ONE = single_actions(Kind.PLAY, (1 << 52) - 1)
 
 
@@ -61,6 +62,8 @@ class PhaseTwo(StateBase):
     def _start_phase_two(self, leader: int) -> None:
         n = self.players
         self.phase = Phase.TWO
+        self.runs = self.rules.plays is Plays.RUN
+        self.pick_top = self.rules.pick_up is PickUp.TOP_CARD
         self.table = []
         self.table_owners = []
         for i in range(n):
@@ -94,12 +97,10 @@ class PhaseTwo(StateBase):
 
     def _legal_two(self, s: int) -> list[Action]:
         hand = self.hands[s]
-        plays = single_actions if self.rules.plays is Plays.SINGLE else None
         if self.table:
             m = self._candidates(hand)
-            acts = single_actions(Kind.PLAY, m) if plays else run_actions(m)
-            return [*acts, PICK_UP_ACTION]
-        return list(single_actions(Kind.PLAY, hand) if plays else run_actions(hand))
+            return [*(run_actions(m) if self.runs else single_actions(Kind.PLAY, m)), PICK_UP_ACTION]
+        return list(run_actions(hand) if self.runs else single_actions(Kind.PLAY, hand))
 
     def _random_two(self, u: float) -> Action:
         """The legal action at index ``int(u * len(legal))`` of :meth:`_legal_two` for
@@ -114,7 +115,7 @@ class PhaseTwo(StateBase):
             trump = self.trump_suit
             if ts != trump:
                 m |= hand & SUIT_MASKS[trump]
-            if self.rules.plays is not Plays.SINGLE:
+            if self.runs:
                 acts = run_actions(m)
                 i = int(u * (len(acts) + 1))
                 return acts[i] if i < len(acts) else PICK_UP_ACTION
@@ -122,7 +123,7 @@ class PhaseTwo(StateBase):
             i = int(u * (k + 1))
             if i == k:
                 return PICK_UP_ACTION
-        elif self.rules.plays is Plays.SINGLE:
+        elif not self.runs:
             m = hand
             i = int(u * m.bit_count())
         else:
@@ -167,7 +168,7 @@ class PhaseTwo(StateBase):
             known[s] &= ~cards
         ev = self.events
         table = self.table
-        ev.append(Event(_BEAT if table else _LEAD, s, cards))
+        ev.append(_event(Event, (_BEAT if table else _LEAD, s, cards, ())))
         table.append(cards)
         self.table_owners.append(s)
         k = left.bit_count()
@@ -208,7 +209,7 @@ class PhaseTwo(StateBase):
 
     def _pick_up(self, s: int) -> None:
         table = self.table
-        if self.rules.pick_up is PickUp.TOP_CARD:
+        if self.pick_top:
             take = table.pop()
             self.table_owners.pop()
         else:
@@ -227,7 +228,7 @@ class PhaseTwo(StateBase):
             del self.table_owners[:j]
         self.hands[s] |= take
         self.known[s] |= take
-        self.events.append(Event("pick-up", s, take))
+        self.events.append(_event(Event, ("pick-up", s, take, ())))
         if table:
             self.to_act = self._next_active(s)
         else:

@@ -100,7 +100,13 @@ class Record:
 
 
 def record_of(state: State, *, seed: int | str | None = None) -> Record:
-    """The record of ``state`` so far (its claimed loser is the state's, if over)."""
+    """The record of ``state`` so far (its claimed loser is the state's, if over).
+
+    Raises ``ValueError`` for a state built from a position
+    (:meth:`State.from_phase_two`): it has no deal to record.
+    """
+    if not state.deck:
+        raise ValueError("this state was set up from a position, not dealt: it has no deck order to record")
     leader = None if state.first_leader == (state.dealer + 1) % state.players else state.first_leader
     return Record(
         rules=state.rules,

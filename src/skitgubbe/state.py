@@ -200,6 +200,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 raise ValueError(f"card {card_label(lowest(seen & h))} is in two hands")
             seen |= h
         self = cls.new(rules, n, dealer=dealer, deck=range(52), action_limit=action_limit)
+        self.deck = ()  # a position has no deal behind it
         self.hands = list(hands)
         self.known = [0] * n
         self.stock = []

@@ -23,10 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from itertools import cycle, islice
 from pathlib import Path
 
-from rich.columns import Columns
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.rule import Rule
-from rich.table import Table
 from rich.text import Text
 
 from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
@@ -66,6 +64,8 @@ __all__ = [
     "kill_text",
     "pick_up_preview",
     "SCREEN_TITLE",
+    "Rows",
+    "Grid",
 ]
 
 ReadLine = Callable[[str], str]
@@ -225,6 +225,47 @@ _EVENT_STYLE = {
 # -- the table -----------------------------------------------------------------------------
 
 
+class Rows:
+    """A light two-column layout: each row is a label padded to a common width and a text
+    wrapped under itself (cheaper than a rich ``Table``)."""
+
+    def __init__(self, rows: Sequence[tuple[str, Text]], *, indent: int = 2, gap: int = 2) -> None:
+        self.rows = list(rows)
+        self.indent = indent
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        left = self.indent + max((len(label) for label, _ in self.rows), default=0) + self.gap
+        room = max(options.max_width - left, 20)
+        for label, text in self.rows:
+            head = " " * self.indent + label.ljust(left - self.indent)
+            lines = text.wrap(console, room) if len(text) > room else [text]
+            for i, line in enumerate(lines):
+                yield Text(head if i == 0 else " " * left) + line
+
+
+class Grid:
+    """Short texts laid out row by row in equal-width columns fitting the console width."""
+
+    def __init__(self, items: Sequence[Text], *, gap: int = 3) -> None:
+        self.items = list(items)
+        self.gap = gap
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if not self.items:
+            return
+        cell = max(len(t) for t in self.items) + self.gap
+        per_row = max(1, (options.max_width + self.gap) // cell)
+        for i in range(0, len(self.items), per_row):
+            row = self.items[i:i + per_row]
+            line = Text()
+            for j, t in enumerate(row):
+                line.append_text(t)
+                if j < len(row) - 1:
+                    line.append(" " * (cell - len(t)))
+            yield line
+
+
 def render_hand(view: View) -> Text:
     """The seat's own hand, one line per suit, sorted by rank; the trump suit (once known) is
     marked and listed last."""
@@ -366,9 +407,7 @@ def render_seats(view: View, labels: Sequence[str]) -> Group:
         head.append(f"not yet known — {labels[view.trump_holder]} {holds} the face-down trump card")
     else:
         head.append("not yet known — the last stock card will be set aside face down to name it")
-    grid = Table.grid(padding=(0, 2))
-    grid.add_column(no_wrap=True)
-    grid.add_column()
+    rows = []
     for s in range(view.players):
         info = Text()
         n = view.hand_sizes[s]
@@ -384,13 +423,13 @@ def render_seats(view: View, labels: Sequence[str]) -> Group:
                 info.append(f" · known: {_compact(view.known[s])}")
             if s == view.to_act:
                 info.append("  ◀ to act", style="bold")
-        grid.add_row(Text("  " + labels[s]), info)
-    return Group(head, grid)
+        rows.append((labels[s], info))
+    return Group(head, Rows(rows))
 
 
-def render_moves(legal: Sequence[Action]) -> RenderableType:
+def render_moves(legal: Sequence[Action]) -> Grid:
     """The legal moves numbered from 1, each with :meth:`Action.label`, laid out in columns."""
-    return Columns([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)], padding=(0, 3))
+    return Grid([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)])
 
 
 def render_help(rules: Rules) -> str:
@@ -473,7 +512,7 @@ class Session:
 
     # output helpers
     def _say(self, line: str, style: str = "") -> None:
-        self.console.print(Text(line, style=style), highlight=False)
+        self.console.print(Text(line, style=style), highlight=False, soft_wrap=True)
 
     def _flush_passes(self) -> None:
         if self._passes:

@@ -304,7 +304,6 @@ class PhaseOne(StateBase):
         w = self.winner
         cards = self.trick_cards
         self.piles[w] |= cards
-        self.known[w] |= cards
         self.last_winner = w
         self.tricks += 1
         self.events.append(Event("win", w, cards))
@@ -328,6 +327,7 @@ class PhaseOne(StateBase):
         self._init_phase_one_trick_clear()
         for s in range(n):
             hands[s] |= self.piles[s]
+            self.known[s] |= self.piles[s]  # every won card was seen face up
             self.piles[s] = 0
         tc = self.trump_card
         if tc >= 0:

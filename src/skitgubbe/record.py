@@ -8,7 +8,7 @@ and one move per line as ``<seat> <action>`` in action notation
     rules = pagat
     players = 3
     dealer = 0
-    seed = 42                 # optional when the deck is given; else the deck is shuffled from it
+    seed = 42                 # a number or "quoted text"; optional when the deck is given
     deck = 7H 2C ...          # all 52 cards, first dealt first
     moves:
     1 play 7H
@@ -130,7 +130,8 @@ def dumps(record: Record) -> str:
     if record.live:
         out.append("protocol = live")
     if record.seed is not None:
-        out.append(f"seed = {record.seed}")
+        seed = record.seed
+        out.append(f'seed = "{seed}"' if isinstance(seed, str) else f"seed = {seed}")
     out.append("deck = " + " ".join(card_name(c) for c in record.deck))
     out.append("moves:")
     for seat, action in record.moves:
@@ -153,6 +154,17 @@ def _int_field(value: str, line: int, field: str, low: int, high: int) -> int:
     return v
 
 
+def _strip_comment(raw: str) -> str:
+    """The line without its comment: from a ``#`` outside double quotes to the end."""
+    quoted = False
+    for i, ch in enumerate(raw):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return raw[:i].strip()
+    return raw.strip()
+
+
 def loads(text: str) -> Record:
     """Read a record.  Raises :class:`RecordFormatError` naming the line and field at fault
     (unknown key, missing field, bad number, unknown rules, bad deck, malformed move)."""
@@ -162,7 +174,7 @@ def loads(text: str) -> Record:
     loser_line: tuple[str, int] | None = None
     in_moves = False
     for no, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
+        line = _strip_comment(raw)
         if not line:
             continue
         if not in_moves:
@@ -239,8 +251,13 @@ def _build(
         live = value == "live"
     seed: int | str | None = None
     if "seed" in headers:
-        text, _ = headers["seed"]
-        seed = int(text) if text.lstrip("-").isdigit() else text
+        text, sline = headers["seed"]
+        if len(text) >= 2 and text[0] == text[-1] == '"':
+            seed = text[1:-1]  # a text seed; "42" is not the number 42
+        elif text.lstrip("-").isdigit():
+            seed = int(text)
+        else:
+            raise RecordFormatError(sline, "seed", f"{text!r}: write a whole number or a quoted text")
     if "deck" in headers:
         text, dline = headers["deck"]
         try:

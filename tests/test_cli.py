@@ -96,7 +96,8 @@ def test_replay_finished_game_prints_loser_and_out_order(tmp_path: Path,
     assert "out in this order:" in out
 
 
-def test_replay_unfinished_game_lists_legal_actions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_unfinished_game_lists_legal_actions(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "start.sgr"
     path.write_text("skitgubbe-record = 1\nrules = goat\nplayers = 3\ndealer = 0\nseed = 4\nmoves:\n")
     code, out, _ = run(capsys, "replay", str(path))

@@ -46,7 +46,8 @@ class Event(NamedTuple):
     ``sluff``, ``bounce`` (a tie in a two-card trick), ``war`` (a tie among
     several seats), ``win`` (a phase-one trick taken: ``cards``), ``end-one``
     (phase one over), ``take-back`` (cards of an incomplete trick returned),
-    ``exposed`` (leftover hand shown), ``trump`` (the trump card turned),
+    ``exposed`` (leftover hand shown), ``trump`` (the trump suit named: ``seats``
+    holds the suit; ``cards`` the trump card if the rules show it, else 0),
     ``dreck`` (the dreck collected: ``cards``), ``dreck-dealt`` (``seats`` lists
     who received it), ``lead``, ``beat``, ``pick-up`` (``cards`` eaten),
     ``kill`` (``cards`` set aside), ``three-cards``, ``one-card``, ``out``,

@@ -333,8 +333,10 @@ class PhaseOne(StateBase):
         if tc >= 0:
             self.trump_suit = tc // 13
             hands[self.trump_holder] |= 1 << tc
-            self.known[self.trump_holder] |= 1 << tc
-            self.events.append(Event("trump", self.trump_holder, 1 << tc))
+            shown = self.rules.show_trump_card
+            if shown:
+                self.known[self.trump_holder] |= 1 << tc
+            self.events.append(Event("trump", self.trump_holder, 1 << tc if shown else 0, (self.trump_suit,)))
         self._redistribute_dreck()
 
     def _init_phase_one_trick_clear(self) -> None:

@@ -22,6 +22,7 @@ Errors say where: :class:`RecordFormatError` names the line and field;
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -131,7 +132,7 @@ def dumps(record: Record) -> str:
         out.append("protocol = live")
     if record.seed is not None:
         seed = record.seed
-        out.append(f'seed = "{seed}"' if isinstance(seed, str) else f"seed = {seed}")
+        out.append(f"seed = {json.dumps(seed)}")
     out.append("deck = " + " ".join(card_name(c) for c in record.deck))
     out.append("moves:")
     for seat, action in record.moves:
@@ -156,9 +157,13 @@ def _int_field(value: str, line: int, field: str, low: int, high: int) -> int:
 
 def _strip_comment(raw: str) -> str:
     """The line without its comment: from a ``#`` outside double quotes to the end."""
-    quoted = False
+    quoted = escaped = False
     for i, ch in enumerate(raw):
-        if ch == '"':
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quoted:
+            escaped = True
+        elif ch == '"':
             quoted = not quoted
         elif ch == "#" and not quoted:
             return raw[:i].strip()
@@ -252,8 +257,11 @@ def _build(
     seed: int | str | None = None
     if "seed" in headers:
         text, sline = headers["seed"]
-        if len(text) >= 2 and text[0] == text[-1] == '"':
-            seed = text[1:-1]  # a text seed; "42" is not the number 42
+        if text.startswith('"'):
+            try:  # a text seed in JSON string notation; "42" is not the number 42
+                seed = json.loads(text)
+            except ValueError:
+                raise RecordFormatError(sline, "seed", f"{text!r} is not a well-formed quoted text") from None
         elif text.lstrip("-").isdigit():
             seed = int(text)
         else:

@@ -103,6 +103,9 @@ class Rules:
             see docs/rulings.md).
         expose_leftover: at the end of phase one the cards still in hand are
             shown to everybody (pagat.com Skitgubbe).
+        show_trump_card: at the end of phase one the trump card is turned face
+            up for all to see (pagat.com); otherwise its holder looks at it and
+            only announces the suit (Flurst "Determine trump").
         dreck_below: a seat with fewer than this many cards after phase one makes
             the dreck be redistributed; 0 = no dreck (Flurst: 6).
         dreck_max_rank: the dreck is every card of rank 2..dreck_max_rank (Flurst: 5)
@@ -123,6 +126,7 @@ class Rules:
     sluff_guard_high: bool = False
     sluff_guard_last: bool = False
     expose_leftover: bool = True
+    show_trump_card: bool = True
     dreck_below: int = 0
     dreck_max_rank: int = 5
     dreck_trump_rank: int = 0

@@ -168,10 +168,10 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
     if k == "exposed":
         return who("shows", "show") + f" the cards left in hand: {_cards(cards)}"
     if k == "trump":
-        c = cards.bit_length() - 1
-        suit = suit_of(c)
+        suit = event.seats[0]
+        card = f"the trump card {card_label(cards.bit_length() - 1)}" if cards else "the trump card"
         return (f"Trump revealed: {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} ("
-                + who("adds", "add") + f" the trump card {card_label(c)} to the hand)")
+                + who("adds", "add") + f" {card} to the hand)")
     if k == "dreck":
         needy = _join([names[x] for x in event.seats])
         few = "has" if len(event.seats) == 1 and names[event.seats[0]] != "You" else "have"

@@ -36,7 +36,7 @@ class View(NamedTuple):
         known: per seat, the card set publicly known to be in that hand.
         stock_size: cards left in the stock (the face-down trump card excluded).
         trump_holder: seat holding the face-down trump card, -1 before it is drawn.
-        trump_card: the trump card once turned, else -1.
+        trump_card: the trump card once turned face up (or to its holder), else -1.
         trump_suit: 0..3 once known, else -1.
         leader: the seat that led the current trick (phase one) or -1.
         rounds: phase one, the plays of each round of the current trick, as
@@ -130,7 +130,7 @@ def view_of(state: State, seat: int) -> View:
         tuple(state.known),
         len(state.stock),
         state.trump_holder,
-        state.trump_card if revealed else -1,
+        state.trump_card if revealed and (state.rules.show_trump_card or seat == state.trump_holder) else -1,
         state.trump_suit,
         state.leader if one else -1,
         tuple(map(tuple, state.rounds)) if one else (),

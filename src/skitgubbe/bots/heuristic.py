@@ -20,6 +20,10 @@ first, longer runs of low cards preferred), always kills a trick or goes out
 when it can, and picks up only when it cannot beat or when beating would spend
 a high trump on a low card while its hand is still big.
 
+Greedy play can go round in circles in phase two (a trump beaten on and picked
+up again and again); when the public history shows the same plays coming round
+twice, the bot plays its second-best action to break the cycle.
+
 Everything is a few integer bit operations on card sets; the only randomness
 is its own ``random.Random``, used to break exact ties.
 """
@@ -64,7 +68,10 @@ def _looping(history: Sequence[tuple[int, Action]]) -> bool:
     for j in range(n - 2, max(n - 1 - _LOOP_MAX, -1), -1):
         if history[j] == last:
             period = n - 1 - j
-            if 2 * period <= n and history[n - period:] == history[n - 2 * period:n - period]:
+            tail = history[n - period:]
+            # only plays bring cards back round: a run of pick-ups alone is no cycle
+            if (2 * period <= n and tail == history[n - 2 * period:n - period]
+                    and any(a.kind == Kind.PLAY for _, a in tail)):
                 return True
     return False
 

@@ -29,6 +29,7 @@ __all__ = [
     "RANK_CHARS",
     "RANK_NAMES",
     "SUIT_MASKS",
+    "RANK_MASKS",
     "card",
     "card_label",
     "card_name",
@@ -62,6 +63,8 @@ CARDS = range(52)
 FULL_DECK: CardSet = (1 << 52) - 1
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 """SUIT_MASKS[s]: the card set of all 13 cards of suit s."""
+RANK_MASKS = tuple(sum(1 << (s * 13 + r - 2) for s in range(4)) if r >= 2 else 0 for r in range(15))
+"""RANK_MASKS[r]: the card set of the four cards of rank r (2..14); entries 0 and 1 are empty."""
 
 # Lookup tables built once: rank and suit of every card.
 _RANK = tuple(c % 13 + 2 for c in CARDS)

@@ -19,15 +19,11 @@ from __future__ import annotations
 
 from .actions import CHANCE, PASS_ACTION, STOCK_ACTION, Action, Kind, single_actions
 from .base import Event, Phase, StateBase
-from .cards import card_label, cards_in, rank_of
+from .cards import RANK_MASKS, card_label, cards_in, rank_of
 from .rules import FirstPhase, SecondLead
 
-__all__ = ["PhaseOne", "RANK_MASKS"]
+__all__ = ["PhaseOne"]
 
-RANK_MASKS = tuple(
-    sum(1 << (s * 13 + r - 2) for s in range(4)) if r >= 2 else 0 for r in range(15)
-)
-"""RANK_MASKS[r]: the card set of the four cards of rank r (2..14)."""
 
 _RANK = tuple(rank_of(c) for c in range(52))
 _event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)

@@ -207,12 +207,11 @@ def loads(text: str) -> Record:
         if seat_text.lower() == "chance":
             seat = CHANCE
         else:
-            try:
-                seat = int(seat_text)
-            except ValueError:
+            if not seat_text.isdigit():
                 raise RecordFormatError(
                     no, "moves", f"a move starts with a seat number or 'chance', not {seat_text!r}"
-                ) from None
+                )
+            seat = int(seat_text)
         try:
             action = parse_action(action_text)
         except ActionParseError as e:

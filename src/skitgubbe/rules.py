@@ -142,11 +142,6 @@ class Rules:
             )
         if not 1 <= self.hand_size <= 6:
             raise RulesError(f"hand_size={self.hand_size}: must be 1..6 cards")
-        if self.max_players * self.hand_size >= 52:
-            raise RulesError(
-                f"hand_size={self.hand_size} with max_players={self.max_players} "
-                "leaves no stock: the deal needs fewer than 52 cards"
-            )
         if self.first_phase is FirstPhase.PAIRS and self.sluffing:
             raise RulesError(
                 "first_phase=pairs with sluffing=True: sluffing is only described "

@@ -268,9 +268,11 @@ class State(PhaseOne, PhaseTwo, StateBase):
         turn (sluffs, and ``pass`` while its sluff window is open); for
         ``CHANCE`` while the dreck waits to be dealt, one representative DRECK
         action (any order of the dreck cards is legal; see :meth:`chance_action`).
-        Empty once the game is over.
+        Empty once the game is over.  Raises ``ValueError`` for a seat that does not exist.
         """
         s = self.to_act if seat is None else seat
+        if not -1 <= s < self.players:
+            raise ValueError(f"there is no seat {s}: seats are 0..{self.players - 1} (and -1 for chance)")
         ph = self.phase
         if ph == Phase.ONE:
             return self._legal_one(s)

@@ -32,6 +32,7 @@ from .base import Event, Phase
 from .bots import Bot, make_bot
 from .cards import (
     RANK_CHARS,
+    RANK_MASKS,
     SUIT_MASKS,
     SUIT_NAMES,
     SUIT_SYMBOLS,
@@ -42,7 +43,6 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .phase_one import RANK_MASKS
 from .record import dumps, record_of
 from .rules import FirstPhase, PickUp, Plays, Rules
 from .state import State

@@ -11,14 +11,15 @@ turned (Flurst "Last card of the deck"; pagat.com "keeps it face down").
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, overload
 
 from .actions import Action, Kind
 from .base import Phase
 from .rules import Rules
 from .state import State
 
-__all__ = ["View", "view_of"]
+__all__ = ["View", "History", "view_of"]
 
 
 class View(NamedTuple):
@@ -80,7 +81,7 @@ class View(NamedTuple):
     killed: int
     out_order: tuple[int, ...]
     loser: int | None
-    history: tuple[tuple[int, Action], ...]
+    history: History
     legal: tuple[Action, ...]
 
     @property
@@ -101,13 +102,58 @@ class View(NamedTuple):
         return m
 
 
-def _public_history(state: State) -> tuple[tuple[int, Action], ...]:
-    history = tuple(state.history)
-    i = state.dreck_move
-    if i >= 0 and len(state.needy) > 1:
-        seat, action = history[i]
-        history = history[:i] + ((seat, Action(Kind.DRECK, action.cards)),) + history[i + 1:]
-    return history
+class History(Sequence[tuple[int, Action]]):
+    """A seat's read-only snapshot of the public history: ``(seat, Action)`` pairs.
+
+    Taking it costs O(1): it shares the state's history list, which only ever grows,
+    and remembers its length.  The order of a dreck dealt to several seats is hidden
+    (its action's ``order`` is empty).  Slices are tuples; a History equals the
+    tuple (or History) of the same pairs.
+    """
+
+    __slots__ = ("_items", "_n", "_hide")
+
+    def __init__(self, items: list[tuple[int, Action]], n: int, hide: int = -1) -> None:
+        self._items = items
+        self._n = n
+        self._hide = hide
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[int, Action]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[tuple[int, Action], ...]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[int, Action] | tuple[tuple[int, Action], ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("history index out of range")
+        item = self._items[i]
+        if i == self._hide:
+            return item[0], Action(Kind.DRECK, item[1].cards)
+        return item
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (History, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"History({tuple(self)!r})"
+
+
+def _public_history(state: State) -> History:
+    hide = state.dreck_move if len(state.needy) > 1 else -1
+    return History(state.history, len(state.history), hide)
 
 
 def view_of(state: State, seat: int) -> View:

@@ -35,8 +35,7 @@ from collections.abc import Sequence
 
 from ..actions import Action, Kind
 from ..base import Phase
-from ..cards import FULL_DECK, rank_of, suit_of
-from ..phase_one import RANK_MASKS
+from ..cards import FULL_DECK, RANK_MASKS, rank_of, suit_of
 from ..rules import PickUp
 from ..view import View
 

@@ -18,12 +18,16 @@ Acting, in the style of python-chess and PokerKit:
 
 Sluffing protocols (docs/sluffing.md): with ``live=False`` (the default, used by
 bots, records and adapters) a *sluff window* opens after every play to a
-phase-one trick and after it is settled: the seats that can sluff are asked in
-clockwise order from the seat after the one who acted, each sluffing (and being
-asked again) or passing, before play goes on.  With ``live=True`` play goes on
-without windows and any seat may sluff at any moment the rules allow; only a
-settled trick waits until every seat that could sluff has passed ("done").
-Either way a legal sluff is accepted from any seat at any moment.
+phase-one trick (including the play that settles it): every seat that can sluff
+is pending, and :attr:`State.to_act` names the first pending seat clockwise from
+the seat after the one who played.  A pending seat sluffs (and stays pending
+while it can sluff again) or passes; play goes on when no seat is pending.  Any
+pending seat may pass early, out of that order.  With ``live=True`` no window
+opens before the trick is settled and any seat may sluff at any moment the rules
+allow; a settled trick waits until every seat that could sluff has passed
+("done").  Either way a legal sluff is accepted from any seat at any moment; in
+the sequential protocol a sluff made while no window is open opens one for the
+sluffer alone.
 """
 
 from __future__ import annotations

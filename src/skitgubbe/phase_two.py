@@ -16,39 +16,10 @@ from __future__ import annotations
 
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
-from .cards import SUIT_MASKS, SUIT_NAMES, card_label, cards_in, is_run, runs_in
+from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
 from .rules import PickUp, Plays
 
-__all__ = ["PhaseTwo", "beats", "sub_runs"]
-
-
-def beats(play: int, top: int, trump: int) -> bool:
-    """True if card set ``play`` beats card set ``top`` with ``trump`` the trump suit.
-
-    A play beats the top play if it is of the same suit and its lowest card is
-    higher than the top's highest card, or if it is a trump and the top is not
-    (pagat.com "Playing sequences in phase two"; the Goat Game's "Beat it").
-    """
-    th = top.bit_length() - 1
-    pl = (play & -play).bit_length() - 1
-    ts = th // 13
-    ps = pl // 13
-    if ps == ts:
-        return pl > th
-    return ps == trump
-
-
-def sub_runs(mask: int) -> list[int]:
-    """Every run of touching cards contained in ``mask`` (singles included), as card sets."""
-    out: list[int] = []
-    for run in runs_in(mask):
-        cards = list(cards_in(run))
-        for i in range(len(cards)):
-            m = 0
-            for c in cards[i:]:
-                m |= 1 << c
-                out.append(m)
-    return out
+__all__ = ["PhaseTwo"]
 
 
 _BEAT, _LEAD = "beat", "lead"

@@ -221,28 +221,30 @@ class PhaseOne(StateBase):
     # -- doing ---------------------------------------------------------------
 
     def _play_one(self, s: int, action: Action) -> None:
-        if action.kind == Kind.STOCK:
-            c = self.stock.pop()
-            self.events.append(Event("stock", s, 1 << c))
-        else:
-            cards = action.cards
+        cards = action.cards
+        if cards:
             c = cards.bit_length() - 1
             self.hands[s] ^= cards
-            self.known[s] &= ~cards
+            if self.known[s]:
+                self.known[s] &= ~cards
             self.events.append(_event(Event, ("play", s, cards, ())))
             self._draw(s)
-        bit = 1 << c
+        else:  # turned up from the stock
+            c = self.stock.pop()
+            cards = 1 << c
+            self.events.append(_event(Event, ("stock", s, cards, ())))
         self.round_cards.append((s, c))
         self.round_pos += 1
-        self.trick_cards |= bit
+        self.trick_cards |= cards
         r = _RANK[c]
         self.trick_ranks |= RANK_MASKS[r]
-        self.contributed[s] |= bit
+        self.contributed[s] |= cards
         if r > self.round_high:
             self.round_high = r
         if self.round_pos == len(self.round_seats):
             self._resolve_round()
-        self._open_window(s)
+        if self.rules.sluffing:
+            self._open_window(s)
         self._advance_one()
 
     def _resolve_round(self) -> None:
@@ -261,7 +263,7 @@ class PhaseOne(StateBase):
 
     def _open_window(self, after: int) -> None:
         """Open a sluff window after seat ``after`` acted (see the state module docstring)."""
-        if not self.rules.sluffing or (self.live and self.winner < 0):
+        if self.live and self.winner < 0:
             return
         pending = 0
         for seat in range(self.players):

@@ -151,13 +151,17 @@ def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_reports_both_rulesets(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "bench", "--games", "3", "--json")
+    code, out, _ = run(capsys, "bench", "--games", "3", "--rounds", "2", "--json")
     data = json.loads(out)
     assert code == 0
     assert [(r["rules"], r["players"]) for r in data["results"]] == [("pagat", 3), ("goat", 4)]
-    assert all(r["games"] == 3 and r["actions"] > 0 for r in data["results"])
-    code, out, _ = run(capsys, "bench", "--games", "2")
+    for r in data["results"]:
+        assert r["games_per_round"] == 3 and r["rounds"] == 2 and r["mean_actions_per_game"] > 0
+        assert r["best_games_per_second"] >= r["median_games_per_second"] > 0
+    code, out, _ = run(capsys, "bench", "--games", "2", "--rounds", "1")
     assert code == 0 and "games/s" in out
+    code, _, err = run(capsys, "bench", "--games", "0")
+    assert code == 2 and "at least 1" in err
 
 
 def test_play_validates_seat_and_players(capsys: pytest.CaptureFixture[str]) -> None:

@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true", help="print as JSON")
 
     q = sub.add_parser("bench", help="random-play speed of the engine")
-    q.add_argument("--games", type=int, default=2000, help="games per ruleset; default 2000")
+    q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
+    q.add_argument("--rounds", type=int, default=5, help="timed rounds per ruleset; default 5")
     q.add_argument("--json", action="store_true", help="print as JSON")
     return p
 
@@ -281,23 +282,34 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
 def _bench(args: argparse.Namespace, console: Console) -> int:
     from .bench import baseline_shuffles_per_second, bench_random_play
 
+    if args.games < 1 or args.rounds < 1:
+        print("skitgubbe bench: --games and --rounds must be at least 1", file=sys.stderr)
+        return 2
     baseline = baseline_shuffles_per_second()
     rows: list[dict[str, object]] = []
     for name, players in (("pagat", 3), ("goat", 4)):
-        r = bench_random_play(find_variant(name), players, args.games)
-        rows.append({"rules": name, "players": players, "games": r.games, "actions": r.actions,
-                     "cpu_seconds": round(r.seconds, 3), "games_per_second": round(r.games_per_second, 1),
-                     "actions_per_second": round(r.actions_per_second),
-                     "games_per_1000_baseline_shuffles": round(1000 * r.games_per_second / baseline, 2)})
+        runs = sorted((bench_random_play(find_variant(name), players, args.games, seed=k)
+                       for k in range(args.rounds)), key=lambda r: r.games_per_second)
+        best, median = runs[-1], runs[len(runs) // 2]
+        rows.append({"rules": name, "players": players, "games_per_round": args.games, "rounds": args.rounds,
+                     "best_games_per_second": round(best.games_per_second, 1),
+                     "median_games_per_second": round(median.games_per_second, 1),
+                     "median_actions_per_second": round(median.actions_per_second),
+                     "mean_actions_per_game":
+                         round(sum(r.actions for r in runs) / (args.games * args.rounds), 1),
+                     "median_games_per_1000_baseline_shuffles":
+                         round(1000 * median.games_per_second / baseline, 2)})
     if args.json:
         print(json.dumps({"baseline_shuffles_per_second": round(baseline), "results": rows}, indent=2))
         return 0
-    t = Table(title="random play, one core (CPU time of this process)")
-    for col in ("rules", "players", "games", "games/s", "actions/s", "games per 1000 shuffles"):
+    t = Table(title=f"random play, one core, CPU time, {args.rounds} rounds of {args.games} games")
+    keys = ("rules", "players", "best_games_per_second", "median_games_per_second",
+            "median_actions_per_second", "mean_actions_per_game", "median_games_per_1000_baseline_shuffles")
+    for col in ("rules", "players", "games/s best", "games/s median", "actions/s median", "actions/game",
+                "games per 1000 shuffles"):
         t.add_column(col, justify="right")
     for row in rows:
-        t.add_row(*(str(row[k]) for k in ("rules", "players", "games", "games_per_second",
-                                          "actions_per_second", "games_per_1000_baseline_shuffles")))
+        t.add_row(*(str(row[k]) for k in keys))
     console.print(t)
     console.print(f"baseline: {baseline:,.0f} shuffles of a 52-card list per second on this machine")
     return 0

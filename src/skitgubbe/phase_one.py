@@ -35,18 +35,9 @@ class PhaseOne(StateBase):
     """The phase-one part of :class:`skitgubbe.state.State` (a mixin)."""
 
     def _init_phase_one(self) -> None:
-        n = self.players
-        self.contributed = [0] * n
-        self.rounds = []
-        self.round_cards = []
+        self._clear_trick()
         self.round_seats = []
         self.round_pos = 0
-        self.sluffs = []
-        self.trick_cards = 0
-        self.trick_ranks = 0
-        self.round_high = 0
-        self.winner = -1
-        self.pending = 0
         self.window_start = 0
         self.last_winner = -1
         self.leader = -1
@@ -322,7 +313,7 @@ class PhaseOne(StateBase):
             if self.rules.expose_leftover and hands[s]:
                 self.known[s] |= hands[s]
                 self.events.append(Event("exposed", s, hands[s]))
-        self._init_phase_one_trick_clear()
+        self._clear_trick()
         for s in range(n):
             hands[s] |= self.piles[s]
             self.known[s] |= self.piles[s]  # every won card was seen face up
@@ -337,7 +328,8 @@ class PhaseOne(StateBase):
             self.events.append(Event("trump", self.trump_holder, 1 << tc if shown else 0, (self.trump_suit,)))
         self._redistribute_dreck()
 
-    def _init_phase_one_trick_clear(self) -> None:
+    def _clear_trick(self) -> None:
+        """No trick on the table."""
         self.contributed = [0] * self.players
         self.rounds = []
         self.round_cards = []

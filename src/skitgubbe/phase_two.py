@@ -14,12 +14,40 @@ held cards when it was led; it ends too when every card has been picked up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
 from .rules import PickUp, Plays
 
-__all__ = ["PhaseTwo"]
+__all__ = ["PhaseTwo", "pick_up_take"]
+
+
+def pick_up_take(plays: Sequence[int], *, top_card: bool) -> tuple[int, int]:
+    """What a pick-up takes from ``plays`` (card sets on the table, bottom first):
+    ``(card set taken, number of plays it removes)``.
+
+    ``top_card=True``: the top play only (pagat.com, "Play in the second phase").
+    Otherwise the lowest run: the bottom play and each following play that
+    continues its sequence in the same suit (Flurst, "Pick up ... the lowest run").
+    Returns ``(0, 0)`` for an empty table.
+    """
+    if not plays:
+        return 0, 0
+    if top_card:
+        return plays[-1], 1
+    take = plays[0]
+    hi = take.bit_length() - 1
+    j = 1
+    while j < len(plays):
+        nxt = plays[j]
+        if (nxt & -nxt).bit_length() - 1 != hi + 1 or hi % 13 == 12:
+            break
+        take |= nxt
+        hi = nxt.bit_length() - 1
+        j += 1
+    return take, j
 
 
 _BEAT, _LEAD = "beat", "lead"
@@ -184,17 +212,7 @@ class PhaseTwo(StateBase):
             take = table.pop()
             self.table_owners.pop()
         else:
-            take = table[0]
-            hi = take.bit_length() - 1
-            j = 1
-            while j < len(table):
-                nxt = table[j]
-                lo = (nxt & -nxt).bit_length() - 1
-                if lo != hi + 1 or hi % 13 == 12:
-                    break
-                take |= nxt
-                hi = nxt.bit_length() - 1
-                j += 1
+            take, j = pick_up_take(table, top_card=False)
             del table[:j]
             del self.table_owners[:j]
         self.hands[s] |= take

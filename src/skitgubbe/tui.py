@@ -43,6 +43,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .phase_two import pick_up_take
 from .record import dumps, record_of
 from .rules import FirstPhase, PickUp, Plays, Rules
 from .state import State
@@ -298,19 +299,7 @@ def kill_text(plays: int, kill_at: int) -> str:
 
 def pick_up_preview(view: View) -> int:
     """The card set the seat would pick up now in phase two (0 if the table is empty)."""
-    if not view.table:
-        return 0
-    plays = [p for _, p in view.table]
-    if view.rules.pick_up is PickUp.TOP_CARD:
-        return plays[-1]
-    take = plays[0]
-    hi = take.bit_length() - 1
-    for nxt in plays[1:]:
-        lo = (nxt & -nxt).bit_length() - 1
-        if lo != hi + 1 or hi % 13 == 12:
-            break
-        take |= nxt
-        hi = nxt.bit_length() - 1
+    take, _ = pick_up_take([p for _, p in view.table], top_card=view.rules.pick_up is PickUp.TOP_CARD)
     return take
 
 

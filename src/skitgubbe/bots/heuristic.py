@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import FULL_DECK, RANK_MASKS, rank_of, suit_of
+from ..phase_two import pick_up_take
 from ..rules import PickUp
 from ..view import View
 
@@ -289,17 +290,5 @@ class HeuristicBot:
     @staticmethod
     def _eaten(view: View) -> int:
         """The card set a pick-up would take now."""
-        table = view.table
-        if not table:
-            return 0
-        if view.rules.pick_up is PickUp.TOP_CARD:
-            return table[-1][1]
-        take = table[0][1]
-        hi = take.bit_length() - 1
-        for _, nxt in table[1:]:
-            lo = (nxt & -nxt).bit_length() - 1
-            if lo != hi + 1 or hi % 13 == 12:
-                break
-            take |= nxt
-            hi = nxt.bit_length() - 1
+        take, _ = pick_up_take([p for _, p in view.table], top_card=view.rules.pick_up is PickUp.TOP_CARD)
         return take

@@ -17,7 +17,7 @@ import pytest
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
 from skitgubbe.actions import parse_action
 from skitgubbe.base import Phase
-from skitgubbe.cards import SUITS, cards_in, mask_of, rank_of
+from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of, rank_of
 from skitgubbe.state import GameOverError, IllegalActionError
 from skitgubbe.view import view_of
 
@@ -677,7 +677,8 @@ def test_goat_second_part_flurst_four_beats_kill_and_the_killer_leads():
     for card in ("4C", "6C", "9C", "QC"):
         state.apply(play(card))
     assert [(e.seat, e.cards) for e in events(state, "kill")] == [(D, cs("4C 6C 9C QC"))]
-    assert state.killed == cs("4C 6C 9C QC")
+    out_before = FULL_DECK & ~cs("4C 2S 6C 3S 9C 4S QC 5S")  # cards in no hand start out of play
+    assert state.killed == out_before | cs("4C 6C 9C QC")
     assert state.to_act == D
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .actions import Action
+from .position import Position
 from .rules import Rules
 
 __all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase"]
@@ -104,6 +105,7 @@ class StateBase:
     needy: list[int]
     dreck: int
     dreck_move: int
+    position: Position | None  # the phase-two position play started from, if any
 
     # phase one (see phase_one.py)
     leader: int

@@ -40,6 +40,7 @@ from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, Stat
 from .cards import FULL_DECK, card_label, cards_in, lowest
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
+from .position import Position, check_position, default_kill_at
 from .rules import Rules
 
 __all__ = [
@@ -164,6 +165,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.needy = []
         self.dreck = 0
         self.dreck_move = -1
+        self.position = None
         self.phase = Phase.ONE
         self._init_phase_one()
         self._start_trick(self.first_leader)
@@ -185,33 +187,75 @@ class State(PhaseOne, PhaseTwo, StateBase):
         seat to ``leader`` (moved clockwise to the next seat holding cards).
 
         Raises ``ValueError`` if a card is in two hands, a seat count is outside the
-        rules, or the trump suit or leader is out of range.
+        rules, or the trump suit or leader is out of range (see :meth:`from_position`).
         """
         n = len(hands)
         if not rules.min_players <= n <= rules.max_players:
             raise ValueError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}"
             )
-        if not 0 <= trump_suit < 4:
-            raise ValueError(f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}")
         if not 0 <= leader < n:
             raise ValueError(f"leader seat {leader} does not exist: seats are 0..{n - 1}")
         seen = 0
         for s, h in enumerate(hands):
-            if h & ~FULL_DECK or h < 0:
+            if h < 0 or h & ~FULL_DECK:
                 raise ValueError(f"seat {s}: not a card set")
             if seen & h:
                 raise ValueError(f"card {card_label(lowest(seen & h))} is in two hands")
             seen |= h
-        self = cls.new(rules, n, dealer=dealer, deck=range(52), action_limit=action_limit)
+        if sum(1 for h in hands if h) < 2:  # over before it starts: the seat holding cards loses
+            if not 0 <= trump_suit < 4:
+                raise ValueError(
+                    f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}"
+                )
+            self = cls.new(rules, n, dealer=dealer, deck=range(52), action_limit=action_limit)
+            self.deck = ()
+            self.hands = list(hands)
+            self.stock = []
+            self.trump_suit = trump_suit
+            self._init_phase_one()
+            self.killed = FULL_DECK & ~seen
+            self._start_phase_two(leader)
+            return self
+        to_act = leader
+        if not hands[to_act]:
+            to_act = (to_act + 1) % n
+            while not hands[to_act]:
+                to_act = (to_act + 1) % n
+        position = Position(tuple(hands), trump_suit, to_act, out_of_play=FULL_DECK & ~seen, dealer=dealer)
+        return cls.from_position(rules, position, action_limit=action_limit)
+
+    @classmethod
+    def from_position(
+        cls, rules: Rules, position: Position, *, action_limit: int = DEFAULT_ACTION_LIMIT
+    ) -> State:
+        """Start play at a phase-two :class:`~skitgubbe.position.Position`.
+
+        Nothing is publicly known about any hand (``known`` is empty) and the history is
+        empty; :attr:`position` keeps the position so that a record can be written.
+        Raises :class:`~skitgubbe.position.PositionError` (a ``ValueError``) naming the fault.
+        """
+        check_position(position, rules)
+        n = len(position.hands)
+        self = cls.new(rules, n, dealer=position.dealer % n, deck=range(52), action_limit=action_limit)
         self.deck = ()  # a position has no deal behind it
-        self.hands = list(hands)
+        self.position = position
+        self.hands = list(position.hands)
         self.known = [0] * n
         self.stock = []
-        self.trump_suit = trump_suit
+        self.trump_suit = position.trump_suit
         self.trump_card = -1
         self._init_phase_one()
-        self._start_phase_two(leader)
+        self._start_phase_two(position.to_act)
+        self.killed = position.out_of_play
+        self.out_order = list(position.out_order) + [
+            s for s in range(n) if not position.hands[s] and s not in position.out_order
+        ]
+        self.events = [Event("out", s) for s in self.out_order]
+        self.table = [p for _, p in position.table]
+        self.table_owners = [s for s, _ in position.table]
+        self.kill_at = position.kill_at if position.kill_at is not None else default_kill_at(position)
+        self.to_act = position.to_act
         return self
 
     def clone(self) -> State:

@@ -27,7 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import CHANCE, Action, ActionParseError, parse_action
-from .cards import CardParseError, card_name, parse_cards
+from .cards import FULL_DECK, SUITS, CardParseError, card_name, format_cards, mask_of, parse_cards
+from .position import Position, PositionError, check_position
 from .rules import Rules
 from .state import IllegalActionError, State, deck_from_seed
 from .variants import UnknownVariantError, find_variant
@@ -41,6 +42,7 @@ __all__ = [
     "dumps",
     "loads",
     "replay",
+    "start_state",
 ]
 
 FORMAT_VERSION = 1
@@ -85,7 +87,8 @@ class Record:
     shuffled the deck, or None), ``live`` (sluffing protocol), ``moves``
     (``(seat, Action)`` in order; seat -1 is chance), ``loser`` (the claimed
     loser, checked on replay, or None), ``move_lines`` (line of each move in
-    the text it was loaded from, or empty).
+    the text it was loaded from, or empty), ``position`` (the phase-two position the
+    moves start from instead of a deal; ``deck`` is then empty).
     """
 
     rules: Rules
@@ -98,16 +101,20 @@ class Record:
     live: bool = False
     loser: int | None = None
     move_lines: tuple[int, ...] = ()
+    position: Position | None = None
 
 
 def record_of(state: State, *, seed: int | str | None = None) -> Record:
     """The record of ``state`` so far (its claimed loser is the state's, if over).
 
-    Raises ``ValueError`` for a state built from a position
-    (:meth:`State.from_phase_two`): it has no deal to record.
+    Raises ``ValueError`` for a state built by :meth:`State.from_phase_two` from hands
+    alone when the game was over at once: it has neither a deal nor a position to record.
     """
+    if state.position is not None:
+        return Record(rules=state.rules, players=state.players, dealer=state.dealer, deck=(),
+                      moves=tuple(state.history), loser=state.loser, position=state.position)
     if not state.deck:
-        raise ValueError("this state was set up from a position, not dealt: it has no deck order to record")
+        raise ValueError("this state was set up from hands alone: it has no deal or position to record")
     leader = None if state.first_leader == (state.dealer + 1) % state.players else state.first_leader
     return Record(
         rules=state.rules,
@@ -133,7 +140,10 @@ def dumps(record: Record) -> str:
     if record.seed is not None:
         seed = record.seed
         out.append(f"seed = {json.dumps(seed)}")
-    out.append("deck = " + " ".join(card_name(c) for c in record.deck))
+    if record.position is not None:
+        out.extend(_dump_position(record.position))
+    else:
+        out.append("deck = " + " ".join(card_name(c) for c in record.deck))
     out.append("moves:")
     for seat, action in record.moves:
         out.append(f"{'chance' if seat == CHANCE else seat} {action}")
@@ -142,7 +152,99 @@ def dumps(record: Record) -> str:
     return "\n".join(out) + "\n"
 
 
-_HEADER_KEYS = ("skitgubbe-record", "rules", "players", "dealer", "leader", "protocol", "deck", "seed")
+_HEADER_KEYS = ("skitgubbe-record", "rules", "players", "dealer", "leader", "protocol", "deck", "seed",
+                "start", "hand N", "trump", "to-act", "out-of-play", "table", "kill-at", "out-seats")
+_POSITION_KEYS = ("trump", "to-act", "out-of-play", "table", "kill-at", "out-seats")
+
+
+def _dump_position(p: Position) -> list[str]:
+    out = ["start = phase-two"]
+    out += [f"hand {s} = {format_cards(h)}" for s, h in enumerate(p.hands)]
+    out.append(f"trump = {SUITS[p.trump_suit]}")
+    out.append(f"to-act = {p.to_act}")
+    if p.out_of_play:
+        out.append(f"out-of-play = {format_cards(p.out_of_play)}")
+    if p.table:
+        out.append("table = " + " | ".join(f"{s} {format_cards(c)}" for s, c in p.table))
+    if p.kill_at is not None:
+        out.append(f"kill-at = {p.kill_at}")
+    if p.out_order:
+        out.append("out-seats = " + " ".join(str(s) for s in p.out_order))
+    return out
+
+
+def _cards_field(text: str, line: int, field: str) -> int:
+    try:
+        cards = parse_cards(text)
+    except CardParseError as e:
+        raise RecordFormatError(line, field, str(e)) from None
+    m = mask_of(cards)
+    if m.bit_count() != len(cards):
+        raise RecordFormatError(line, field, "a card is written twice")
+    return m
+
+
+def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: int, dealer: int) -> Position:
+    """The position of a ``start = phase-two`` record, checked (errors name line and field)."""
+    value, sline = headers["start"]
+    if value != "phase-two":
+        raise RecordFormatError(sline, "start",
+                                f"{value!r}: the only starting point besides a deal is 'phase-two'")
+    for key in ("deck", "seed", "leader"):
+        if key in headers:
+            raise RecordFormatError(headers[key][1], key,
+                                    "a phase-two position has no deal: remove this field")
+    for key, (_, line) in headers.items():
+        if key.startswith("hand ") and not (key[5:].isdigit() and int(key[5:]) < players):
+            raise RecordFormatError(line, key, f"no such seat: hands are 'hand 0' to 'hand {players - 1}'")
+    hands = tuple(_cards_field(*headers[f"hand {s}"], f"hand {s}") if f"hand {s}" in headers else 0
+                  for s in range(players))
+    if "trump" not in headers:
+        raise RecordFormatError(0, "trump", "missing: name the trump suit (C, D, H or S)")
+    text, tline = headers["trump"]
+    suit = SUITS.find(text.strip().upper()) if len(text.strip()) == 1 else -1
+    if suit < 0:
+        raise RecordFormatError(tline, "trump", f"{text!r} is not a suit: write C, D, H or S")
+    if "to-act" not in headers:
+        raise RecordFormatError(0, "to-act", "missing: the seat to lead, or to beat or pick up")
+    to_act = _int_field(*headers["to-act"], "to-act", 0, players - 1)
+    out_of_play = 0
+    rest = False
+    if "out-of-play" in headers:
+        text, line = headers["out-of-play"]
+        rest = text.strip().lower() == "rest"
+        out_of_play = 0 if rest else _cards_field(text, line, "out-of-play")
+    table: list[tuple[int, int]] = []
+    if "table" in headers:
+        text, line = headers["table"]
+        for i, part in enumerate(text.split("|"), start=1):
+            seat_text, _, cards_text = part.strip().partition(" ")
+            if not seat_text.isdigit():
+                raise RecordFormatError(line, "table",
+                                        f"play {i} must start with its seat number, e.g. '0 5D 6D'")
+            table.append((int(seat_text), _cards_field(cards_text, line, "table")))
+    kill_at = _int_field(*headers["kill-at"], "kill-at", 1, players) if "kill-at" in headers else None
+    out_order: tuple[int, ...] = ()
+    if "out-seats" in headers:
+        text, line = headers["out-seats"]
+        if not all(w.isdigit() for w in text.split()):
+            raise RecordFormatError(line, "out-seats", "list seat numbers separated by spaces")
+        out_order = tuple(int(w) for w in text.split())
+    if rest:  # every card not in a hand or on the table
+        placed = 0
+        for h in hands:
+            placed |= h
+        for _, c in table:
+            placed |= c
+        out_of_play = FULL_DECK & ~placed
+    position = Position(hands, suit, to_act, out_of_play=out_of_play, table=tuple(table),
+                        kill_at=kill_at, out_order=out_order, dealer=dealer)
+    try:
+        check_position(position, rules)
+    except PositionError as e:
+        line = headers[e.field][1] if e.field in headers else 0
+        raise RecordFormatError(line, e.field, str(e).split(": ", 1)[1]) from None
+    return position
 
 
 def _int_field(value: str, line: int, field: str, low: int, high: int) -> int:
@@ -187,10 +289,10 @@ def loads(text: str) -> Record:
                 in_moves = True
                 continue
             key, eq, value = line.partition("=")
-            key = key.strip().lower()
+            key = " ".join(key.strip().lower().split())
             if not eq:
                 raise RecordFormatError(no, key or "header", "expected 'key = value' or 'moves:'")
-            if key not in _HEADER_KEYS:
+            if key not in _HEADER_KEYS and not key.startswith("hand "):
                 raise RecordFormatError(no, key, "unknown field; fields are " + ", ".join(_HEADER_KEYS))
             if key in headers:
                 raise RecordFormatError(no, key, f"given twice (first on line {headers[key][1]})")
@@ -243,6 +345,19 @@ def _build(
     except UnknownVariantError as e:
         raise RecordFormatError(rline, "rules", str(e)) from None
     players = _int_field(*need("players"), "players", rules.min_players, rules.max_players)
+    if "start" in headers:
+        dealer = _int_field(*headers["dealer"], "dealer", 0, players - 1) if "dealer" in headers else 0
+        position = _load_position(headers, rules, players, dealer)
+        loser = _int_field(loser_line[0], loser_line[1], "loser", 0, players - 1) if loser_line else None
+        _check_move_seats(moves, move_lines, players)
+        return Record(rules=rules, players=players, dealer=dealer, deck=(), moves=tuple(moves),
+                      loser=loser, move_lines=tuple(move_lines), position=position)
+    for key in _POSITION_KEYS:
+        if key in headers:
+            raise RecordFormatError(headers[key][1], key, "belongs to a position: add 'start = phase-two'")
+    for key, (_, line) in headers.items():
+        if key.startswith("hand "):
+            raise RecordFormatError(line, key, "belongs to a position: add 'start = phase-two'")
     dealer = _int_field(*need("dealer"), "dealer", 0, players - 1)
     leader = None
     if "leader" in headers:
@@ -286,11 +401,23 @@ def _build(
     loser = None
     if loser_line is not None:
         loser = _int_field(loser_line[0], loser_line[1], "loser", 0, players - 1)
+    _check_move_seats(moves, move_lines, players)
+    return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
+                  leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+
+
+def _check_move_seats(moves: list[tuple[int, Action]], move_lines: list[int], players: int) -> None:
     for (seat, _), no in zip(moves, move_lines, strict=True):
         if seat != CHANCE and not 0 <= seat < players:
             raise RecordFormatError(no, "moves", f"seat {seat} does not exist: seats are 0..{players - 1}")
-    return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
-                  leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+
+
+def start_state(record: Record) -> State:
+    """The state before the record's first move: the deal, or the phase-two position."""
+    if record.position is not None:
+        return State.from_position(record.rules, record.position)
+    return State.new(record.rules, record.players, dealer=record.dealer, deck=record.deck,
+                     leader=record.leader, live=record.live)
 
 
 def replay(record: Record, *, upto: int | None = None) -> State:
@@ -299,8 +426,7 @@ def replay(record: Record, *, upto: int | None = None) -> State:
     Raises :class:`ReplayError` at the first illegal move, and also when the record
     claims a loser that differs from the replayed result (index = number of moves).
     """
-    state = State.new(record.rules, record.players, dealer=record.dealer, deck=record.deck,
-                      leader=record.leader, live=record.live)
+    state = start_state(record)
     moves: Iterable[tuple[int, Action]] = record.moves if upto is None else record.moves[:upto]
     lines = record.move_lines
     for i, (seat, action) in enumerate(moves):

@@ -10,7 +10,7 @@ import pytest
 
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.base import Phase
-from skitgubbe.cards import mask_of, parse_cards
+from skitgubbe.cards import FULL_DECK, mask_of, parse_cards
 from skitgubbe.record import record_of
 from skitgubbe.rules import FirstPhase, PickUp, Plays, Rules, RulesError, SecondLead
 from skitgubbe.state import GameOverError, IllegalActionError, State, deck_from_seed
@@ -462,9 +462,12 @@ def test_from_phase_two_positions() -> None:
     assert state.to_act == 1  # the leader moves on to the next seat holding cards
     assert state.out_order == [0] and state.acting_seats() == [1]
     assert state.trump_suit == 3 and state.trump_card == -1 and state.stock == []
-    with pytest.raises(ValueError, match="set up from a position"):
-        record_of(state)
+    record = record_of(state)  # a position is recorded as one
+    assert record.position is not None and record.position.hands == (0, cs("2C"), cs("3C 4C"))
+    assert record.position.out_of_play == FULL_DECK & ~cs("2C 3C 4C") and record.deck == ()
     over = State.from_phase_two(PAGAT, [cs("2C"), 0], trump_suit=0, leader=1)
+    with pytest.raises(ValueError, match="no deal or position to record"):
+        record_of(over)
     assert over.is_over and over.outcome is not None
     assert (over.outcome.loser, over.outcome.out_order, over.outcome.abandoned) == (0, (1,), False)
 

@@ -646,6 +646,7 @@ NAMES = ["Seat 0", "You", "Seat 2", "Seat 3"]
     (Event("play", 0, _cs("7H")), "Seat 0 plays 7♥"),
     (Event("play", 1, _cs("7H")), "You play 7♥"),
     (Event("stock", 2, _cs("9C")), "Seat 2 turns up 9♣ from the stock and plays it"),
+    (Event("stock", 1, _cs("9C")), "You turn up 9♣ from the stock and play it"),
     (Event("sluff", 1, _cs("7C")), "You sluff 7♣"),
     (Event("bounce", 0, 0, (0, 1)),
      "Bounce (stunsa): Seat 0 and You tie for the highest card and play again, Seat 0 first"),

@@ -66,6 +66,22 @@ def build_parser() -> argparse.ArgumentParser:
     table_args(q, default_bots="heuristic")
     q.add_argument("--seat", type=int, default=0, help="your seat, 0-based; default 0")
     q.add_argument("--seed", type=int, help="seed for the deal and the bots; default: random, printed")
+    q.add_argument("--open", action="store_true", help="every hand face up (a teaching table)")
+    q.add_argument("--phase", choices=("one", "two"), default="one",
+                   help="'two': practise phase two only, all cards dealt evenly (default: a whole game)")
+    q.add_argument("--trump", choices=tuple("CDHS"), type=str.upper,
+                   help="with --phase two: the trump suit (default: drawn at random)")
+    q.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
+                   help="play on from a record or a phase-two position (docs/record-format.md)")
+
+    q = sub.add_parser("hint", help="the legal moves in a recorded position, with why (and why not)")
+    q.add_argument("file", type=Path, help="a record file; its moves are replayed first")
+    q.add_argument("--seat", type=int, help="whose moves (default: the seat to act)")
+    q.add_argument("--json", action="store_true", help="print as JSON")
+
+    q = sub.add_parser("learn", help="a short tutorial: worked examples of the rule texts, step by step")
+    q.add_argument("--lesson", type=int, help="start at this lesson (see --list)")
+    q.add_argument("--list", action="store_true", help="list the lessons")
 
     q = sub.add_parser("simulate", help="play many games between bots and count the losers")
     table_args(q, default_bots="random")
@@ -111,23 +127,86 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args, console)
         if args.command == "rules":
             return _rules(parser, args, console)
+        if args.command == "hint":
+            return _hint(args, console)
+        if args.command == "learn":
+            from .learn import run_lessons
+
+            return run_lessons(console=console, read_line=input, first=args.lesson, list_only=args.list)
         return _bench(args, console)
     except KeyboardInterrupt:
         console.print("\ninterrupted: bye")
         return 130
 
 
+def _load_record(path: Path) -> tuple[Record | None, State | None, str, int]:
+    """Read and replay a record: ``(record, state, "", 0)`` or ``(None, None, message, exit code)``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        return None, None, f"{path}: cannot read: {e.strerror}", 2
+    try:
+        record = loads(text)
+        return record, replay(record), "", 0
+    except RecordFormatError as e:
+        return None, None, f"{path}: malformed record: {e}", 2
+    except ReplayError as e:
+        return None, None, f"{path}: {e}", 1
+
+
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    from .position import practice_position
     from .tui import play_game
 
-    _check_table(parser, args.rules, args.players)
-    if not 0 <= args.seat < args.players:
-        parser.error(f"--seat: seats are 0..{args.players - 1}")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
-    console.print(f"{args.rules.name}, {args.players} players, seed {seed} "
-                  f"(replay this deal with --seed {seed})")
-    return play_game(args.rules, args.players, human_seat=args.seat, bot_names=args.bots, seed=seed,
-                     record_dir=args.record, console=console, read_line=input)
+    start: State | None = None
+    rules, players = args.rules, args.players
+    if args.from_file is not None:
+        if args.phase == "two" or args.trump:
+            parser.error("--from starts where the record stops: it does not go with --phase or --trump")
+        _, start, message, code = _load_record(args.from_file)
+        if start is None:
+            print(message, file=sys.stderr)
+            return code
+        rules, players = start.rules, start.players
+    elif args.phase == "two":
+        _check_table(parser, rules, players)
+        suit = "CDHS".index(args.trump) if args.trump else None
+        start = State.from_position(rules, practice_position(players, random.Random(seed), trump_suit=suit))
+    elif args.trump:
+        parser.error("--trump goes with --phase two (in a whole game the last stock card names the trump)")
+    _check_table(parser, rules, players)
+    if not 0 <= args.seat < players:
+        parser.error(f"--seat: seats are 0..{players - 1}")
+    console.print(f"{rules.name}, {players} players, seed {seed} (replay this deal with --seed {seed})")
+    return play_game(rules, players, human_seat=args.seat, bot_names=args.bots, seed=seed,
+                     record_dir=args.record, console=console, read_line=input,
+                     open_hands=args.open, start=start)
+
+
+def _hint(args: argparse.Namespace, console: Console) -> int:
+    from .hint import hints
+
+    _, state, message, code = _load_record(args.file)
+    if state is None:
+        print(message, file=sys.stderr)
+        return code
+    seat = state.to_act if args.seat is None else args.seat
+    if not 0 <= seat < state.players:
+        print(f"skitgubbe hint: there is no seat {seat} to give hints for (seats 0..{state.players - 1}; "
+              "the game may be over)", file=sys.stderr)
+        return 2
+    found = hints(state, seat)
+    if args.json:
+        print(json.dumps([{"move": str(h.action), "legal": h.legal, "reason": h.reason} for h in found],
+                         indent=2))
+        return 0
+    console.print(f"seat {seat}, {Phase.NAMES[state.phase]}:")
+    if not found:
+        console.print("  nothing to do now: it is not this seat's turn")
+    for h in found:
+        console.print(f"  {'yes' if h.legal else 'no '}  {h.action.label():<24} {h.reason}")
+    return 0
 
 
 def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:

@@ -9,12 +9,13 @@ starts play from it.  No I/O.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from .cards import FULL_DECK, SUIT_NAMES, card_label, cards_in, format_cards, is_run
 from .rules import Plays, Rules
 
-__all__ = ["Position", "PositionError", "check_position", "default_kill_at"]
+__all__ = ["Position", "PositionError", "check_position", "default_kill_at", "practice_position"]
 
 
 class PositionError(ValueError):
@@ -144,3 +145,23 @@ def check_position(position: Position, rules: Rules) -> None:
     if not len(position.table) < kill_at <= n:
         raise PositionError("kill-at", f"{kill_at} plays to kill does not fit {len(position.table)} plays on "
                                        f"the table and {n} seats")
+
+
+def practice_position(players: int, rng: random.Random, *, trump_suit: int | None = None) -> Position:
+    """A phase-two practice deal, as both Goat Game texts suggest for learning: all 52
+    cards shuffled with ``rng`` and dealt one at a time from seat 0, so the hands differ by
+    at most one card; the trump suit is ``trump_suit`` or drawn with ``rng``; seat 0 leads.
+
+    Raises ``ValueError`` for fewer than 2 or more than 8 players or a suit outside 0..3.
+    """
+    if not 2 <= players <= 8:
+        raise ValueError(f"a practice deal is for 2 to 8 players, not {players}")
+    if trump_suit is not None and not 0 <= trump_suit < 4:
+        raise ValueError(f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}")
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands = [0] * players
+    for i, c in enumerate(deck):
+        hands[i % players] |= 1 << c
+    trump = rng.randrange(4) if trump_suit is None else trump_suit
+    return Position(tuple(hands), trump, 0)

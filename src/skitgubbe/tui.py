@@ -43,6 +43,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .hint import hints
 from .phase_two import pick_up_take
 from .record import dumps, record_of
 from .rules import FirstPhase, PickUp, Plays, Rules
@@ -153,7 +154,8 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
     if k == "play":
         return who("plays", "play") + " " + _cards(cards)
     if k == "stock":
-        return who("turns", "turn") + f" up {_cards(cards)} from the stock and plays it"
+        return who("turns", "turn") + f" up {_cards(cards)} from the stock and " + (
+            "play it" if names[event.seat] == "You" else "plays it")
     if k == "sluff":
         return who("sluffs", "sluff") + " " + _cards(cards)
     if k in ("bounce", "war"):
@@ -378,9 +380,12 @@ def render_trick(view: View, names: Sequence[str] | None = None) -> Text:
     return Text("")
 
 
-def render_seats(view: View, labels: Sequence[str]) -> Group:
+def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | None = None) -> Group:
     """Stock size, trump (or who holds the face-down trump card) and one row per seat: hand
-    size, pile size in phase one, publicly known cards of the others in phase two."""
+    size, pile size in phase one, publicly known cards of the others in phase two.
+
+    ``open_hands`` (one card set per seat) shows every other seat's whole hand: the
+    teaching table of ``skitgubbe play --open``."""
     one = view.phase == Phase.ONE
     head = Text()
     if one:
@@ -408,8 +413,10 @@ def render_seats(view: View, labels: Sequence[str]) -> Group:
                 info.append(f" · pile {view.piles[s].bit_count()}")
                 if s == view.trump_holder:
                     info.append(" · face-down trump card")
-            elif s != view.seat and view.known[s]:
+            elif s != view.seat and view.known[s] and open_hands is None:
                 info.append(f" · known: {_compact(view.known[s])}")
+            if open_hands is not None and s != view.seat and open_hands[s]:
+                info.append(f" · holds: {_compact(open_hands[s])}")
             if s == view.to_act:
                 info.append("  ◀ to act", style="bold")
         rows.append((labels[s], info))
@@ -421,11 +428,22 @@ def render_moves(legal: Sequence[Action]) -> Grid:
     return Grid([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)])
 
 
+def render_hints(state: State, seat: int) -> str:
+    """Every move ``seat`` may make now with why, then the cards it may not play with why not
+    (:func:`skitgubbe.hint.hints`)."""
+    lines = []
+    for h in hints(state, seat):
+        mark = "yes" if h.legal else "no "
+        lines.append(f"  {mark}  {h.action.label():<22} {h.reason}")
+    return "\n".join(["Moves, and why:"] + lines) if lines else "No move is yours to make now."
+
+
 def render_help(rules: Rules) -> str:
     """Short help for the prompt, mentioning the options of ``rules`` that matter."""
     lines = [
         "Answer with a move number, or type the move: 7h, play 5d 6d 7d, sluff 7c, stock, pass, pick.",
-        "Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).  t = table, q = quit.",
+        "Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).",
+        "? = the legal moves and why (and why not the others), t = table, q = quit.",
         "Phase one: play a card (or turn up the top stock card); the highest card takes the trick,"
         " a tie plays again.",
     ]
@@ -443,9 +461,10 @@ def render_help(rules: Rules) -> str:
     return "\n".join(lines)
 
 
-def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None) -> Group:
+def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None,
+                  open_hands: Sequence[int] | None = None) -> Group:
     """The whole table for the seat of ``view`` when it must decide: title, seats/stock/trump,
-    the trick, the hand and the numbered legal moves."""
+    the trick, the hand and the numbered legal moves (``open_hands``: see :func:`render_seats`)."""
     names = names if names is not None else seat_names(view.players, view.seat)
     phase = Phase.NAMES.get(view.phase, "")
     if view.phase == Phase.ONE and view.sluff_window and view.seat in view.sluff_window:
@@ -459,7 +478,7 @@ def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None
     title = f"{SCREEN_TITLE} · {view.rules.name} · {phase} · {what}"
     return Group(
         Rule(title, style="cyan"),
-        render_seats(view, labels),
+        render_seats(view, labels, open_hands),
         render_trick(view, names),
         render_hand(view),
         Text("Moves:", style="bold"),
@@ -487,8 +506,10 @@ class Session:
         read_line: ReadLine,
         rng: random.Random,
         labels: Sequence[str] | None = None,
+        open_hands: bool = False,
     ) -> None:
         self.state = state
+        self.open_hands = open_hands
         self.human = human_seat
         self.bots = bots
         self.console = console
@@ -594,18 +615,22 @@ class Session:
         self._flush_passes()
         view = view_of(self.state, self.human)
         legal = list(view.legal)
-        self.console.print(render_screen(view, self.labels, self.names))
-        prompt = f"Your move [1-{len(legal)}, or e.g. 7h; h help, q quit]: "
+        shown = self.state.hands if self.open_hands else None
+        self.console.print(render_screen(view, self.labels, self.names, shown))
+        prompt = f"Your move [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
         while True:
             text = self.read_line(prompt).strip()
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 return None
-            if low in ("h", "help", "?"):
+            if low in ("h", "help"):
                 self._say(render_help(self.state.rules))
                 continue
+            if low in ("?", "hint"):
+                self._say(render_hints(self.state, self.human))
+                continue
             if low in ("t", "table"):
-                self.console.print(render_screen(view, self.labels, self.names))
+                self.console.print(render_screen(view, self.labels, self.names, shown))
                 continue
             action, reason = self.resolve(text, view)
             if action is not None:
@@ -668,6 +693,8 @@ def play_game(
     record_dir: Path | None,
     console: Console,
     read_line: ReadLine,
+    open_hands: bool = False,
+    start: State | None = None,
 ) -> int:
     """Play one game in the terminal: the human at ``human_seat``, bots at the other seats.
 
@@ -681,6 +708,9 @@ def play_game(
         record_dir: if given, the finished game's record is written to
             ``record_dir / f"{rules.name}-{seed}.sgr"`` (the directory is created).
         console: where everything is printed; read_line: reads one answer (like ``input``).
+        open_hands: show every hand face up (a teaching table; the bots play as usual).
+        start: play on from this state (a phase-two position, or a record replayed part of
+            the way) instead of dealing; ``rules`` and ``players`` must match it.
 
     The dealer is seat ``players - 1``, so seat 0 leads the first trick.  Returns 0 at the end
     of the game, on ``q`` and on end of input; 130 on Ctrl-C; 2 (after one error line) for a
@@ -691,7 +721,11 @@ def play_game(
             raise ValueError(f"there is no seat {human_seat}: seats are 0..{players - 1}")
         if not bot_names:
             raise ValueError("give at least one bot name")
-        state = State.new(rules, players, seed=seed, dealer=players - 1)
+        if start is not None and (start.rules != rules or start.players != players):
+            raise ValueError("the starting position is for other rules or another number of players")
+        state = start if start is not None else State.new(rules, players, seed=seed, dealer=players - 1)
+        if state.is_over:
+            raise ValueError("the game in that record is already over")
         others = [s for s in range(players) if s != human_seat]
         kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
         bots = {s: make_bot(k, random.Random(seed * 100 + s)) for s, k in kinds.items()}
@@ -699,12 +733,14 @@ def play_game(
         console.print(Text(f"error: {e}", style="bold red"))
         return 2
     labels = ["You" if s == human_seat else f"Seat {s} ({bots[s].name})" for s in range(players)]
+    where = "seat 0 leads" if start is None else f"seat {state.to_act} to act"
     console.print(Text(
         f"{rules.name}: {players} players, seed {seed}.  You are seat {human_seat}; "
-        f"seat 0 leads.  The last seat holding cards is {loser_title(rules)}.  Type h for help.",
+        f"{where}.  The last seat holding cards is {loser_title(rules)}."
+        + ("  All hands are open." if open_hands else "") + "  Type h for help, ? for hints.",
         style="bold"))
     session = Session(state, human_seat=human_seat, bots=bots, console=console, read_line=read_line,
-                      rng=random.Random(seed), labels=labels)
+                      rng=random.Random(seed), labels=labels, open_hands=open_hands)
     code = session.run()
     if code != 0 or not state.is_over or record_dir is None:
         return code

@@ -23,16 +23,33 @@ from .bots import BOT_NAMES, make_bot
 from .cards import format_cards
 from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
 from .rules import Rules
+from .rulesfile import RulesFileError, describe_diff, parse_rules_file
 from .state import State
-from .variants import ALIASES, PRESETS, UnknownVariantError, find_variant
+from .variants import ALIASES, PRESETS, find_variant
 
 __all__ = ["main", "build_parser"]
 
 
+def load_rules(text: str) -> Rules:
+    """A preset by name or alias, or house rules from a TOML file (a path ending in ``.toml``
+    or an existing file).  Raises ``ValueError`` saying what is wrong."""
+    path = Path(text)
+    if text.endswith(".toml") or path.is_file():
+        try:
+            content = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ValueError(f"{text}: cannot read: {e.strerror}") from None
+        try:
+            return parse_rules_file(content)
+        except RulesFileError as e:
+            raise ValueError(f"{text}: {e}") from None
+    return find_variant(text)
+
+
 def _rules_arg(text: str) -> Rules:
     try:
-        return find_variant(text)
-    except UnknownVariantError as e:
+        return load_rules(text)
+    except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
@@ -55,7 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     def table_args(q: argparse.ArgumentParser, *, default_bots: str) -> None:
         q.add_argument("--rules", type=_rules_arg, default=find_variant("pagat"),
-                       help="preset name (see 'skitgubbe rules list'); default pagat")
+                       help="preset name (see 'skitgubbe rules list') or a house-rules .toml file; "
+                       "default pagat")
+        q.add_argument("--rules-file", dest="rules", type=_rules_arg, metavar="FILE",
+                       help="house rules: a TOML file naming a preset and the options it changes")
         q.add_argument("--players", type=int, default=3, help="number of seats; default 3")
         q.add_argument("--bots", type=_bots_arg, default=_bots_arg(default_bots),
                        help=f"bot names, comma separated, repeated over the seats ({', '.join(BOT_NAMES)});"
@@ -96,9 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("rules", help="list the presets or show one")
     rsub = q.add_subparsers(dest="rules_command", required=True, metavar="list|show")
     rsub.add_parser("list", help="the presets and their aliases")
-    show = rsub.add_parser("show", help="every option value of one preset")
-    show.add_argument("name", help="preset name or alias")
+    show = rsub.add_parser("show", help="every option value of one preset or house-rules file")
+    show.add_argument("name", help="preset name or alias, or a house-rules .toml file")
     show.add_argument("--json", action="store_true", help="print as JSON")
+    diff = rsub.add_parser("diff", help="what differs between two rulesets, option by option")
+    diff.add_argument("a", help="preset name or house-rules file")
+    diff.add_argument("b", help="preset name or house-rules file")
 
     q = sub.add_parser("bench", help="random-play speed of the engine")
     q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
@@ -341,9 +364,20 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
             t.add_row(name, f"{rules.min_players}-{rules.max_players}", aliases)
         console.print(t)
         return 0
+    if args.rules_command == "diff":
+        try:
+            a, b = load_rules(args.a), load_rules(args.b)
+        except ValueError as e:
+            parser.exit(2, f"skitgubbe rules diff: {e}\n")
+        lines = describe_diff(a, b)
+        summary = f"{len(lines)} options differ" if lines else "the same rules"
+        console.print(f"{a.name} and {b.name}: {summary}")
+        for line in lines:
+            console.print("  " + line)
+        return 0
     try:
-        rules = find_variant(args.name)
-    except UnknownVariantError as e:
+        rules = load_rules(args.name)
+    except ValueError as e:
         parser.exit(2, f"skitgubbe rules show: {e}\n")
     options = rules.options()
     if args.json:

@@ -29,9 +29,9 @@ from dataclasses import dataclass
 from .actions import CHANCE, Action, ActionParseError, parse_action
 from .cards import FULL_DECK, SUITS, CardParseError, card_name, format_cards, mask_of, parse_cards
 from .position import Position, PositionError, check_position
-from .rules import Rules
+from .rules import Rules, RulesError
 from .state import IllegalActionError, State, deck_from_seed
-from .variants import UnknownVariantError, find_variant
+from .variants import PRESETS, UnknownVariantError, find_variant
 
 __all__ = [
     "FORMAT_VERSION",
@@ -131,8 +131,14 @@ def record_of(state: State, *, seed: int | str | None = None) -> Record:
 
 def dumps(record: Record) -> str:
     """The text of ``record``.  Loading it gives back an equal record (``move_lines`` aside)."""
-    out = [f"skitgubbe-record = {FORMAT_VERSION}", f"rules = {record.rules.name}",
-           f"players = {record.players}", f"dealer = {record.dealer}"]
+    out = [f"skitgubbe-record = {FORMAT_VERSION}"]
+    preset = PRESETS.get(record.rules.name)
+    if preset == record.rules:
+        out.append(f"rules = {record.rules.name}")
+    else:  # house rules: every option written out, so the record stands on its own
+        out.append("rules = custom")
+        out += [f"rule {k} = {_option_text(v)}" for k, v in record.rules.options().items()]
+    out += [f"players = {record.players}", f"dealer = {record.dealer}"]
     if record.leader is not None:
         out.append(f"leader = {record.leader}")
     if record.live:
@@ -152,9 +158,13 @@ def dumps(record: Record) -> str:
     return "\n".join(out) + "\n"
 
 
-_HEADER_KEYS = ("skitgubbe-record", "rules", "players", "dealer", "leader", "protocol", "deck", "seed",
-                "start", "hand N", "trump", "to-act", "out-of-play", "table", "kill-at", "out-seats")
+_HEADER_KEYS = ("skitgubbe-record", "rules", "rule OPTION", "players", "dealer", "leader", "protocol", "deck",
+                "seed", "start", "hand N", "trump", "to-act", "out-of-play", "table", "kill-at", "out-seats")
 _POSITION_KEYS = ("trump", "to-act", "out-of-play", "table", "kill-at", "out-seats")
+
+
+def _option_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _dump_position(p: Position) -> list[str]:
@@ -292,7 +302,7 @@ def loads(text: str) -> Record:
             key = " ".join(key.strip().lower().split())
             if not eq:
                 raise RecordFormatError(no, key or "header", "expected 'key = value' or 'moves:'")
-            if key not in _HEADER_KEYS and not key.startswith("hand "):
+            if key not in _HEADER_KEYS and not key.startswith(("hand ", "rule ")):
                 raise RecordFormatError(no, key, "unknown field; fields are " + ", ".join(_HEADER_KEYS))
             if key in headers:
                 raise RecordFormatError(no, key, f"given twice (first on line {headers[key][1]})")
@@ -340,10 +350,26 @@ def _build(
             vline, "skitgubbe-record", f"format {version!r} is not supported; this reads {FORMAT_VERSION}"
         )
     rules_name, rline = need("rules")
-    try:
-        rules = find_variant(rules_name)
-    except UnknownVariantError as e:
-        raise RecordFormatError(rline, "rules", str(e)) from None
+    if rules_name == "custom":
+        rules = Rules()
+    else:
+        try:
+            rules = find_variant(rules_name)
+        except UnknownVariantError as e:
+            message = str(e) + "; or 'custom' with 'rule <option> = value' lines"
+            raise RecordFormatError(rline, "rules", message) from None
+    overrides: dict[str, object] = {k[5:]: v for k, (v, _) in headers.items() if k.startswith("rule ")}
+    if overrides and rules_name != "custom":
+        overrides.setdefault("name", f"{rules.name}+house")
+    if overrides:
+        try:
+            rules = rules.with_options(overrides, where="rule ")
+        except RulesError as e:
+            key = next((k for k in headers if k.startswith("rule ") and str(e).startswith(k + ":")), None)
+            if key is None:  # a combination of options: name the first rule line
+                key = next(k for k in headers if k.startswith("rule "))
+                raise RecordFormatError(headers[key][1], "rules", str(e)) from None
+            raise RecordFormatError(headers[key][1], key, str(e)[len(key) + 2:]) from None
     players = _int_field(*need("players"), "players", rules.min_players, rules.max_players)
     if "start" in headers:
         dealer = _int_field(*headers["dealer"], "dealer", 0, players - 1) if "dealer" in headers else 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
@@ -167,6 +168,23 @@ class Rules:
         changes.setdefault("name", "custom")
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
+    def with_options(self, options: Mapping[str, object], *, where: str = "") -> Rules:
+        """A copy with ``options`` applied: ``{option name: value}``, where a value may be
+        given as text (``"true"``, ``"3"``, ``"lowest-run"``) or as its Python type.
+
+        ``where`` prefixes error messages (e.g. ``"options."``).  Raises :class:`RulesError`
+        naming the option and the allowed values for an unknown option, a value of the
+        wrong kind, or a combination the rules reject.
+        """
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, object] = {}
+        for key, value in options.items():
+            if key not in fields:
+                raise RulesError(f"{where}{key}: unknown option; options are " + ", ".join(fields))
+            default = getattr(self, key)
+            changes[key] = _convert(f"{where}{key}", value, default)
+        return self.replace(**changes)
+
     def options(self) -> dict[str, object]:
         """Every option and its value as plain data (enums as their string values)."""
         out: dict[str, object] = {}
@@ -174,3 +192,53 @@ class Rules:
             v = getattr(self, f.name)
             out[f.name] = v.value if isinstance(v, enum.Enum) else v
         return out
+
+
+def _convert(key: str, value: object, default: object) -> object:
+    """``value`` as the type of ``default`` (bool, int, str or an enum), else RulesError."""
+    if isinstance(default, enum.Enum):
+        allowed = [m.value for m in type(default)]
+        if isinstance(value, type(default)):
+            return value
+        if isinstance(value, str) and value in allowed:
+            return type(default)(value)
+        raise RulesError(f"{key}: {value!r} is not allowed; allowed values: {', '.join(allowed)}")
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        raise RulesError(f"{key}: {value!r} is not allowed; allowed values: true, false")
+    if isinstance(default, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise RulesError(f"{key}: {value!r} is not allowed; give a whole number")
+    if not isinstance(value, str) or not value.strip():
+        raise RulesError(f"{key}: {value!r} is not allowed; give a text")
+    return value.strip()
+
+
+OPTION_HELP: dict[str, str] = {
+    "name": "the name of these rules",
+    "min_players": "the fewest seats allowed",
+    "max_players": "the most seats allowed",
+    "hand_size": "cards dealt to each seat and kept by drawing in phase one",
+    "first_phase": "pairs: two-card tricks passed along the table; all-play: every seat plays to each trick",
+    "turn_from_stock": "a seat may turn up the top stock card and play it instead of a card from hand",
+    "must_match": "match if you can: holding the rank of the highest card of the round, you must play it",
+    "sluffing": "a card of a rank already in the trick may be thrown in, and is replaced from the stock",
+    "sluff_guard_high": "a seat yet to play may not sluff a card of the round's highest rank",
+    "sluff_guard_last":
+        "a seat that can still win the trick may not sluff unless the stock can replace the card",
+    "expose_leftover": "cards left in hand when phase one ends are shown to everybody",
+    "show_trump_card": "the trump card is turned face up when phase one ends (else only its suit is named)",
+    "dreck_below": "a seat with fewer cards than this after phase one gets the dreck (0: no dreck)",
+    "dreck_max_rank": "the dreck holds every card from the 2 up to this rank",
+    "dreck_trump_rank": "the dreck also holds the trump of this rank (0: none)",
+    "second_lead": "who leads phase two: the seat that drew the trump card, or the last trick's winner",
+    "plays": "a phase-two play is a single card, or a single card or a run of touching cards",
+    "pick_up": "a seat that does not beat picks up the top card, or the lowest run on the table",
+}
+"""One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

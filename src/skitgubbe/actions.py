@@ -151,7 +151,7 @@ PICK_UP_ACTION = Action(Kind.PICK_UP)
 
 _SUIT_BITS = (1 << 13) - 1
 _single_cache: dict[tuple[Kind, int, int], tuple[Action, ...]] = {}
-_run_cache: dict[tuple[int, int], tuple[Action, ...]] = {}
+_run_cache: dict[tuple[int, int, int, bool], tuple[Action, ...]] = {}
 
 
 def single_actions(kind: Kind, mask: int) -> tuple[Action, ...]:
@@ -169,14 +169,18 @@ def single_actions(kind: Kind, mask: int) -> tuple[Action, ...]:
     return out
 
 
-def run_actions(mask: int) -> tuple[Action, ...]:
-    """One PLAY action per run of touching cards within card set ``mask`` (singles
-    included), grouped by suit, shorter runs and lower cards first (cached per suit)."""
+def run_actions(mask: int, min_run: int = 2, from_two: bool = False) -> tuple[Action, ...]:
+    """One PLAY action per single card and per run of touching cards within card set
+    ``mask``, grouped by suit, shorter runs and lower cards first (cached per suit).
+
+    Runs (two or more cards) must have at least ``min_run`` cards and, with ``from_two``,
+    start with the 2 of their suit; single cards are always included.
+    """
     out: tuple[Action, ...] = ()
     for s in range(4):
         bits = (mask >> (13 * s)) & _SUIT_BITS
         if bits:
-            key = (s, bits)
+            key = (s, bits, min_run, from_two)
             acts = _run_cache.get(key)
             if acts is None:
                 runs: list[int] = []
@@ -186,7 +190,8 @@ def run_actions(mask: int) -> tuple[Action, ...]:
                         if not bits >> r & 1:
                             break
                         m |= 1 << (13 * s + r)
-                        runs.append(m)
+                        if r == start or (r - start + 1 >= min_run and (start == 0 or not from_two)):
+                            runs.append(m)
                 runs.sort(key=lambda x: (x.bit_count(), x))
                 acts = tuple(Action(Kind.PLAY, m) for m in runs)
                 _run_cache[key] = acts

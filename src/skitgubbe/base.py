@@ -127,8 +127,15 @@ class StateBase:
     table_owners: list[int]
     kill_at: int
     killed: int
-    runs: bool  # rules.plays is Plays.RUN (cached for the hot path)
-    pick_top: bool  # rules.pick_up is PickUp.TOP_CARD (cached for the hot path)
+    # rule flags cached when phase two starts (the hot path reads these, not self.rules)
+    runs: bool  # plays may be runs
+    min_run: int  # fewest cards in a run of two or more
+    from_two: bool  # runs must start with a 2
+    pick_top: bool  # a pick-up takes the top play
+    anti: int  # the anti-trump suit, -1 for none
+    forced: bool  # a pick-up has forced the following seats to pick up
+    extra_ends: bool  # a trick may end otherwise than by the kill count
+    plain_two: bool  # no option that the fast random sampler does not handle
 
     def left_of(self, seat: int) -> int:
         """The seat to the left (next clockwise) of ``seat``."""

@@ -12,7 +12,7 @@ from .actions import Action, Kind
 from .base import Phase
 from .cards import SUIT_NAMES, card_label, cards_in, format_cards, rank_of
 from .phase_two import pick_up_take
-from .rules import FirstPhase, PickUp
+from .rules import FirstPhase
 from .state import State
 
 __all__ = ["Hint", "hints"]
@@ -60,7 +60,7 @@ def _one_legal(state: State, seat: int, action: Action) -> str:
 
 def _two_legal(state: State, seat: int, action: Action) -> str:
     if action.kind == Kind.PICK_UP:
-        take, _ = pick_up_take(state.table, top_card=state.rules.pick_up is PickUp.TOP_CARD)
+        take, _, _ = pick_up_take(state.table, state.rules.pick_up)
         return f"instead of beating you may always pick up: you would take {_labels(take)}"
     cards = action.cards
     what = _labels(cards)
@@ -86,9 +86,9 @@ def hints(state: State, seat: int | None = None) -> list[Hint]:
     stock or a pick-up where they are not allowed, with why not.  Empty once the game is
     over or when chance is to act.  Raises ``ValueError`` for a seat that does not exist."""
     s = state.to_act if seat is None else seat
-    legal = state.legal_actions(s)
     if s < 0 or state.phase not in (Phase.ONE, Phase.TWO):
         return []
+    legal = state.legal_actions(s)
     explain_legal = _one_legal if state.phase == Phase.ONE else _two_legal
     out = [Hint(a, True, explain_legal(state, s, a)) for a in legal]
     if s != state.to_act or state.pending >> s & 1:

@@ -19,25 +19,41 @@ from collections.abc import Sequence
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
-from .rules import PickUp, Plays
+from .rules import AntiTrump, PickUp, Plays
 
-__all__ = ["PhaseTwo", "pick_up_take"]
+__all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]
 
 
-def pick_up_take(plays: Sequence[int], *, top_card: bool) -> tuple[int, int]:
-    """What a pick-up takes from ``plays`` (card sets on the table, bottom first):
-    ``(card set taken, number of plays it removes)``.
+def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
+    """What a pick-up takes from ``plays`` (card sets on the table, bottom first) under
+    ``mode``: ``(card set taken, plays removed from the bottom, plays removed from the top)``.
 
-    ``top_card=True``: the top play only (pagat.com, "Play in the second phase").
-    Otherwise the lowest run: the bottom play and each following play that
-    continues its sequence in the same suit (Flurst, "Pick up ... the lowest run").
-    Returns ``(0, 0)`` for an empty table.
+    With ``PickUp.LOWEST_CARD`` only the lowest card of the bottom play is taken; the play
+    is removed only when that was its last card.  Returns ``(0, 0, 0)`` for an empty table.
+    Rule sources: see :class:`~skitgubbe.rules.PickUp`.
     """
     if not plays:
-        return 0, 0
-    if top_card:
-        return plays[-1], 1
-    take = plays[0]
+        return 0, 0, 0
+    if mode is PickUp.TOP_CARD:
+        return plays[-1], 0, 1
+    if mode is PickUp.BOTTOM_PLAY:
+        return plays[0], 1, 0
+    if mode is PickUp.LOWEST_CARD:
+        low = plays[0] & -plays[0]
+        return low, int(plays[0] == low), 0
+    if mode is PickUp.TOP_RUN:
+        take = plays[-1]
+        lo = (take & -take).bit_length() - 1
+        j = len(plays) - 2
+        while j >= 0:
+            below = plays[j]
+            if below.bit_length() - 1 != lo - 1 or lo % 13 == 0:
+                break
+            take |= below
+            lo = (below & -below).bit_length() - 1
+            j -= 1
+        return take, 0, len(plays) - 1 - j
+    take = plays[0]  # LOWEST_RUN
     hi = take.bit_length() - 1
     j = 1
     while j < len(plays):
@@ -47,7 +63,27 @@ def pick_up_take(plays: Sequence[int], *, top_card: bool) -> tuple[int, int]:
         take |= nxt
         hi = nxt.bit_length() - 1
         j += 1
-    return take, j
+    return take, j, 0
+
+
+def anti_trump_suit(rule: AntiTrump, trump: int) -> int:
+    """The anti-trump suit (0..3) for ``rule`` when ``trump`` (0..3) is trumps, or -1 for none."""
+    if rule is AntiTrump.SAME_COLOUR:
+        return {0: 3, 3: 0, 1: 2, 2: 1}[trump]
+    if rule is AntiTrump.ELECTRIC_CLUBS:
+        return 3 if trump == 0 else 0
+    return -1
+
+
+def beats(play: int, top: int, trump: int, anti: int = -1) -> bool:
+    """True if card set ``play`` beats card set ``top`` with ``trump`` the trump suit and
+    ``anti`` the anti-trump suit (-1 for none): the same suit with its lowest card above
+    the top's highest, or a trump on anything but a trump or an anti-trump."""
+    th = top.bit_length() - 1
+    pl = (play & -play).bit_length() - 1
+    if pl // 13 == th // 13:
+        return pl > th
+    return pl // 13 == trump and th // 13 != anti
 
 
 _BEAT, _LEAD = "beat", "lead"
@@ -60,9 +96,17 @@ class PhaseTwo(StateBase):
 
     def _start_phase_two(self, leader: int) -> None:
         n = self.players
+        rules = self.rules
         self.phase = Phase.TWO
-        self.runs = self.rules.plays is Plays.RUN
-        self.pick_top = self.rules.pick_up is PickUp.TOP_CARD
+        self.runs = rules.plays is not Plays.SINGLE
+        self.min_run = 3 if rules.plays is Plays.RUN3 else 2
+        self.from_two = rules.plays is Plays.RUN_FROM_TWO
+        self.pick_top = rules.pick_up is PickUp.TOP_CARD
+        self.anti = anti_trump_suit(rules.anti_trump, self.trump_suit) if self.trump_suit >= 0 else -1
+        self.forced = False
+        self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
+        self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0
+                          and not rules.high_trump_kills_only and not rules.forced_pickup)
         self.table = []
         self.table_owners = []
         for i in range(n):
@@ -82,7 +126,25 @@ class PhaseTwo(StateBase):
         self.kill_at = active
         self.table = []
         self.table_owners = []
+        self.forced = False
         self.to_act = leader
+        self._check_lead()
+
+    def _check_lead(self) -> None:
+        """High trump rule: a seat on lead holding only the highest trump left passes the lead
+        to its right (the next seat counterclockwise that holds cards)."""
+        if self.rules.high_trump_kills_only and not self.table and not self._legal_two(self.to_act):
+            n = self.players
+            s = (self.to_act - 1) % n
+            while not self.hands[s]:
+                s = (s - 1) % n
+            self.events.append(Event("lead-passes", self.to_act, 0, (s,)))
+            self.to_act = s
+
+    def high_trump(self) -> int:
+        """The highest trump still in the game (not killed or out of play), or -1."""
+        left = SUIT_MASKS[self.trump_suit] & ~self.killed if self.trump_suit >= 0 else 0
+        return left.bit_length() - 1
 
     def _candidates(self, hand: int) -> int:
         """Cards of ``hand`` that may take part in a beat of the top play."""
@@ -90,20 +152,33 @@ class PhaseTwo(StateBase):
         th = top.bit_length() - 1
         ts = th // 13
         m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
-        if ts != self.trump_suit:
+        if ts != self.trump_suit and ts != self.anti:
             m |= hand & SUIT_MASKS[self.trump_suit]
         return m
 
+    def _plays(self, m: int) -> tuple[Action, ...]:
+        if self.runs:
+            return run_actions(m, self.min_run, self.from_two)
+        return single_actions(Kind.PLAY, m)
+
     def _legal_two(self, s: int) -> list[Action]:
         hand = self.hands[s]
-        if self.table:
-            m = self._candidates(hand)
-            return [*(run_actions(m) if self.runs else single_actions(Kind.PLAY, m)), PICK_UP_ACTION]
-        return list(run_actions(hand) if self.runs else single_actions(Kind.PLAY, hand))
+        table = self.table
+        if table and self.forced:
+            return [PICK_UP_ACTION]
+        acts = self._plays(self._candidates(hand) if table else hand)
+        if self.rules.high_trump_kills_only:
+            ht = self.high_trump()
+            if ht >= 0 and hand >> ht & 1 and len(table) + 1 < self.kill_at:
+                acts = tuple(a for a in acts if not a.cards >> ht & 1)
+        return [*acts, PICK_UP_ACTION] if table else list(acts)
 
     def _random_two(self, u: float) -> Action:
         """The legal action at index ``int(u * len(legal))`` of :meth:`_legal_two` for
-        the seat to act, found without building the list when plays are single cards."""
+        the seat to act, found without building the list when it can."""
+        if not self.plain_two:
+            legal = self._legal_two(self.to_act)
+            return legal[int(u * len(legal))]
         hand = self.hands[self.to_act]
         table = self.table
         if table:
@@ -144,18 +219,31 @@ class PhaseTwo(StateBase):
         missing = cards & ~self.hands[s]
         if missing:
             return f"you do not hold {card_label(missing.bit_length() - 1)}"
+        if self.table and self.forced:
+            return "a seat has picked up: everyone after it must pick up too until the table is empty"
         if self.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
             return "these rules allow one card per play in phase two"
         if not is_run(cards):
             return "a play is one card or a run of touching cards of one suit"
+        n = cards.bit_count()
+        low = (cards & -cards).bit_length() - 1
+        if n > 1 and n < self.min_run:
+            return f"a run must have at least {self.min_run} cards in these rules"
+        if n > 1 and self.from_two and low % 13:
+            return "in these rules a run must start with the 2 of its suit"
+        ht = self.high_trump() if self.rules.high_trump_kills_only else -1
+        if ht >= 0 and cards >> ht & 1:
+            return (f"the {card_label(ht)} is the highest trump left: it may only be played to kill a trick "
+                    f"(play {self.kill_at} of {self.kill_at})")
         top = self.table[-1]
         th = top.bit_length() - 1
         ts = th // 13
         if ts == self.trump_suit:
             how = "only a higher trump can"
+        elif ts == self.anti:
+            how = f"only a higher {SUIT_NAMES[ts][:-1]} can: trumps cannot beat the anti-trump suit"
         else:
             how = f"only a higher {SUIT_NAMES[ts][:-1]} or a trump can"
-        low = (cards & -cards).bit_length() - 1
         return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"
 
     def _play_two(self, s: int, cards: int) -> None:
@@ -181,11 +269,11 @@ class PhaseTwo(StateBase):
             self.out_order.append(s)
             ev.append(Event("out", s))
             if sum(1 for h in hands if h) == 1:
-                if len(table) >= self.kill_at:
+                if self._ends_trick(cards):
                     self._kill(s)
                 self._finish(self._next_active(s))
                 return
-        if len(table) >= self.kill_at:
+        if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(cards)):
             self._kill(s)
             self._lead_two(s if k else self._next_active(s), sum(1 for h in hands if h))
             return
@@ -195,6 +283,26 @@ class PhaseTwo(StateBase):
         while not hands[nxt]:
             nxt = nxt + 1 if nxt + 1 < n else 0
         self.to_act = nxt
+
+    def _ends_trick(self, cards: int) -> bool:
+        """True if the play ``cards`` just put on the table ends the trick: the kill count
+        reached, a trump on a non-trump (if the rules say so), or a complete suit."""
+        table = self.table
+        if len(table) >= self.kill_at:
+            return True
+        rules = self.rules
+        suit = ((cards & -cards).bit_length() - 1) // 13
+        if rules.trump_ends_trick and len(table) >= 2 and suit == self.trump_suit:
+            below = table[-2]
+            if (below.bit_length() - 1) // 13 != self.trump_suit:
+                return True
+        if rules.complete_suit_ends:
+            on_table = 0
+            for p in table:
+                on_table |= p
+            if on_table & SUIT_MASKS[suit] == SUIT_MASKS[suit]:
+                return True
+        return False
 
     def _kill(self, s: int) -> None:
         killed = 0
@@ -212,13 +320,21 @@ class PhaseTwo(StateBase):
             take = table.pop()
             self.table_owners.pop()
         else:
-            take, j = pick_up_take(table, top_card=False)
-            del table[:j]
-            del self.table_owners[:j]
+            mode = self.rules.pick_up
+            take, below, above = pick_up_take(table, mode)
+            if above:
+                del table[-above:]
+                del self.table_owners[-above:]
+            if below:
+                del table[:below]
+                del self.table_owners[:below]
+            elif mode is PickUp.LOWEST_CARD:
+                table[0] ^= take
         self.hands[s] |= take
         self.known[s] |= take
         self.events.append(_event(Event, ("pick-up", s, take, ())))
         if table:
+            self.forced = self.rules.forced_pickup
             self.to_act = self._next_active(s)
         else:
             self.tricks += 1

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "AntiTrump",
     "FirstPhase",
     "SecondLead",
     "Plays",
@@ -61,24 +62,51 @@ class Plays(enum.Enum):
 
     ``SINGLE``: one card (pagat.com Skitgubbe, "Play in the second phase").
     ``RUN``: one card or a run of touching cards, any length (Flurst, "Cards
-    that touch").
+    that touch"; pagat.com "Playing sequences in phase two").
+    ``RUN3``: one card or a run of at least three touching cards (pagat.com,
+    Mattis: "some play that a sequence must contain at least three").
+    ``RUN_FROM_TWO``: one card or a run that starts with the 2 of its suit
+    (pagat.com, Koira variants).
     """
 
     SINGLE = "single"
     RUN = "run"
+    RUN3 = "run-3"
+    RUN_FROM_TWO = "run-from-2"
 
 
 class PickUp(enum.Enum):
     """What a seat that does not beat must pick up in phase two.
 
-    ``TOP_CARD``: only the last card played; the next seat then faces the card
-    beneath (pagat.com Skitgubbe).
+    ``TOP_CARD``: the last play (a single card where plays are single cards); the
+    next seat then faces the play beneath (pagat.com Skitgubbe).
+    ``TOP_RUN``: the top card and every card below it in sequence, even across
+    plays (pagat.com, "Pick up joined sequences").
+    ``BOTTOM_PLAY``: the lowest (first) play (pagat.com, "Pick up from the bottom").
     ``LOWEST_RUN``: the lowest card on the table with every card touching it in
-    sequence, even across plays ("eat it", Flurst "Following a trick").
+    sequence, even across plays ("eat it", Flurst "Following a trick"; pagat.com
+    Atlanta variation).
+    ``LOWEST_CARD``: only the lowest card; a run counts as a play until all its
+    cards are gone (pagat.com, Koira variants).
     """
 
     TOP_CARD = "top-card"
+    TOP_RUN = "top-run"
+    BOTTOM_PLAY = "bottom-play"
     LOWEST_RUN = "lowest-run"
+    LOWEST_CARD = "lowest-card"
+
+
+class AntiTrump(enum.Enum):
+    """The anti-trump suit of phase two, whose cards trumps cannot beat (pagat.com, "Anti-trumps").
+
+    ``NONE``; ``SAME_COLOUR``: the other suit of the trump's colour;
+    ``ELECTRIC_CLUBS``: clubs, or spades when clubs are trumps.
+    """
+
+    NONE = "none"
+    SAME_COLOUR = "same-colour"
+    ELECTRIC_CLUBS = "electric-clubs"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,6 +142,16 @@ class Rules:
         second_lead: :class:`SecondLead`.
         plays: :class:`Plays`.
         pick_up: :class:`PickUp`.
+        forced_pickup: once a seat picks up, the following seats must pick up too
+            until the table is empty (pagat.com, "Forced pickup").
+        complete_suit_ends: a play that completes all 13 cards of a suit on the
+            table ends the trick like a kill (pagat.com, "Complete suit").
+        trump_ends_trick: a trump played on a non-trump ends the trick like a kill
+            (pagat.com, Koira variants).
+        anti_trump: :class:`AntiTrump`.
+        high_trump_kills_only: the highest trump left in the game may only be
+            played to kill a trick; a seat on lead holding nothing else passes the
+            lead to its right (Flurst, "High trump rule").
     """
 
     name: str = "custom"
@@ -134,6 +172,11 @@ class Rules:
     second_lead: SecondLead = SecondLead.TRUMP_DRAWER
     plays: Plays = Plays.SINGLE
     pick_up: PickUp = PickUp.TOP_CARD
+    forced_pickup: bool = False
+    complete_suit_ends: bool = False
+    trump_ends_trick: bool = False
+    anti_trump: AntiTrump = AntiTrump.NONE
+    high_trump_kills_only: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players <= 8:
@@ -238,7 +281,13 @@ OPTION_HELP: dict[str, str] = {
     "dreck_max_rank": "the dreck holds every card from the 2 up to this rank",
     "dreck_trump_rank": "the dreck also holds the trump of this rank (0: none)",
     "second_lead": "who leads phase two: the seat that drew the trump card, or the last trick's winner",
-    "plays": "a phase-two play is a single card, or a single card or a run of touching cards",
-    "pick_up": "a seat that does not beat picks up the top card, or the lowest run on the table",
+    "plays": "a phase-two play: a single card, or also a run (any length, at least three, or from the 2)",
+    "pick_up": "what a seat that does not beat picks up: the top play, the top card with the cards joined "
+               "to it, the bottom play, the lowest run, or the lowest card",
+    "forced_pickup": "after a pick-up the following seats must pick up too until the table is empty",
+    "complete_suit_ends": "a play completing all 13 cards of a suit on the table ends the trick",
+    "trump_ends_trick": "a trump played on a non-trump ends the trick",
+    "anti_trump": "a suit that trumps cannot beat: none, the trump's colour partner, or electric clubs",
+    "high_trump_kills_only": "the highest trump left may only be played to kill a trick",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

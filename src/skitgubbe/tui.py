@@ -301,7 +301,7 @@ def kill_text(plays: int, kill_at: int) -> str:
 
 def pick_up_preview(view: View) -> int:
     """The card set the seat would pick up now in phase two (0 if the table is empty)."""
-    take, _ = pick_up_take([p for _, p in view.table], top_card=view.rules.pick_up is PickUp.TOP_CARD)
+    take, _, _ = pick_up_take([p for _, p in view.table], view.rules.pick_up)
     return take
 
 

@@ -37,7 +37,6 @@ from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import FULL_DECK, RANK_MASKS, rank_of, suit_of
 from ..phase_two import pick_up_take
-from ..rules import PickUp
 from ..view import View
 
 __all__ = ["HeuristicBot"]
@@ -290,5 +289,5 @@ class HeuristicBot:
     @staticmethod
     def _eaten(view: View) -> int:
         """The card set a pick-up would take now."""
-        take, _ = pick_up_take([p for _, p in view.table], top_card=view.rules.pick_up is PickUp.TOP_CARD)
+        take, _, _ = pick_up_take([p for _, p in view.table], view.rules.pick_up)
         return take

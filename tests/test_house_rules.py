@@ -32,7 +32,7 @@ def test_with_options_converts_text_and_keeps_types() -> None:
     ("options", "message"),
     [
         ({"colour": "red"}, "colour: unknown option; options are name, min_players"),
-        ({"pick_up": "top"}, "pick_up: 'top' is not allowed; allowed values: top-card, lowest-run"),
+        ({"pick_up": "top"}, "pick_up: 'top' is not allowed; allowed values: top-card, top-run"),
         ({"sluffing": "maybe"}, "sluffing: 'maybe' is not allowed; allowed values: true, false"),
         ({"hand_size": "three"}, "hand_size: 'three' is not allowed; give a whole number"),
         ({"hand_size": True}, "hand_size: True is not allowed; give a whole number"),
@@ -154,7 +154,7 @@ def test_cli_rules_show_diff_and_simulate_with_a_rules_file(tmp_path: Path,
     bad.write_text('preset = "goat"\n[options]\npick_up = "top"\n')
     with pytest.raises(SystemExit):
         main(["simulate", "--rules-file", str(bad), "--games", "1"])
-    assert "options.pick_up: 'top' is not allowed" in capsys.readouterr().err
+    assert "options.pick_up: 'top' is not allowed" in capsys.readouterr().err  # lists the allowed values
     with pytest.raises(SystemExit):
         main(["rules", "diff", "goat", str(tmp_path / "missing.toml")])
     assert "cannot read" in capsys.readouterr().err

@@ -201,7 +201,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
     _check_table(parser, rules, players)
     if not 0 <= args.seat < players:
         parser.error(f"--seat: seats are 0..{players - 1}")
-    console.print(f"{rules.name}, {players} players, seed {seed} (replay this deal with --seed {seed})")
+    if args.from_file is None and args.phase == "one":
+        console.print(f"{rules.name}, {players} players, seed {seed} (replay this deal with --seed {seed})")
     return play_game(rules, players, human_seat=args.seat, bot_names=args.bots, seed=seed,
                      record_dir=args.record, console=console, read_line=input,
                      open_hands=args.open, start=start)

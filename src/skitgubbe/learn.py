@@ -121,7 +121,7 @@ LESSONS: tuple[Lesson, ...] = (
             Step(0, "pick", "Seat 0 cannot beat the J♣.  The lowest run is now 7-8-9-10-J: they all touch, "
                             "so seat 0 eats all five cards."),
         ),
-        outro="The table is empty: the trick is over and the next seat (you) leads.",
+        outro="The table is empty: the trick is over.  Seat 1 leads: the seat after the last eater.",
     ),
     Lesson(
         title="Killing a trick",

@@ -205,7 +205,8 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
             raise RecordFormatError(headers[key][1], key,
                                     "a phase-two position has no deal: remove this field")
     for key, (_, line) in headers.items():
-        if key.startswith("hand ") and not (key[5:].isdigit() and int(key[5:]) < players):
+        if key.startswith("hand ") and not (key[5:].isdigit() and key[5:] == str(int(key[5:]))
+                                            and int(key[5:]) < players):
             raise RecordFormatError(line, key, f"no such seat: hands are 'hand 0' to 'hand {players - 1}'")
     hands = tuple(_cards_field(*headers[f"hand {s}"], f"hand {s}") if f"hand {s}" in headers else 0
                   for s in range(players))

@@ -747,7 +747,7 @@ def play_game(
     path = Path(record_dir) / f"{rules.name}-{seed}.sgr"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(record_of(state, seed=seed)), encoding="utf-8")
+        path.write_text(dumps(record_of(state, seed=seed if start is None else None)), encoding="utf-8")
     except OSError as e:
         console.print(Text(f"could not write the record: {e}", style="bold red"))
         return 1

@@ -140,7 +140,7 @@ def test_new_deals_as_documented() -> None:
         ({"sluffing": True}, "first_phase=pairs with sluffing=True"),
         ({"first_phase": FirstPhase.ALL_PLAY, "sluff_guard_high": True}, "need sluffing=True"),
         ({"first_phase": FirstPhase.ALL_PLAY, "sluff_guard_last": True}, "need sluffing=True"),
-        ({"dreck_below": -1}, "dreck_below=-1: must be 0 (no dreck) to 52"),
+        ({"dreck_below": -2}, "dreck_below=-2: must be 0 (no dreck) to 52, or -1 (the trump card's rank)"),
         ({"dreck_below": 53}, "dreck_below=53"),
         ({"dreck_max_rank": 1}, "dreck_max_rank=1: must be a rank 2..14"),
         ({"dreck_max_rank": 15}, "dreck_max_rank=15"),

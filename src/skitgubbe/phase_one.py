@@ -20,7 +20,7 @@ from __future__ import annotations
 from .actions import CHANCE, PASS_ACTION, STOCK_ACTION, Action, Kind, single_actions
 from .base import Event, Phase, StateBase
 from .cards import RANK_MASKS, card_label, cards_in, rank_of
-from .rules import FirstPhase, SecondLead
+from .rules import FirstPhase, SecondLead, StockEnd
 
 __all__ = ["PhaseOne"]
 
@@ -35,6 +35,10 @@ class PhaseOne(StateBase):
     """The phase-one part of :class:`skitgubbe.state.State` (a mixin)."""
 
     def _init_phase_one(self) -> None:
+        strength = list(range(15))
+        if self.rules.aces_low_first:
+            strength[14] = 1
+        self.strength = tuple(strength)
         self._clear_trick()
         self.round_seats = []
         self.round_pos = 0
@@ -96,7 +100,7 @@ class PhaseOne(StateBase):
         if not stock:
             return
         c = stock.pop()
-        if stock:
+        if stock or self.rules.bottom_aside:
             self.hands[seat] |= 1 << c
         else:
             self.trump_card = c
@@ -104,9 +108,39 @@ class PhaseOne(StateBase):
 
     def _must_match(self, seat: int) -> int:
         """Cards ``seat`` is bound to play under "match if you can" (0 if free)."""
-        if self.rules.must_match and self.round_high:
-            return self.hands[seat] & RANK_MASKS[self.round_high]
-        return 0
+        if not self.rules.must_match or not self.round_high:
+            return 0
+        hand = self.hands[seat]
+        if not self.rules.ties_beat_unique:
+            return hand & RANK_MASKS[self.round_high]
+        # compulsory ties with tied ranks beating unique ones (pagat.com, "Compulsory ties")
+        st = self.strength
+        head, seats = self._head()
+        floor = st[head] if len(seats) > 1 else 0
+        best = 0
+        for _, c in self.round_cards:
+            r = _RANK[c]
+            if st[r] >= floor and hand & RANK_MASKS[r] and st[r] > st[best]:
+                best = r
+        return hand & RANK_MASKS[best] if best else 0
+
+    def _head(self) -> tuple[int, list[int]]:
+        """The rank heading the current round and the seats that played it, in play order.
+
+        Normally the highest rank; with ``ties_beat_unique`` the highest rank played by
+        two or more seats, if any (pagat.com, "Tied ranks beat unique ranks")."""
+        head = self.round_high
+        if self.rules.ties_beat_unique:
+            seen = 0
+            tied = 0
+            for _, c in self.round_cards:
+                bit = 1 << _RANK[c]
+                tied |= seen & bit
+                seen |= bit
+            if tied:
+                st = self.strength
+                head = max((r for r in range(2, 15) if tied >> r & 1), key=st.__getitem__)
+        return head, [s for s, c in self.round_cards if _RANK[c] == head]
 
     def _legal_one(self, s: int) -> list[Action]:
         if s < 0:
@@ -135,22 +169,34 @@ class PhaseOne(StateBase):
             return False
         if self._due(seat):
             return True
-        high = self.round_high
-        return any(s == seat and _RANK[c] == high for s, c in self.round_cards)
+        return seat in self._head()[1]
 
     def _sluffable(self, s: int) -> int:
         """Card set ``s`` may sluff now (Flurst "Sloughing" and its restrictions)."""
         if not self.rules.sluffing or self.phase != Phase.ONE or not self.trick_cards:
             return 0
         m = self.hands[s] & self.trick_ranks
+        rules = self.rules
+        if m and rules.sluff_own_rank:
+            m &= self._own_ranks(s)
         if not m or self.winner >= 0:
             return m
-        rules = self.rules
         if rules.sluff_guard_high and self.round_high and self._due(s):
             m &= ~RANK_MASKS[self.round_high]
         if m and rules.sluff_guard_last and len(self.stock) < 2 and self._contender(s):
             return 0
         return m
+
+    def _own_ranks(self, s: int) -> int:
+        """The four cards of each rank ``s`` played in the latest round it played in."""
+        for rnd in reversed(self.rounds):
+            mine = 0
+            for seat, c in rnd:
+                if seat == s:
+                    mine |= RANK_MASKS[_RANK[c]]
+            if mine:
+                return mine
+        return 0
 
     def _explain_one(self, s: int, action: Action) -> str:
         kind = action.kind
@@ -230,7 +276,8 @@ class PhaseOne(StateBase):
         r = _RANK[c]
         self.trick_ranks |= RANK_MASKS[r]
         self.contributed[s] |= cards
-        if r > self.round_high:
+        st = self.strength
+        if st[r] > st[self.round_high]:
             self.round_high = r
         if self.round_pos == len(self.round_seats):
             self._resolve_round()
@@ -239,8 +286,7 @@ class PhaseOne(StateBase):
         self._advance_one()
 
     def _resolve_round(self) -> None:
-        high = self.round_high
-        top = [s for s, c in self.round_cards if _RANK[c] == high]
+        _, top = self._head()
         if len(top) == 1:
             self.winner = top[0]
             return
@@ -271,7 +317,8 @@ class PhaseOne(StateBase):
         self.contributed[s] |= cards
         self.sluffs.append((s, c))
         self.events.append(Event("sluff", s, cards))
-        self._draw(s)
+        if not (self.rules.restaurant and len(self.stock) == 1):
+            self._draw(s)
         # Others' options can only have shrunk (the stock is shorter); the sluffer is
         # asked again.  Live tables open no window before the trick is settled.
         if not (self.live and self.winner < 0):
@@ -296,6 +343,15 @@ class PhaseOne(StateBase):
         self.last_winner = w
         self.tricks += 1
         self.events.append(Event("win", w, cards))
+        end = self.rules.stock_end
+        if not self.stock and end is not StockEnd.PLAY_ON and (
+                end is StockEnd.STOP or any(h.bit_count() < 2 for h in self.hands)):
+            self._clear_trick()
+            self.leader = w
+            self.round_seats = [w]
+            self.round_pos = 0
+            self._end_phase_one()
+            return
         self._start_trick(w)
 
     # -- the end of phase one ---------------------------------------------------
@@ -321,11 +377,15 @@ class PhaseOne(StateBase):
         tc = self.trump_card
         if tc >= 0:
             self.trump_suit = tc // 13
-            hands[self.trump_holder] |= 1 << tc
-            shown = self.rules.show_trump_card
-            if shown:
-                self.known[self.trump_holder] |= 1 << tc
-            self.events.append(Event("trump", self.trump_holder, 1 << tc if shown else 0, (self.trump_suit,)))
+            holder = self.trump_holder
+            shown = self.rules.show_trump_card or self.rules.exposed_bottom or holder < 0
+            if holder < 0:  # set aside at the deal: it names the suit, then leaves the game
+                self.killed |= 1 << tc
+            else:
+                hands[holder] |= 1 << tc
+                if shown:
+                    self.known[holder] |= 1 << tc
+            self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
         self._redistribute_dreck()
 
     def _clear_trick(self) -> None:
@@ -346,7 +406,10 @@ class PhaseOne(StateBase):
         n = self.players
         hands = self.hands
         order = [(self.dealer + 1 + i) % n for i in range(n)]
-        needy = [s for s in order if hands[s].bit_count() < rules.dreck_below] if rules.dreck_below else []
+        below = rules.dreck_below
+        if below < 0:  # the rank of the trump card (pagat.com, "Number of cards needed")
+            below = self.trump_card % 13 + 2 if self.trump_card >= 0 else 0
+        needy = [s for s in order if hands[s].bit_count() < below] if below else []
         if not needy:
             self._start_phase_two(self._second_leader())
             return
@@ -355,6 +418,7 @@ class PhaseOne(StateBase):
             dreck |= RANK_MASKS[r]
         if rules.dreck_trump_rank and self.trump_suit >= 0:
             dreck |= 1 << (self.trump_suit * 13 + rules.dreck_trump_rank - 2)
+        dreck &= ~self.killed  # a trump card set aside at the deal is out of play, not dreck
         for s in range(n):
             hands[s] &= ~dreck
             self.known[s] &= ~dreck

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "AntiTrump",
+    "FirstLead",
     "FirstPhase",
+    "StockEnd",
     "SecondLead",
     "Plays",
     "PickUp",
@@ -43,6 +45,32 @@ class FirstPhase(enum.Enum):
 
     PAIRS = "pairs"
     ALL_PLAY = "all-play"
+
+
+class FirstLead(enum.Enum):
+    """Who leads the first trick of a deal (when no leader is given, as the previous loser is
+    in a series: pagat.com "Lowest card or loser leads"; the Goat Game's "Lead, goat").
+
+    ``LEFT_OF_DEALER``: the seat to the dealer's left (pagat.com Skitgubbe).
+    ``LOWEST_CARD``: the holder of the lowest card dealt; on a tie the first of them
+    clockwise from the dealer's left.
+    """
+
+    LEFT_OF_DEALER = "left-of-dealer"
+    LOWEST_CARD = "lowest-card"
+
+
+class StockEnd(enum.Enum):
+    """What happens once the stock is empty in phase one (pagat.com, "Variants: end of phase one").
+
+    ``PLAY_ON``: tricks go on with the cards in hand until a seat due to play has none.
+    ``STOP``: phase one ends when the trick in which the last stock card was drawn is won.
+    ``STOP_UNLESS_TWO``: after that, a new trick begins only if every seat holds two cards.
+    """
+
+    PLAY_ON = "play-on"
+    STOP = "stop"
+    STOP_UNLESS_TWO = "stop-unless-two"
 
 
 class SecondLead(enum.Enum):
@@ -118,6 +146,22 @@ class Rules:
         min_players, max_players: seats allowed at the table (2..8).
         hand_size: cards dealt to each seat and kept by drawing in phase one.
         first_phase: :class:`FirstPhase`.
+        first_lead: :class:`FirstLead`.
+        aces_low_first: aces rank below the 2s in phase one only (Flurst, "Aces low
+            in first part"; Howell).
+        exposed_bottom: the bottom stock card is turned face up after the deal, so
+            everyone knows the trump suit to come (pagat.com, "Exposed trump indicator").
+        bottom_aside: the bottom card is set aside after the deal, names the trump
+            suit when phase one ends, and is out of play (Flurst, "No bottom card").
+        restaurant: the last stock card never replaces a sluff, only a play
+            (Flurst, "No sloughing for trump", a.k.a. restaurant rules).
+        sluff_own_rank: a seat may only sluff cards of the rank it played itself in
+            the latest round it played (pagat.com, "Sluff must match own card").
+        ties_beat_unique: any rank played by two or more seats beats every rank played
+            once; the highest such rank heads the trick (pagat.com, "Tied ranks beat
+            unique ranks").  With must_match: a seat must play a rank already in the
+            round if it can, the highest it can, unless a higher tie exists.
+        stock_end: :class:`StockEnd`.
         turn_from_stock: a seat due to play in phase one may instead turn up the
             top stock card and play it, while the stock holds more than one card.
         must_match: "match if you can": a seat holding a card of the rank of the
@@ -136,7 +180,8 @@ class Rules:
             up for all to see (pagat.com); otherwise its holder looks at it and
             only announces the suit (Flurst "Determine trump").
         dreck_below: a seat with fewer than this many cards after phase one makes
-            the dreck be redistributed; 0 = no dreck (Flurst: 6).
+            the dreck be redistributed; 0 = no dreck (Flurst: 6); -1 = the rank of
+            the trump card, ace 14 (pagat.com, "Number of cards needed").
         dreck_max_rank: the dreck is every card of rank 2..dreck_max_rank (Flurst: 5)
         dreck_trump_rank: ...plus the trump of this rank, 0 for none (Flurst: 6).
         second_lead: :class:`SecondLead`.
@@ -159,6 +204,14 @@ class Rules:
     max_players: int = 4
     hand_size: int = 3
     first_phase: FirstPhase = FirstPhase.PAIRS
+    first_lead: FirstLead = FirstLead.LEFT_OF_DEALER
+    aces_low_first: bool = False
+    exposed_bottom: bool = False
+    bottom_aside: bool = False
+    restaurant: bool = False
+    sluff_own_rank: bool = False
+    ties_beat_unique: bool = False
+    stock_end: StockEnd = StockEnd.PLAY_ON
     turn_from_stock: bool = True
     must_match: bool = False
     sluffing: bool = False
@@ -196,8 +249,16 @@ class Rules:
                 "sluff_guard_high/sluff_guard_last need sluffing=True: "
                 "they restrict sluffing"
             )
-        if self.dreck_below < 0 or self.dreck_below > 52:
-            raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52")
+        if self.dreck_below < -1 or self.dreck_below > 52:
+            raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52, "
+                             "or -1 (the trump card's rank)")
+        if self.sluff_own_rank and not self.sluffing:
+            raise RulesError("sluff_own_rank=True with sluffing=False: it restricts sluffing, which is off")
+        if self.restaurant and not self.sluffing:
+            raise RulesError("restaurant=True with sluffing=False: it restricts what replaces a sluff")
+        if self.ties_beat_unique and self.first_phase is FirstPhase.PAIRS:
+            raise RulesError("ties_beat_unique=True with first_phase=pairs: a two-card trick has no unique "
+                             "rank besides the tie; it needs first_phase=all-play")
         if not 2 <= self.dreck_max_rank <= 14:
             raise RulesError(f"dreck_max_rank={self.dreck_max_rank}: must be a rank 2..14")
         if self.dreck_trump_rank and not 2 <= self.dreck_trump_rank <= 14:
@@ -269,6 +330,14 @@ OPTION_HELP: dict[str, str] = {
     "max_players": "the most seats allowed",
     "hand_size": "cards dealt to each seat and kept by drawing in phase one",
     "first_phase": "pairs: two-card tricks passed along the table; all-play: every seat plays to each trick",
+    "first_lead": "who leads the first trick: the dealer's left, or the holder of the lowest card dealt",
+    "aces_low_first": "aces rank below the 2s in phase one",
+    "exposed_bottom": "the bottom stock card is shown face up after the deal (the trump suit to come)",
+    "bottom_aside": "the bottom card is set aside: it names the trump suit, then is out of play",
+    "restaurant": "the last stock card never replaces a sluff, only a play",
+    "sluff_own_rank": "a seat may only sluff the rank it played itself",
+    "ties_beat_unique": "a rank played by two or more seats beats every rank played once",
+    "stock_end": "once the stock is empty: play on, stop after that trick, or stop unless all hold two",
     "turn_from_stock": "a seat may turn up the top stock card and play it instead of a card from hand",
     "must_match": "match if you can: holding the rank of the highest card of the round, you must play it",
     "sluffing": "a card of a rank already in the trick may be thrown in, and is replaced from the stock",
@@ -277,7 +346,8 @@ OPTION_HELP: dict[str, str] = {
         "a seat that can still win the trick may not sluff unless the stock can replace the card",
     "expose_leftover": "cards left in hand when phase one ends are shown to everybody",
     "show_trump_card": "the trump card is turned face up when phase one ends (else only its suit is named)",
-    "dreck_below": "a seat with fewer cards than this after phase one gets the dreck (0: no dreck)",
+    "dreck_below": "a seat with fewer cards than this after phase one gets the dreck (0: no dreck; "
+                   "-1: the trump card's rank)",
     "dreck_max_rank": "the dreck holds every card from the 2 up to this rank",
     "dreck_trump_rank": "the dreck also holds the trump of this rank (0: none)",
     "second_lead": "who leads phase two: the seat that drew the trump card, or the last trick's winner",

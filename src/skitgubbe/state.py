@@ -37,11 +37,11 @@ from collections.abc import Sequence
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
-from .cards import FULL_DECK, card_label, cards_in, lowest
+from .cards import FULL_DECK, card_label, cards_in, lowest, rank_of
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
-from .rules import Rules
+from .rules import FirstLead, Rules
 
 __all__ = [
     "State",
@@ -68,6 +68,20 @@ def deck_from_seed(seed: int | str) -> tuple[int, ...]:
     deck = list(range(52))
     random.Random(seed).shuffle(deck)
     return tuple(deck)
+
+
+def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> int:
+    """The seat holding the lowest-ranked card dealt; ties go to the first such seat
+    clockwise from the dealer's left (pagat.com, "Lowest card or loser leads")."""
+    n = len(hands)
+    best, best_seat = 99, (dealer + 1) % n
+    for i in range(n):
+        s = (dealer + 1 + i) % n
+        for c in cards_in(hands[s]):
+            r = 1 if aces_low and rank_of(c) == 14 else rank_of(c)
+            if r < best:
+                best, best_seat = r, s
+    return best_seat
 
 
 def _validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
@@ -121,8 +135,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 of the deck order; the rest is the stock, top card first.
             deck: the 52 cards in dealing order (first card dealt first), or
             seed: shuffle with :func:`deck_from_seed` (exactly one of deck/seed).
-            leader: the seat that leads the first trick; default the dealer's
-                left (pagat.com); the Goat Game has the previous goat lead.
+            leader: the seat that leads the first trick; default as ``rules.first_lead``
+                says (the dealer's left, or the holder of the lowest card dealt); in a
+                series the previous loser leads (the Goat Game's "Lead, goat").
             live: sluffing protocol, see the module docstring.
             action_limit: abandon the deal after this many actions.
 
@@ -156,6 +171,10 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self.hands[(dealer + 1 + i) % players] |= 1 << d[i]
         self.stock = list(reversed(d[dealt:]))
         self.trump_card = self.trump_holder = self.trump_suit = -1
+        if rules.bottom_aside:  # the bottom card names the trump suit later (Flurst, "No bottom card")
+            self.trump_card = self.stock.pop(0)
+        if leader is None and rules.first_lead is FirstLead.LOWEST_CARD:
+            self.first_leader = _lowest_card_holder(self.hands, dealer, rules.aces_low_first)
         self.history = []
         self.events = []
         self.tricks = 0

@@ -54,6 +54,8 @@ class View(NamedTuple):
         history: public history, ``(seat, Action)``; the order of a dreck dealt to
             several seats is hidden (``order`` empty).
         legal: this seat's legal actions now.
+        exposed_card: the bottom stock card shown face up after the deal
+            (``rules.exposed_bottom``), else -1.
     """
 
     seat: int
@@ -83,6 +85,7 @@ class View(NamedTuple):
     loser: int | None
     history: History
     legal: tuple[Action, ...]
+    exposed_card: int = -1
 
     @property
     def my_turn(self) -> bool:
@@ -176,7 +179,8 @@ def view_of(state: State, seat: int) -> View:
         tuple(state.known),
         len(state.stock),
         state.trump_holder,
-        state.trump_card if revealed and (state.rules.show_trump_card or seat == state.trump_holder) else -1,
+        state.trump_card if revealed and (state.rules.show_trump_card or state.rules.exposed_bottom
+                                          or seat == state.trump_holder or state.trump_holder < 0) else -1,
         state.trump_suit,
         state.leader if one else -1,
         tuple(map(tuple, state.rounds)) if one else (),
@@ -191,4 +195,5 @@ def view_of(state: State, seat: int) -> View:
         state.loser,
         _public_history(state),
         tuple(state.legal_actions(seat)),
+        state.deck[-1] if state.rules.exposed_bottom and state.deck else -1,
     )

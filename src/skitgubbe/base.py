@@ -136,20 +136,26 @@ class StateBase:
     forced: bool  # a pick-up has forced the following seats to pick up
     extra_ends: bool  # a trick may end otherwise than by the kill count
     plain_two: bool  # no option that the fast random sampler does not handle
+    blue: int  # seats (bitmask) that are Blåmattis: no cards yet, in the game until they pick up
 
     def left_of(self, seat: int) -> int:
         """The seat to the left (next clockwise) of ``seat``."""
         return (seat + 1) % self.players
 
     def _next_active(self, seat: int) -> int:
-        """The first seat clockwise after ``seat`` that holds cards (``seat`` itself
-        if no other does)."""
+        """The first seat clockwise after ``seat`` that is still in the game: it holds
+        cards, or is a Blåmattis yet to pick up (``seat`` itself if no other is)."""
         n = self.players
         hands = self.hands
+        blue = self.blue
         s = (seat + 1) % n
-        while not hands[s] and s != seat:
+        while not hands[s] and not blue >> s & 1 and s != seat:
             s = (s + 1) % n
         return s
+
+    def _in_game(self) -> int:
+        """Seats still in the game: holding cards, or a Blåmattis yet to pick up."""
+        return sum(1 for h in self.hands if h) + self.blue.bit_count()
 
     def _finish(self, loser: int | None) -> None:
         self.phase = Phase.OVER

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
-from .rules import AntiTrump, PickUp, Plays
+from .rules import AntiTrump, EmptyHand, PickUp, Plays
 
 __all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]
 
@@ -106,27 +106,37 @@ class PhaseTwo(StateBase):
         self.forced = False
         self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
         self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0
-                          and not rules.high_trump_kills_only and not rules.forced_pickup)
+                          and not rules.high_trump_kills_only and not rules.forced_pickup
+                          and rules.empty_hand is not EmptyHand.BLAMATTIS)
         self.table = []
         self.table_owners = []
-        for i in range(n):
-            s = (self.dealer + 1 + i) % n
-            if not self.hands[s]:
+        empty = [s for s in ((self.dealer + 1 + i) % n for i in range(n)) if not self.hands[s]]
+        if empty and rules.empty_hand is EmptyHand.LOSES:
+            self.events.append(Event("blamattis", empty[0]))
+            self._finish(empty[0])
+            return
+        for s in empty:
+            if rules.empty_hand is EmptyHand.BLAMATTIS:
+                self.blue |= 1 << s
+                self.events.append(Event("blamattis", s))
+            else:
                 self.out_order.append(s)
                 self.events.append(Event("out", s))
-        active = [s for s in range(n) if self.hands[s]]
-        if len(active) <= 1:
-            self._finish(active[0] if active else None)
+        holding = [s for s in range(n) if self.hands[s]]
+        if len(holding) <= 1:
+            self._finish(holding[0] if holding else None)
             return
         if not self.hands[leader]:
             leader = self._next_active(leader)
-        self._lead_two(leader, len(active))
+        self._lead_two(leader, self._in_game())
 
     def _lead_two(self, leader: int, active: int) -> None:
         self.kill_at = active
         self.table = []
         self.table_owners = []
         self.forced = False
+        while self.blue >> leader & 1:  # a Blåmattis has nothing to lead: the next seat leads
+            leader = self._next_active(leader)
         self.to_act = leader
         self._check_lead()
 
@@ -164,7 +174,7 @@ class PhaseTwo(StateBase):
     def _legal_two(self, s: int) -> list[Action]:
         hand = self.hands[s]
         table = self.table
-        if table and self.forced:
+        if table and (self.forced or self.blue >> s & 1):
             return [PICK_UP_ACTION]
         acts = self._plays(self._candidates(hand) if table else hand)
         if self.rules.high_trump_kills_only:
@@ -219,6 +229,8 @@ class PhaseTwo(StateBase):
         missing = cards & ~self.hands[s]
         if missing:
             return f"you do not hold {card_label(missing.bit_length() - 1)}"
+        if self.table and self.blue >> s & 1:
+            return "you start phase two with no cards (Blåmattis): first you must pick up the lowest card"
         if self.table and self.forced:
             return "a seat has picked up: everyone after it must pick up too until the table is empty"
         if self.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
@@ -268,14 +280,17 @@ class PhaseTwo(StateBase):
         elif k == 0:
             self.out_order.append(s)
             ev.append(Event("out", s))
-            if sum(1 for h in hands if h) == 1:
+            if self._in_game() == 1:
                 if self._ends_trick(cards):
                     self._kill(s)
                 self._finish(self._next_active(s))
                 return
         if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(cards)):
             self._kill(s)
-            self._lead_two(s if k else self._next_active(s), sum(1 for h in hands if h))
+            self._lead_two(s if k else self._next_active(s), self._in_game())
+            return
+        if self.blue:
+            self.to_act = self._next_active(s)
             return
         # the next seat clockwise that holds cards
         n = self.players
@@ -316,7 +331,14 @@ class PhaseTwo(StateBase):
 
     def _pick_up(self, s: int) -> None:
         table = self.table
-        if self.pick_top:
+        if self.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
+            self.blue ^= 1 << s
+            take = table[0] & -table[0]
+            table[0] ^= take
+            if not table[0]:
+                del table[0]
+                del self.table_owners[0]
+        elif self.pick_top:
             take = table.pop()
             self.table_owners.pop()
         else:
@@ -338,4 +360,4 @@ class PhaseTwo(StateBase):
             self.to_act = self._next_active(s)
         else:
             self.tricks += 1
-            self._lead_two(self._next_active(s), sum(1 for h in self.hands if h))
+            self._lead_two(self._next_active(s), self._in_game())

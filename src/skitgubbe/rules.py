@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "AntiTrump",
+    "EmptyHand",
     "FirstLead",
     "FirstPhase",
     "StockEnd",
@@ -71,6 +72,20 @@ class StockEnd(enum.Enum):
     PLAY_ON = "play-on"
     STOP = "stop"
     STOP_UNLESS_TWO = "stop-unless-two"
+
+
+class EmptyHand(enum.Enum):
+    """A seat that starts phase two with no cards.
+
+    ``SAFE``: it is out and cannot lose (pagat.com Skitgubbe; Flurst).
+    ``BLAMATTIS``: it takes part, and at its first turn with cards on the table it
+    must pick up the lowest card there (pagat.com, Mattis: "Blåmattis").
+    ``LOSES``: it loses at once (pagat.com, Mattis variants).
+    """
+
+    SAFE = "safe"
+    BLAMATTIS = "blamattis"
+    LOSES = "loses"
 
 
 class SecondLead(enum.Enum):
@@ -185,6 +200,7 @@ class Rules:
         dreck_max_rank: the dreck is every card of rank 2..dreck_max_rank (Flurst: 5)
         dreck_trump_rank: ...plus the trump of this rank, 0 for none (Flurst: 6).
         second_lead: :class:`SecondLead`.
+        empty_hand: :class:`EmptyHand`.
         plays: :class:`Plays`.
         pick_up: :class:`PickUp`.
         forced_pickup: once a seat picks up, the following seats must pick up too
@@ -223,6 +239,7 @@ class Rules:
     dreck_max_rank: int = 5
     dreck_trump_rank: int = 0
     second_lead: SecondLead = SecondLead.TRUMP_DRAWER
+    empty_hand: EmptyHand = EmptyHand.SAFE
     plays: Plays = Plays.SINGLE
     pick_up: PickUp = PickUp.TOP_CARD
     forced_pickup: bool = False
@@ -350,6 +367,8 @@ OPTION_HELP: dict[str, str] = {
                    "-1: the trump card's rank)",
     "dreck_max_rank": "the dreck holds every card from the 2 up to this rank",
     "dreck_trump_rank": "the dreck also holds the trump of this rank (0: none)",
+    "empty_hand": "a seat with no cards at the start of phase two: safe, Blåmattis (plays on, first picks "
+                  "up the lowest card), or loses at once",
     "second_lead": "who leads phase two: the seat that drew the trump card, or the last trick's winner",
     "plays": "a phase-two play: a single card, or also a run (any length, at least three, or from the 2)",
     "pick_up": "what a seat that does not beat picks up: the top play, the top card with the cards joined "

@@ -185,6 +185,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.dreck = 0
         self.dreck_move = -1
         self.position = None
+        self.blue = 0
         self.phase = Phase.ONE
         self._init_phase_one()
         self._start_trick(self.first_leader)
@@ -266,6 +267,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.trump_card = -1
         self._init_phase_one()
         self._start_phase_two(position.to_act)
+        self.blue = 0  # in a written position a seat without cards is out
         self.killed = position.out_of_play
         self.out_order = list(position.out_order) + [
             s for s in range(n) if not position.hands[s] and s not in position.out_order

@@ -46,7 +46,7 @@ from .cards import (
 from .hint import hints
 from .phase_two import pick_up_take
 from .record import dumps, record_of
-from .rules import FirstPhase, PickUp, Plays, Rules
+from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules
 from .state import State
 from .view import View, view_of
 
@@ -215,6 +215,14 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
         return who("is", "are") + " " + loser_title(rules)
     if k == "abandoned":
         return "The deal is abandoned at the action limit: nobody loses"
+    if k == "blamattis":
+        if rules.empty_hand is EmptyHand.LOSES:
+            return who("has", "have") + " no cards after phase one (Blåmattis) and loses at once"
+        return (who("has", "have") + " no cards after phase one (Blåmattis): at the first turn with cards on "
+                "the table, the lowest card must be picked up")
+    if k == "lead-passes":
+        return (who("holds", "hold") + " only the highest trump, which may only kill a trick: "
+                f"the lead passes to {names[event.seats[0]]}")
     return None
 
 
@@ -405,7 +413,9 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
     for s in range(view.players):
         info = Text()
         n = view.hand_sizes[s]
-        if not one and n == 0:
+        if not one and n == 0 and s not in view.out_order and view.loser != s:
+            info.append("no cards yet (Blåmattis)", style="yellow")
+        elif not one and n == 0:
             info.append("out", style="green")
         else:
             info.append(f"{n} in hand")

@@ -4,11 +4,16 @@
 tricks in phase one, single cards in phase two).
 ``goat``: the Swedish Goat Game / Flurst as the "Skitgubbe (a.k.a. Flurst)"
 page describes it (all play, match if you can, sluffing, dreck, runs).
+``howell``: Dave Howell's Swedish Goat Game (the Goat Game with aces low in the
+first part and a card set aside at the start to name the trump suit).
+``myllymatti``: the Finnish ancestor as pagat.com describes it (like ``pagat``).
+``mattis``: the Norwegian game on pagat.com (all play, ties replayed, no sluffing,
+runs of at least two, pick up the lowest play, Blåmattis).
 """
 
 from __future__ import annotations
 
-from .rules import FirstPhase, PickUp, Plays, Rules, SecondLead
+from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLead
 
 __all__ = ["PRESETS", "ALIASES", "find_variant", "UnknownVariantError", "rules_diff"]
 
@@ -55,6 +60,26 @@ PRESETS: dict[str, Rules] = {
         pick_up=PickUp.LOWEST_RUN,
     ),
 }
+PRESETS["howell"] = PRESETS["goat"].replace(
+    name="howell", max_players=6, aces_low_first=True, bottom_aside=True, show_trump_card=True,
+)
+PRESETS["myllymatti"] = PRESETS["pagat"].replace(name="myllymatti")
+PRESETS["mattis"] = Rules(
+    name="mattis",
+    min_players=3,
+    max_players=8,
+    hand_size=3,
+    first_phase=FirstPhase.ALL_PLAY,
+    turn_from_stock=True,
+    must_match=False,
+    sluffing=False,
+    expose_leftover=True,
+    dreck_below=0,
+    second_lead=SecondLead.TRUMP_DRAWER,
+    empty_hand=EmptyHand.BLAMATTIS,
+    plays=Plays.RUN,
+    pick_up=PickUp.BOTTOM_PLAY,
+)
 
 ALIASES: dict[str, str] = {
     "skitgubbe": "pagat",
@@ -62,6 +87,9 @@ ALIASES: dict[str, str] = {
     "flurst": "goat",
     "swedish-goat": "goat",
     "swedish-goat-game": "goat",
+    "hurtenflurst": "howell",
+    "norwegian": "mattis",
+    "finnish": "myllymatti",
 }
 
 

@@ -328,7 +328,8 @@ def check_illegal_actions(state: State, rng: random.Random) -> None:
 
 
 def public_dreck(state: State) -> int:
-    """The dreck as the rules define it (public once the trump suit is known)."""
+    """The dreck as the rules define it (public once the trump suit is known), less any card
+    already out of play (a trump card set aside at the deal)."""
     rules = state.rules
     m = 0
     for r in range(2, rules.dreck_max_rank + 1):
@@ -336,7 +337,7 @@ def public_dreck(state: State) -> int:
             m |= 1 << (s * 13 + r - 2)
     if rules.dreck_trump_rank and state.trump_suit >= 0:
         m |= 1 << (state.trump_suit * 13 + rules.dreck_trump_rank - 2)
-    return m
+    return m & ~state.killed
 
 
 def check_view(state: State, seat: int) -> None:

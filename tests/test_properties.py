@@ -337,7 +337,9 @@ def public_dreck(state: State) -> int:
             m |= 1 << (s * 13 + r - 2)
     if rules.dreck_trump_rank and state.trump_suit >= 0:
         m |= 1 << (state.trump_suit * 13 + rules.dreck_trump_rank - 2)
-    return m & ~state.killed
+    if state.trump_holder < 0 and state.trump_card >= 0:  # set aside at the deal: out of play
+        m &= ~(1 << state.trump_card)
+    return m
 
 
 def check_view(state: State, seat: int) -> None:

@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("a", help="preset name or house-rules file")
     diff.add_argument("b", help="preset name or house-rules file")
 
-    q = sub.add_parser("bench", help="random-play speed of the engine")
+    q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
     q.add_argument("--rounds", type=int, default=5, help="timed rounds per ruleset; default 5")
     q.add_argument("--json", action="store_true", help="print as JSON")
@@ -394,14 +394,15 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
 
 
 def _bench(args: argparse.Namespace, console: Console) -> int:
-    from .bench import baseline_shuffles_per_second, bench_random_play
+    from .bench import USUAL_PLAYERS, baseline_shuffles_per_second, bench_random_play
 
     if args.games < 1 or args.rounds < 1:
         print("skitgubbe bench: --games and --rounds must be at least 1", file=sys.stderr)
         return 2
     baseline = baseline_shuffles_per_second()
     rows: list[dict[str, object]] = []
-    for name, players in (("pagat", 3), ("goat", 4)):
+    for name, preset in PRESETS.items():
+        players = min(max(USUAL_PLAYERS.get(name, 4), preset.min_players), preset.max_players)
         runs = sorted((bench_random_play(find_variant(name), players, args.games, seed=k)
                        for k in range(args.rounds)), key=lambda r: r.games_per_second)
         best, median = runs[-1], runs[len(runs) // 2]

@@ -240,7 +240,7 @@ def illegal_actions(state: State, rng: random.Random) -> list[tuple[str, int, Ac
     if ph == Phase.ONE:
         out.append(("pick up in phase one", seat, Action(Kind.PICK_UP)))
         out.append(("sluff a card not held", seat, Action(Kind.SLUFF, 1 << c)))
-        if len(state.stock) <= 1:
+        if len(state.stock) <= (0 if state.rules.bottom_aside else 1):  # the bottom card is not turned up
             out.append(("stock with at most one stock card", seat, Action(Kind.STOCK)))
         if state.pending:
             out.append(("stock while the trick waits for sluffs", seat, Action(Kind.STOCK)))

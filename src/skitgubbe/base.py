@@ -108,6 +108,8 @@ class StateBase:
     position: Position | None  # the phase-two position play started from, if any
 
     # phase one (see phase_one.py)
+    strength: tuple[int, ...]  # phase-one strength of each rank 0..14 (aces low or high)
+    spare: int  # stock cards that cannot be turned up or replace a sluff (the bottom trump card)
     leader: int
     round_seats: list[int]
     round_pos: int

@@ -39,6 +39,9 @@ class PhaseOne(StateBase):
         if self.rules.aces_low_first:
             strength[14] = 1
         self.strength = tuple(strength)
+        # stock cards that can neither be turned up nor replace a sluff: the bottom card,
+        # which becomes the trump card (none when it was set aside at the deal)
+        self.spare = 0 if self.rules.bottom_aside else 1
         self._clear_trick()
         self.round_seats = []
         self.round_pos = 0
@@ -80,7 +83,7 @@ class PhaseOne(StateBase):
             self._collect()
             return
         s = self.round_seats[self.round_pos]
-        if not self.hands[s] and not (self.rules.turn_from_stock and len(self.stock) > 1):
+        if not self.hands[s] and not (self.rules.turn_from_stock and len(self.stock) > self.spare):
             self._end_phase_one()
             return
         self.to_act = s
@@ -149,7 +152,7 @@ class PhaseOne(StateBase):
         if s == self.to_act and not self.pending:
             forced = self._must_match(s)
             out.extend(single_actions(Kind.PLAY, forced or self.hands[s]))
-            if not forced and self.rules.turn_from_stock and len(self.stock) > 1:
+            if not forced and self.rules.turn_from_stock and len(self.stock) > self.spare:
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
             m = self._sluffable(s)
@@ -182,10 +185,17 @@ class PhaseOne(StateBase):
         if not m or self.winner >= 0:
             return m
         if rules.sluff_guard_high and self.round_high and self._due(s):
-            m &= ~RANK_MASKS[self.round_high]
-        if m and rules.sluff_guard_last and len(self.stock) < 2 and self._contender(s):
+            m &= ~self._guarded(s)
+        if m and rules.sluff_guard_last and len(self.stock) <= self.spare and self._contender(s):
             return 0
         return m
+
+    def _guarded(self, s: int) -> int:
+        """Cards of ``s`` that restriction 1 keeps from being sluffed: those it may have to
+        play in this round (the forced match, or the cards of the round's highest rank)."""
+        if self.rules.must_match:
+            return self._must_match(s)
+        return self.hands[s] & RANK_MASKS[self.round_high]
 
     def _own_ranks(self, s: int) -> int:
         """The four cards of each rank ``s`` played in the latest round it played in."""
@@ -218,6 +228,8 @@ class PhaseOne(StateBase):
                 return self._match_reason(forced)
             if not self.rules.turn_from_stock:
                 return "these rules do not allow turning up the stock"
+            if not self.stock or not self.spare:
+                return "the stock is empty"
             return "the stock's last card cannot be turned up: it becomes the trump card"
         cards = action.cards
         if cards.bit_count() != 1:
@@ -231,7 +243,8 @@ class PhaseOne(StateBase):
 
     def _match_reason(self, forced: int) -> str:
         held = " ".join(card_label(c) for c in cards_in(forced))
-        return f"you must match the {_RANK_WORD[self.round_high]}: you hold {held}"
+        rank = _RANK[(forced & -forced).bit_length() - 1]
+        return f"you must match the {_RANK_WORD[rank]}: you hold {held}"
 
     def _explain_sluff(self, s: int, cards: int) -> str:
         if not self.rules.sluffing:
@@ -245,7 +258,9 @@ class PhaseOne(StateBase):
             return "there is no card on the table to sluff onto"
         if not cards & self.trick_ranks:
             return f"no {_RANK_WORD[_RANK[c]]} is in the trick: you may only sluff a rank already there"
-        if self.rules.sluff_guard_high and self._due(s) and _RANK[c] == self.round_high:
+        if self.rules.sluff_own_rank and not cards & self._own_ranks(s):
+            return "in these rules you may only sluff the rank you played yourself in your latest round"
+        if self.rules.sluff_guard_high and self._due(s) and cards & self._guarded(s):
             return (
                 f"you have yet to play to this round and {card_label(c)} matches its highest "
                 "card: it may be the card you must play"
@@ -317,7 +332,7 @@ class PhaseOne(StateBase):
         self.contributed[s] |= cards
         self.sluffs.append((s, c))
         self.events.append(Event("sluff", s, cards))
-        if not (self.rules.restaurant and len(self.stock) == 1):
+        if not (self.rules.restaurant and self.spare and len(self.stock) == 1):
             self._draw(s)
         # Others' options can only have shrunk (the stock is shorter); the sluffer is
         # asked again.  Live tables open no window before the trick is settled.
@@ -369,6 +384,9 @@ class PhaseOne(StateBase):
             if self.rules.expose_leftover and hands[s]:
                 self.known[s] |= hands[s]
                 self.events.append(Event("exposed", s, hands[s]))
+        due = self.round_seats[self.round_pos] if self.round_seats else self.leader
+        while self.stock:  # only the bottom card can be left (restaurant rules): the seat due draws it
+            self._draw(due)
         self._clear_trick()
         for s in range(n):
             hands[s] |= self.piles[s]

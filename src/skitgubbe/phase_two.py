@@ -123,7 +123,7 @@ class PhaseTwo(StateBase):
                 self.out_order.append(s)
                 self.events.append(Event("out", s))
         holding = [s for s in range(n) if self.hands[s]]
-        if len(holding) <= 1:
+        if len(holding) + self.blue.bit_count() <= 1 or not holding:
             self._finish(holding[0] if holding else None)
             return
         if not self.hands[leader]:

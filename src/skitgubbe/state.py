@@ -277,6 +277,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.table_owners = [s for s, _ in position.table]
         self.kill_at = position.kill_at if position.kill_at is not None else default_kill_at(position)
         self.to_act = position.to_act
+        self._check_lead()  # the high trump rule may pass the lead on
         return self
 
     def clone(self) -> State:

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
+from .beating import anti_trump_suit, beats
 from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
-from .rules import AntiTrump, EmptyHand, PickUp, Plays
+from .rules import EmptyHand, PickUp, Plays
 
-__all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]
+__all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
 
 
 def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
@@ -64,26 +65,6 @@ def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
         hi = nxt.bit_length() - 1
         j += 1
     return take, j, 0
-
-
-def anti_trump_suit(rule: AntiTrump, trump: int) -> int:
-    """The anti-trump suit (0..3) for ``rule`` when ``trump`` (0..3) is trumps, or -1 for none."""
-    if rule is AntiTrump.SAME_COLOUR:
-        return {0: 3, 3: 0, 1: 2, 2: 1}[trump]
-    if rule is AntiTrump.ELECTRIC_CLUBS:
-        return 3 if trump == 0 else 0
-    return -1
-
-
-def beats(play: int, top: int, trump: int, anti: int = -1) -> bool:
-    """True if card set ``play`` beats card set ``top`` with ``trump`` the trump suit and
-    ``anti`` the anti-trump suit (-1 for none): the same suit with its lowest card above
-    the top's highest, or a trump on anything but a trump or an anti-trump."""
-    th = top.bit_length() - 1
-    pl = (play & -play).bit_length() - 1
-    if pl // 13 == th // 13:
-        return pl > th
-    return pl // 13 == trump and th // 13 != anti
 
 
 _BEAT, _LEAD = "beat", "lead"

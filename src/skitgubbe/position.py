@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .beating import anti_trump_suit, beats
 from .cards import FULL_DECK, SUIT_NAMES, card_label, cards_in, format_cards, is_run
 from .rules import Plays, Rules
 
@@ -64,14 +65,6 @@ def default_kill_at(position: Position) -> int:
     return len(seats)
 
 
-def _beats(play: int, top: int, trump: int) -> bool:
-    th = top.bit_length() - 1
-    pl = (play & -play).bit_length() - 1
-    if pl // 13 == th // 13:
-        return pl > th
-    return pl // 13 == trump
-
-
 def check_position(position: Position, rules: Rules) -> None:
     """Raise :class:`PositionError` naming the first fault of ``position`` under ``rules``:
     a seat count outside the rules, a card twice or missing, a bad trump suit, a table play
@@ -104,6 +97,8 @@ def check_position(position: Position, rules: Rules) -> None:
 
     for s, h in enumerate(position.hands):
         place(h, f"hand {s}")
+    anti = anti_trump_suit(rules.anti_trump, position.trump_suit)
+    min_run = 3 if rules.plays is Plays.RUN3 else 2
     for i, (s, p) in enumerate(position.table, start=1):
         if not 0 <= s < n:
             raise PositionError("table", f"play {i} is by seat {s}, which does not exist (seats 0..{n - 1})")
@@ -113,12 +108,18 @@ def check_position(position: Position, rules: Rules) -> None:
         if not is_run(p):
             raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) is not one card "
                                          "or a run of touching cards of one suit")
-        if rules.plays is Plays.SINGLE and p.bit_count() != 1:
+        k = p.bit_count()
+        if rules.plays is Plays.SINGLE and k != 1:
+            raise PositionError("table", f"play {i} has {k} cards: {rules.name} plays single cards")
+        if 1 < k < min_run:
             raise PositionError("table",
-                                f"play {i} has {p.bit_count()} cards: {rules.name} plays single cards")
+                                f"play {i} has {k} cards: a run needs at least {min_run} in {rules.name}")
+        if k > 1 and rules.plays is Plays.RUN_FROM_TWO and (p & -p).bit_length() % 13 != 1:
+            raise PositionError("table",
+                                f"play {i} is a run that does not start with a 2, as {rules.name} requires")
         if i > 1:
             below = position.table[i - 2][1]
-            if not _beats(p, below, position.trump_suit):
+            if not beats(p, below, position.trump_suit, anti):
                 raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) does not beat "
                                              f"play {i - 1} ({format_cards(below, unicode=True)}) with "
                                              f"{SUIT_NAMES[position.trump_suit]} trumps")

@@ -1,0 +1,609 @@
+"""The OpenSpiel game python_skitgubbe (skitgubbe.adapters.openspiel).
+
+Skipped when open_spiel is not installed.  Checked: the game's metadata and parameters;
+OpenSpiel's own ``random_sim_test`` (with and without serialization) for every preset and two
+seat counts; OpenSpiel's API test class for sampled states (``EnforceAPIOnPartialTreeBase``,
+shipped in the wheel as open_spiel/integration_tests/api_test.py) and, since the full game tree
+cannot be enumerated, the checks of its full-tree class on sampled states instead; clone, pickle
+and serialize round trips; the sluff window of docs/sluffing.md's worked example, in which every
+seat is asked and the settled trick stays on the table until the last seat has passed; that the
+engine state is always the one the engine reaches from its deck and moves; returns and the turn
+cap; resampling (same information state, same legal actions, hidden cards moved, public and own
+cards kept, constraints kept, perfect recall along both histories; also during the deal, while
+the dreck is dealt, and with a bottom card shown at the deal); the Python IS-MCTS bot playing a
+whole deal of each preset against uniform random bots; and the speed command.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+
+from skitgubbe.actions import Kind  # noqa: E402
+from skitgubbe.adapters import encoding  # noqa: E402
+from skitgubbe.adapters import openspiel as osg  # noqa: E402
+from skitgubbe.base import Phase  # noqa: E402
+from skitgubbe.cards import SUIT_MASKS, parse_card, parse_cards  # noqa: E402
+from skitgubbe.state import State  # noqa: E402
+from skitgubbe.variants import PRESETS  # noqa: E402
+
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
+
+def _load(rules: str, players: int, **extra: int) -> Any:
+    params = ",".join([f"rules={rules}", f"players={players}"] + [f"{k}={v}" for k, v in extra.items()])
+    return pyspiel.load_game(f"python_skitgubbe({params})")
+
+
+def _step(state: Any, rng: random.Random) -> None:
+    if state.is_chance_node():
+        cards, probs = zip(*state.chance_outcomes(), strict=True)
+        assert abs(sum(probs) - 1.0) < 1e-9
+        state.apply_action(rng.choice(cards))
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def _states(game: Any, seed: int, every: int = 1) -> list[Any]:
+    """Clones of every ``every``-th state of one random deal, the terminal state last."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    out = []
+    i = 0
+    while not state.is_terminal():
+        if i % every == 0:
+            out.append(state.clone())
+        _step(state, rng)
+        i += 1
+    out.append(state)
+    return out
+
+
+# -- the game --------------------------------------------------------------------------------------
+
+
+def test_registered_with_metadata() -> None:
+    game = pyspiel.load_game("python_skitgubbe(rules=goat,players=4)")
+    t = game.get_type()
+    assert t.short_name == "python_skitgubbe"
+    assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert t.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert t.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert (t.min_num_players, t.max_num_players) == (2, 8)
+    assert t.provides_information_state_string and t.provides_information_state_tensor
+    assert t.provides_observation_string and t.provides_observation_tensor
+    assert game.num_players() == 4
+    assert game.num_distinct_actions() == encoding.NUM_ACTIONS == 419
+    assert game.max_chance_outcomes() == 52
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
+    assert game.max_game_length() == osg.DEFAULT_MAX_TURNS
+    assert game.observation_tensor_size() == encoding.OBS_SIZE
+    assert game.information_state_tensor_size() == osg.INFO_SIZE
+    default = pyspiel.load_game("python_skitgubbe")
+    assert default.get_parameters() == {"rules": "pagat", "players": 3, "max_turns": osg.DEFAULT_MAX_TURNS}
+    assert _load("flurst", 5, max_turns=77).max_game_length() == 77
+
+
+@pytest.mark.parametrize("spec", ["rules=goat,players=2", "rules=pagat,players=5", "rules=nosuch",
+                                  "max_turns=0"])
+def test_bad_parameters_are_refused(spec: str) -> None:
+    with pytest.raises(Exception, match="players|no rules called|max_turns"):
+        pyspiel.load_game(f"python_skitgubbe({spec})")
+
+
+# -- OpenSpiel's own tests ----------------------------------------------------------------------------
+
+_SIM_GAMES = [(name, players, serialize) for name, rules in sorted(PRESETS.items())
+              for players, serialize in ((rules.min_players, False), (rules.min_players, True),
+                                         (rules.min_players + 1, True))]
+
+
+@pytest.mark.parametrize(("rules", "players", "serialize"), _SIM_GAMES)
+def test_random_sim_test(rules: str, players: int, serialize: bool) -> None:
+    """OpenSpiel's C++ random simulation checks, one deal each (with serialize, states are also
+    serialized and deserialized along the way)."""
+    pyspiel.random_sim_test(_load(rules, players), num_sims=1, serialize=serialize, verbose=False)
+
+
+def _api_test_module() -> Any:
+    return pytest.importorskip("open_spiel.integration_tests.api_test")
+
+
+@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4)])
+def test_openspiel_api_test_class(rules: str, players: int) -> None:
+    """OpenSpiel's EnforceAPIOnPartialTreeBase, pointed at our game."""
+    import unittest
+
+    api_test = _api_test_module()
+    case = type("EnforceAPIOnPartialTree_skitgubbe", (api_test.EnforceAPIOnPartialTreeBase,),
+                {"game": _load(rules, players), "game_name": f"python_skitgubbe_{rules}"})
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(case)
+    result = unittest.TestResult()
+    suite.run(result)
+    assert result.testsRun >= 5
+    assert not result.errors and not result.failures, result.errors + result.failures
+
+
+@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4)])
+def test_full_tree_api_checks_on_sampled_states(rules: str, players: int) -> None:
+    """The checks of OpenSpiel's EnforceAPIOnFullTreeBase that do not need the whole tree, on
+    every state of two random deals (the tree of a card game cannot be enumerated)."""
+    game = _load(rules, players)
+    states = _states(game, 1) + _states(game, 2, every=3)
+    infosets: list[set[Any]] = [set() for _ in range(players)]
+    tensors: list[set[Any]] = [set() for _ in range(players)]
+    for state in states:
+        if state.is_terminal():
+            assert state.current_player() == TERMINAL
+            assert state.legal_actions() == []
+            assert all(state.legal_actions(p) == [] for p in range(players))
+            with pytest.raises(RuntimeError):
+                state.information_state_string()
+            assert sum(state.returns()) == pytest.approx(game.utility_sum())
+        elif state.is_chance_node():
+            assert state.get_type() == pyspiel.StateType.CHANCE
+            with pytest.raises(RuntimeError):
+                state.information_state_string()
+            with pytest.raises(RuntimeError):
+                state.information_state_tensor()
+        else:
+            p = state.current_player()
+            assert all(state.legal_actions(q) == [] for q in range(players) if q != p)
+            infosets[p].add(state.information_state_string(p))
+            tensors[p].add(tuple(state.information_state_tensor(p)))
+    for sets in (infosets, tensors):  # no information set is shared between players
+        assert len(set().union(*sets)) == sum(len(s) for s in sets)
+
+
+# -- copies ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 5)])
+def test_clone_pickle_and_serialize_round_trips(rules: str, players: int) -> None:
+    game = _load(rules, players)
+    assert pickle.loads(pickle.dumps(game)).get_parameters() == game.get_parameters()
+    rng = random.Random(3)
+    for state in _states(game, 4, every=41):
+        text = str(state)
+        copies = (state.clone(), pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize()),
+                  pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1])
+        for copy in copies:
+            assert str(copy) == text
+            assert copy.history() == state.history()
+            if not state.is_terminal():
+                assert copy.legal_actions() == state.legal_actions()
+                p = max(state.current_player(), 0)
+                assert copy.information_state_string(p) == state.information_state_string(p)
+                assert copy.observation_tensor(p) == state.observation_tensor(p)
+        if not state.is_terminal():
+            copy = state.clone()
+            _step(copy, rng)  # the original does not change with its copy
+            assert str(state) == text and len(copy.history()) == len(state.history()) + 1
+
+
+# -- chance, sluff windows and the engine -------------------------------------------------------------
+
+
+def _do(state: Any, move: str) -> None:
+    """Apply ``move``: a card for a chance node, else the legal action with that text."""
+    if state.is_chance_node():
+        card = parse_card(move)
+        assert card in [c for c, _ in state.chance_outcomes()]
+        state.apply_action(card)
+        return
+    p = state.current_player()
+    ids = {state.action_to_string(p, a): a for a in state.legal_actions()}
+    assert move in ids, (move, sorted(ids))
+    state.apply_action(ids[move])
+
+
+def _asked(state: Any) -> tuple[int, list[str]]:
+    p = state.current_player()
+    return p, [state.action_to_string(p, a) for a in state.legal_actions()]
+
+
+def test_the_sluffing_example_asks_every_seat() -> None:
+    """docs/sluffing.md's worked example under this adapter's protocol: after each play every
+    seat holding cards is asked, clockwise from the player's left; a seat that cannot sluff may
+    only pass; the settled trick stays on the table until the last seat has passed."""
+    game = _load("goat", 3)
+    state = game.new_initial_state()
+    for card in ("7C", "7D", "4C", "4D", "4S", "QH", "9H", "KC", "2S"):  # the deal, from seat 1
+        _do(state, card)
+    assert state.current_player() == 1
+    _do(state, "play 7C")
+    _do(state, "JD")  # seat 1 draws
+    for seat in (2, 0, 1):  # nobody can sluff a seven: everyone is asked anyway
+        assert _asked(state) == (seat, ["pass"])
+        _do(state, "pass")
+    assert _asked(state) == (2, ["play 7D"])  # must match
+    _do(state, "play 7D")
+    _do(state, "8H")
+    for seat in (0, 1, 2):
+        assert _asked(state) == (seat, ["pass"])
+        _do(state, "pass")
+    _do(state, "play 4C")
+    _do(state, "9S")  # a war between seats 1 and 2; seats 1 and 2 may sluff a four
+    assert _asked(state) == (1, ["sluff 4D", "pass"])
+    _do(state, "sluff 4D")
+    _do(state, "3D")
+    assert _asked(state) == (1, ["pass"])  # asked again after its sluff
+    _do(state, "pass")
+    assert _asked(state) == (2, ["sluff 4S", "pass"])
+    _do(state, "pass")
+    assert _asked(state) == (0, ["pass"])
+    _do(state, "pass")
+    assert state.current_player() == 1
+    _do(state, "play 9H")
+    _do(state, "6C")
+    assert _asked(state) == (2, ["sluff 4S", "pass"])
+    _do(state, "pass")
+    assert _asked(state) == (0, ["sluff 9S", "pass"])
+    _do(state, "sluff 9S")
+    _do(state, "8C")
+    for seat in (0, 1):
+        assert _asked(state)[0] == seat
+        _do(state, "pass")
+    assert state.current_player() == 2
+    _do(state, "play KC")
+    _do(state, "JS")  # seat 2 wins the trick
+    for seat in (0, 1):
+        assert _asked(state) == (seat, ["pass"])
+        _do(state, "pass")
+    _do(state, "sluff 4S")
+    _do(state, "2C")
+    # The engine has nobody left to wait for, but seat 2 has not passed yet: the trick stays.
+    assert _asked(state) == (2, ["pass"])
+    view = state.view(0)
+    assert view.trick_winner == 2 and view.rounds and view.piles[2] == 0
+    assert view.sluff_window == (2,) and view.to_act == 2
+    _do(state, "pass")
+    won = parse_cards("7C 7D 4C 9H KC 4D 9S 4S")
+    assert state.view(0).piles[2] == sum(1 << c for c in won)
+    assert state.current_player() == 2  # the winner leads
+    obs = state.observation_tensor(1)
+    fields = {n: (o, s) for n, o, s in encoding.OBS_FIELDS}
+    assert obs[fields["to_act"][0] + 1] == 1.0  # seat 2 is one to the left of seat 1
+
+
+def test_who_could_sluff_is_never_shown() -> None:
+    """Two deals that differ only in one card of seat 2 (4S, which it could sluff twice in the
+    example, or 5H, which it never can), played with the same moves: the same seat is asked at
+    every step and seats 0 and 1 see exactly the same things."""
+    game = _load("goat", 3)
+    moves = ["play 7C", "JD", "pass", "pass", "pass", "play 7D", "8H", "pass", "pass", "pass",
+             "play 4C", "9S", "pass", "pass", "pass", "play 9H", "6C", "pass", "pass", "pass",
+             "play KC", "JS", "pass", "pass", "pass"]
+    worlds = []
+    for fourth in ("4S", "5H"):
+        state = game.new_initial_state()
+        for card in ("7C", "7D", "4C", "4D", fourth, "QH", "9H", "KC", "2S"):
+            _do(state, card)
+        worlds.append(state)
+    assert [c for c in range(52) if worlds[0].view(2).hand >> c & 1] != [
+        c for c in range(52) if worlds[1].view(2).hand >> c & 1]
+    could_sluff = 0
+    for move in moves:
+        a, b = worlds
+        assert a.current_player() == b.current_player()
+        if not a.is_chance_node():
+            could_sluff += len(a.legal_actions()) != len(b.legal_actions())
+        for seat in (0, 1):
+            assert a.information_state_string(seat) == b.information_state_string(seat)
+            assert a.information_state_tensor(seat) == b.information_state_tensor(seat)
+            assert a.observation_string(seat) == b.observation_string(seat)
+        for state in worlds:
+            _do(state, move)
+    # in the first world only, seat 2 could sluff 4S in three windows and on its turn to play KC
+    assert could_sluff == 4
+    assert worlds[0].view(0).piles == worlds[1].view(0).piles != (0, 0, 0)
+
+
+def _replayed(engine: State) -> State:
+    """The engine's deck and moves replayed, every move checked, by a plain State."""
+    plain = State.new(engine.rules, engine.players, dealer=engine.dealer, deck=engine.deck,
+                      action_limit=engine.action_limit)
+    for seat, action in engine.history:
+        plain.apply(action, seat)
+    return plain
+
+
+_FIELDS = ("hands", "piles", "known", "stock", "trump_card", "trump_holder", "trump_suit", "phase",
+           "to_act", "table", "killed", "out_order", "loser", "pending", "rounds", "sluffs", "tricks")
+
+
+@pytest.mark.parametrize(("rules", "players", "seed"), [("pagat", 3, 5), ("goat", 4, 6), ("goat", 6, 7)])
+def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: int, seed: int) -> None:
+    """Swapping drawn cards to the top of the stock and holding windows leaves an engine state
+    that a plain State reaches from the same deck and moves; cards are never lost or doubled;
+    a seat the engine is not waiting for may only pass in a window."""
+    game = _load(rules, players)
+    checked = 0
+    for i, state in enumerate(_states(game, seed)):
+        engine = state.engine
+        core = state._core
+        if engine is None:
+            continue
+        places = [*engine.hands, *engine.piles, engine.killed, sum(1 << c for c in engine.stock)]
+        if engine.phase == Phase.DRECK:
+            places.append(engine.dreck)
+        if engine.trump_suit < 0 <= engine.trump_card:  # set aside face down
+            places.append(1 << engine.trump_card)
+        if engine.phase == Phase.ONE:
+            trick = [c for r in engine.rounds for _, c in r] + [c for _, c in engine.sluffs]
+            places.append(sum(1 << c for c in trick))
+        places.append(sum(engine.table))
+        assert sum(p.bit_count() for p in places) == 52
+        assert not any(p & q for j, p in enumerate(places) for q in places[j + 1:])
+        if core.window and not state.is_chance_node():
+            p = state.current_player()
+            if not engine.pending >> p & 1:
+                assert state.legal_actions() == [encoding.PASS_ID]
+        if not core.window and core.pending is None and not core.dreck_order and i % 7 == 0:
+            plain = _replayed(engine)
+            for name in _FIELDS:
+                assert getattr(plain, name) == getattr(engine, name), name
+            checked += 1
+    assert checked > 5
+
+
+def test_returns_and_the_turn_cap() -> None:
+    for rules, players in (("pagat", 2), ("goat", 3)):
+        final = _states(_load(rules, players), 8)[-1]
+        returns = final.returns()
+        loser = final.engine.loser
+        assert returns[loser] == -1.0
+        assert all(r == pytest.approx(1 / (players - 1)) for s, r in enumerate(returns) if s != loser)
+        assert sum(returns) == pytest.approx(0.0)
+    capped = _states(_load("goat", 4, max_turns=40), 9)[-1]
+    assert capped.is_terminal() and capped.returns() == [0.0] * 4
+    assert sum(1 for item in capped.full_history() if item.player >= 0) == 40
+    assert capped.engine.phase == Phase.ONE
+
+
+def test_chance_nodes_and_action_strings() -> None:
+    state = _load("pagat", 3).new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 52
+    assert state.action_to_string(CHANCE, 5) == "deal 7C to seat 1"
+    for _ in range(9):
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert not state.is_chance_node() and state.current_player() == 1
+    assert state.action_to_string(1, encoding.STOCK_ID) == "stock"
+    state.apply_action(encoding.STOCK_ID)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 52 - 9
+    assert state.action_to_string(CHANCE, 51).startswith("seat 1 turns up AS")
+    with pytest.raises(ValueError, match="not a chance outcome"):
+        state.apply_action(0)  # already dealt
+    state.apply_action(51)
+    with pytest.raises(ValueError, match="cannot take action"):
+        state.apply_action(encoding.PICK_UP_ID)
+    with pytest.raises(ValueError, match="not a chance node"):
+        state.chance_outcomes()
+
+
+def test_observers() -> None:
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped, unused-ignore]
+
+    game = _load("goat", 4)
+    state = _states(game, 10, every=10)[20]
+    p = state.current_player()
+    info = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    info.set_from(state, p)
+    assert info.tensor.shape == (osg.INFO_SIZE,) and info.dict["seat"][p] == 1.0
+    assert list(info.tensor) == state.information_state_tensor(p)
+    assert info.string_from(state, p) == state.information_state_string(p)
+    assert state.information_state_string(p).startswith(f"seat {p}\n")
+    private = make_observation(game, pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    private.set_from(state, p)
+    hand = state.view(p).hand
+    assert [c for c in range(52) if private.tensor[c]] == [c for c in range(52) if hand >> c & 1]
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, p)
+    assert not public.dict["hand"].any()
+    assert public.string_from(state, p) and "hand: -" in public.string_from(state, p)
+    with pytest.raises(ValueError, match="no observer"):
+        game.make_py_observer(pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    with pytest.raises(ValueError, match="no parameters"):
+        game.make_py_observer(None, {"x": 1})
+
+
+# -- resampling ------------------------------------------------------------------------------------
+
+
+def _seen_cards(state: Any, seat: int) -> list[tuple[int, int]]:
+    """``(log index, card)`` of every chance outcome ``seat`` saw (its own, or shown to all)."""
+    return [(i, entry[1]) for i, entry in enumerate(state._core.log)
+            if entry[0] == CHANCE and entry[4] in (seat, osg._ALL)]
+
+
+def _seat_history(state: Any, seat: int) -> list[tuple[str, int]]:
+    """``(information state string, action)`` at each decision of ``seat`` along the history."""
+    game = state.get_game()
+    walk = game.new_initial_state()
+    out = []
+    for item in state.full_history():
+        if item.player == seat:
+            out.append((walk.information_state_string(seat), item.action))
+        walk.apply_action(item.action)
+    return out
+
+
+@pytest.mark.parametrize(("rules", "players", "seed"), [("pagat", 3, 11), ("goat", 4, 12), ("goat", 5, 13)])
+def test_resample_keeps_what_the_seat_knows(rules: str, players: int, seed: int) -> None:
+    game = _load(rules, players)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    moved = recall = 0
+    for i, state in enumerate(_states(game, seed, every=9)):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        p = state.current_player()
+        new = state.resample_from_infostate(p, sampler)
+        assert new.information_state_string(p) == state.information_state_string(p)
+        assert new.information_state_tensor(p) == state.information_state_tensor(p)
+        assert new.observation_string(p) == state.observation_string(p)
+        assert new.legal_actions() == state.legal_actions()
+        assert _seen_cards(new, p) == _seen_cards(state, p)
+        a, b = state._core, new._core
+        kept = a.visible(p)
+        assert b.visible(p) == kept
+        ea, eb = a.engine, b.engine
+        for s in range(players):  # own and public cards stay; every hand keeps its size
+            assert eb.hands[s] & kept == ea.hands[s] & kept
+            assert eb.hands[s].bit_count() == ea.hands[s].bit_count()
+        moved += eb.hands != ea.hands
+        if eb.trump_suit >= 0:
+            assert eb.trump_suit == ea.trump_suit and SUIT_MASKS[eb.trump_suit] >> eb.trump_card & 1
+        # the new history is legal move by move (checked replay), and serializes to itself
+        assert str(game.deserialize_state(new.serialize())) == str(new)
+        for seat, action in eb.history:
+            assert action.kind == Kind.DRECK or seat >= 0
+        _replayed(eb)
+        if i % 4 == 0:  # perfect recall: same information states and moves along both histories
+            assert _seat_history(new, p) == _seat_history(state, p)
+            recall += 1
+    assert moved > 3 and recall > 2
+
+
+def test_resample_during_the_deal() -> None:
+    game = _load("goat", 5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rng = random.Random(14)
+    state = game.new_initial_state()
+    for _ in range(7):
+        _step(state, rng)
+    new = state.resample_from_infostate(2, sampler)
+    assert new.information_state_string(2) == state.information_state_string(2)
+    assert len(new._core.deal) == 7 and new._core.deal[1] == state._core.deal[1]  # seat 2's card
+
+
+def test_must_match_is_kept_by_resampling() -> None:
+    """Under "match if you can", a seat seen not to match held no card of that rank then; the
+    resampled worlds keep that (the checked replay in _replayed would refuse them otherwise)."""
+    game = _load("goat", 3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    found = 0
+    for seed in range(15, 25):
+        for state in _states(game, seed, every=5):
+            core = state._core
+            if state.is_terminal() or state.is_chance_node() or not core.no_match:
+                continue
+            if core.engine.phase != Phase.ONE:
+                break
+            new = state.resample_from_infostate(state.current_player(), sampler)
+            _replayed(new.engine)
+            found += 1
+    assert found > 5
+
+
+# -- IS-MCTS ---------------------------------------------------------------------------------------
+
+
+def _ismcts_bot(game: Any, seed: int) -> Any:
+    from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped, unused-ignore]
+
+    class Bot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        """The Python IS-MCTS bot; it keeps no state between searches, so it needs no news."""
+
+        def restart_at(self, state: Any) -> None:
+            pass
+
+        def inform_action(self, state: Any, player: int, action: int) -> None:
+            pass
+
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    return Bot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(seed + 1))
+
+
+@pytest.mark.parametrize(("rules", "players"), [(name, r.min_players) for name, r in sorted(PRESETS.items())])
+def test_ismcts_plays_a_whole_deal(rules: str, players: int) -> None:
+    """The Python IS-MCTS bot (10 simulations a move, one random rollout each, a new world
+    resampled for every simulation) plays seat 0 of a whole deal against uniform random bots."""
+    from open_spiel.python.algorithms import evaluate_bots  # type: ignore[import-untyped, unused-ignore]
+    from open_spiel.python.bots import uniform_random  # type: ignore[import-untyped, unused-ignore]
+
+    game = _load(rules, players)
+    bots = [_ismcts_bot(game, 20)] + [uniform_random.UniformRandomBot(s, np.random.RandomState(s))
+                                      for s in range(1, players)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(21))
+    assert sorted(returns)[0] == -1.0 and sum(returns) == pytest.approx(0.0)
+
+
+def test_resample_while_the_dreck_is_dealt() -> None:
+    """At every chance node of a dreck dealt to several seats, a resample keeps the seat's
+    information state: the dreck cards not dealt yet are not known to be anywhere in particular."""
+    game = _load("goat", 6)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen = 0
+    for seed in range(30, 60):
+        for state in _states(game, seed):
+            core = state._core
+            if not core.dreck_order:
+                continue
+            for seat in range(6):
+                new = state.resample_from_infostate(seat, sampler)
+                assert new.information_state_string(seat) == state.information_state_string(seat)
+                assert _seen_cards(new, seat) == _seen_cards(state, seat)
+            seen += 1
+        if seen > 20:
+            break
+    assert seen > 20
+
+
+def _core_step(core: Any, rng: random.Random) -> None:
+    p = core.current_player()
+    if p == CHANCE:
+        core.apply_chance(rng.choice(core.chance_outcomes()))
+    else:
+        core.apply_move(p, rng.choice(core.legal_ids(p)))
+
+
+def test_a_bottom_card_shown_at_the_deal_is_drawn_last() -> None:
+    """Rules with ``exposed_bottom`` (no preset has it yet): one more chance node deals the bottom
+    card, everyone sees it, it is never drawn before the last stock card, and a resample (here at
+    a chance node, between a play and its draw) keeps it."""
+    rules = PRESETS["pagat"].replace(exposed_bottom=True)
+    rng = random.Random(40)
+    core = osg._Core(rules, 3, 10_000)
+    resampled = 0
+    while core.current_player() != TERMINAL:
+        _core_step(core, rng)
+        e = core.engine
+        if e is None or e.phase != Phase.ONE:
+            continue
+        assert all(core.view(s).exposed_card == core.bottom for s in range(3))
+        if len(e.stock) > 1:
+            assert e.stock[0] == core.bottom
+            if core.pending is not None:
+                assert core.bottom not in core.chance_outcomes()
+                values = core.resampled_actions(1, rng.random)
+                other = osg._Core(rules, 3, 10_000)
+                other.checks = False
+                for a in values:
+                    if other.current_player() == CHANCE:
+                        other.apply_chance(a)
+                    else:
+                        other.apply_move(other.current_player(), a)
+                assert other.history_text(1) == core.history_text(1)
+                assert other.view(1) == core.view(1) and other.bottom == core.bottom
+                resampled += 1
+    assert core.engine is not None
+    assert core.engine.trump_card == core.bottom and resampled > 5
+    assert core.view(0).exposed_card == core.bottom
+
+
+def test_speed_command(capsys: pytest.CaptureFixture[str]) -> None:
+    osg.main(["--games", "1"])
+    out = capsys.readouterr().out
+    assert out.count("steps/s") == sum(len({r.min_players, min(4, r.max_players)}) for r in PRESETS.values())

@@ -122,6 +122,8 @@ class StateBase:
     round_high: int
     winner: int
     pending: int
+    sluffed: int  # seats (bitmask) that have sluffed into the current trick
+    tie_rank: int  # the tied rank that started the current war or bounce round, 0 if none
     window_start: int
     last_winner: int
     # phase two (see phase_two.py)

@@ -31,6 +31,16 @@ _RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10
               11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
+def _subsets(mask: int) -> list[int]:
+    """Every non-empty subset of card set ``mask``, smallest first."""
+    subs = []
+    sub = mask
+    while sub:
+        subs.append(sub)
+        sub = (sub - 1) & mask
+    return sorted(subs, key=lambda x: (x.bit_count(), x))
+
+
 class PhaseOne(StateBase):
     """The phase-one part of :class:`skitgubbe.state.State` (a mixin)."""
 
@@ -57,21 +67,14 @@ class PhaseOne(StateBase):
 
     def _start_trick(self, leader: int) -> None:
         n = self.players
+        self._clear_trick()
         self.leader = leader
         if self.rules.first_phase is FirstPhase.PAIRS:
             self.round_seats = [leader, (leader + 1) % n]
         else:
             self.round_seats = [(leader + i) % n for i in range(n)]
         self.round_pos = 0
-        self.round_cards = []
         self.rounds = [self.round_cards]
-        self.sluffs = []
-        self.trick_cards = 0
-        self.trick_ranks = 0
-        self.round_high = 0
-        self.winner = -1
-        self.contributed = [0] * n
-        self.pending = 0
         self._advance_one()
 
     def _advance_one(self) -> None:
@@ -156,7 +159,9 @@ class PhaseOne(StateBase):
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
             m = self._sluffable(s)
-            if m:
+            if m and self.rules.sluff_once:  # one occasion: any set of the sluffable cards at once
+                out.extend(Action(Kind.SLUFF, sub) for sub in _subsets(m))
+            elif m:
                 out.extend(single_actions(Kind.SLUFF, m))
             if self.pending >> s & 1:
                 out.append(PASS_ACTION)
@@ -182,6 +187,12 @@ class PhaseOne(StateBase):
         rules = self.rules
         if m and rules.sluff_own_rank:
             m &= self._own_ranks(s)
+        if m and rules.sluff_once and self.sluffed >> s & 1:
+            return 0
+        if m and rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
+            return 0
+        if m and rules.sluff_losing_only:
+            m &= ~RANK_MASKS[self._winning_rank()]
         if not m or self.winner >= 0:
             return m
         if rules.sluff_guard_high and self.round_high and self._due(s):
@@ -189,6 +200,11 @@ class PhaseOne(StateBase):
         if m and rules.sluff_guard_last and len(self.stock) <= self.spare and self._contender(s):
             return 0
         return m
+
+    def _winning_rank(self) -> int:
+        """The rank now heading the trick: the head of the current round, or before a war
+        round has a card, the tied rank that started it."""
+        return self._head()[0] if self.round_cards else self.tie_rank
 
     def _guarded(self, s: int) -> int:
         """Cards of ``s`` that restriction 1 keeps from being sluffed: those it may have to
@@ -249,15 +265,23 @@ class PhaseOne(StateBase):
     def _explain_sluff(self, s: int, cards: int) -> str:
         if not self.rules.sluffing:
             return "these rules have no sluffing"
-        if cards.bit_count() != 1:
+        if cards.bit_count() != 1 and not self.rules.sluff_once:
             return "sluff one card at a time"
-        c = cards.bit_length() - 1
-        if not cards & self.hands[s]:
-            return f"you do not hold {card_label(c)}"
+        if cards & ~self.hands[s]:
+            return f"you do not hold {card_label((cards & ~self.hands[s]).bit_length() - 1)}"
+        if self.rules.sluff_once and self.sluffed >> s & 1:
+            return "in these rules you sluff only once in a trick, and you have"
+        if self.rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
+            return "in these rules you may sluff only after you have played to the trick"
         if not self.trick_cards:
             return "there is no card on the table to sluff onto"
-        if not cards & self.trick_ranks:
+        bad = cards & ~self.trick_ranks
+        c = (bad or cards).bit_length() - 1
+        if bad:
             return f"no {_RANK_WORD[_RANK[c]]} is in the trick: you may only sluff a rank already there"
+        if self.rules.sluff_losing_only and cards & RANK_MASKS[self._winning_rank()]:
+            return (f"in these rules you may only sluff a rank that is losing the trick, not the "
+                    f"{_RANK_WORD[self._winning_rank()]} that heads it")
         if self.rules.sluff_own_rank and not cards & self._own_ranks(s):
             return "in these rules you may only sluff the rank you played yourself in your latest round"
         if self.rules.sluff_guard_high and self._due(s) and cards & self._guarded(s):
@@ -307,6 +331,7 @@ class PhaseOne(StateBase):
             return
         kind = "bounce" if self.rules.first_phase is FirstPhase.PAIRS else "war"
         self.events.append(Event(kind, top[0], 0, tuple(top)))
+        self.tie_rank = self._head()[0]
         self.round_seats = top
         self.round_pos = 0
         self.round_cards = []
@@ -325,15 +350,16 @@ class PhaseOne(StateBase):
         self.window_start = (after + 1) % self.players
 
     def _sluff(self, s: int, cards: int) -> None:
-        c = cards.bit_length() - 1
         self.hands[s] ^= cards
         self.known[s] &= ~cards
         self.trick_cards |= cards
         self.contributed[s] |= cards
-        self.sluffs.append((s, c))
+        self.sluffed |= 1 << s
         self.events.append(Event("sluff", s, cards))
-        if not (self.rules.restaurant and self.spare and len(self.stock) == 1):
-            self._draw(s)
+        for c in cards_in(cards):
+            self.sluffs.append((s, c))
+            if not (self.rules.restaurant and self.spare and len(self.stock) == 1):
+                self._draw(s)
         # Others' options can only have shrunk (the stock is shorter); the sluffer is
         # asked again.  Live tables open no window before the trick is settled.
         if not (self.live and self.winner < 0):
@@ -417,6 +443,8 @@ class PhaseOne(StateBase):
         self.round_high = 0
         self.winner = -1
         self.pending = 0
+        self.sluffed = 0
+        self.tie_rank = 0
 
     def _redistribute_dreck(self) -> None:
         """The dreck (Flurst "Make sure everyone has at least six cards")."""

@@ -170,6 +170,12 @@ class Rules:
             suit when phase one ends, and is out of play (Flurst, "No bottom card").
         restaurant: the last stock card never replaces a sluff, only a play
             (Flurst, "No sloughing for trump", a.k.a. restaurant rules).
+        sluff_after_play: a seat may sluff only after it has played to the trick
+            (pagat.com, Atlanta variation).
+        sluff_once: a seat sluffs at most once in a trick, but then any number of
+            its sluffable cards at once (pagat.com, Atlanta variation).
+        sluff_losing_only: only ranks that are losing the trick may be sluffed, not
+            the rank heading it (pagat.com, Atlanta variation).
         sluff_own_rank: a seat may only sluff cards of the rank it played itself in
             the latest round it played (pagat.com, "Sluff must match own card").
         ties_beat_unique: any rank played by two or more seats beats every rank played
@@ -225,6 +231,9 @@ class Rules:
     exposed_bottom: bool = False
     bottom_aside: bool = False
     restaurant: bool = False
+    sluff_after_play: bool = False
+    sluff_once: bool = False
+    sluff_losing_only: bool = False
     sluff_own_rank: bool = False
     ties_beat_unique: bool = False
     stock_end: StockEnd = StockEnd.PLAY_ON
@@ -269,8 +278,9 @@ class Rules:
         if self.dreck_below < -1 or self.dreck_below > 52:
             raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52, "
                              "or -1 (the trump card's rank)")
-        if self.sluff_own_rank and not self.sluffing:
-            raise RulesError("sluff_own_rank=True with sluffing=False: it restricts sluffing, which is off")
+        for option in ("sluff_own_rank", "sluff_after_play", "sluff_once", "sluff_losing_only"):
+            if getattr(self, option) and not self.sluffing:
+                raise RulesError(f"{option}=True with sluffing=False: it restricts sluffing, which is off")
         if self.restaurant and not self.sluffing:
             raise RulesError("restaurant=True with sluffing=False: it restricts what replaces a sluff")
         if self.ties_beat_unique and self.first_phase is FirstPhase.PAIRS:
@@ -352,6 +362,9 @@ OPTION_HELP: dict[str, str] = {
     "exposed_bottom": "the bottom stock card is shown face up after the deal (the trump suit to come)",
     "bottom_aside": "the bottom card is set aside: it names the trump suit, then is out of play",
     "restaurant": "the last stock card never replaces a sluff, only a play",
+    "sluff_after_play": "a seat may sluff only after it has played to the trick",
+    "sluff_once": "a seat sluffs at most once a trick, any number of cards at once",
+    "sluff_losing_only": "only ranks losing the trick may be sluffed",
     "sluff_own_rank": "a seat may only sluff the rank it played itself",
     "ties_beat_unique": "a rank played by two or more seats beats every rank played once",
     "stock_end": "once the stock is empty: play on, stop after that trick, or stop unless all hold two",

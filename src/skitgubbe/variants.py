@@ -9,6 +9,9 @@ first part and a card set aside at the start to name the trump suit).
 ``myllymatti``: the Finnish ancestor as pagat.com describes it (like ``pagat``).
 ``mattis``: the Norwegian game on pagat.com (all play, ties replayed, no sluffing,
 runs of at least two, pick up the lowest play, Blåmattis).
+``atlanta``: pagat.com's Atlanta variation of three-player Mattis (compulsory ties,
+sluffing losing ranks once after playing, the dreck, joined runs picked up from the
+bottom).
 """
 
 from __future__ import annotations
@@ -79,6 +82,27 @@ PRESETS["mattis"] = Rules(
     empty_hand=EmptyHand.BLAMATTIS,
     plays=Plays.RUN,
     pick_up=PickUp.BOTTOM_PLAY,
+)
+
+PRESETS["atlanta"] = Rules(
+    name="atlanta",
+    min_players=3,
+    max_players=3,
+    hand_size=3,
+    first_phase=FirstPhase.ALL_PLAY,
+    turn_from_stock=True,
+    must_match=True,
+    sluffing=True,
+    sluff_after_play=True,
+    sluff_once=True,
+    sluff_losing_only=True,
+    expose_leftover=True,
+    dreck_below=6,
+    dreck_max_rank=5,
+    dreck_trump_rank=6,
+    second_lead=SecondLead.TRUMP_DRAWER,
+    plays=Plays.RUN,
+    pick_up=PickUp.LOWEST_RUN,
 )
 
 ALIASES: dict[str, str] = {

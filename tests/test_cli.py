@@ -172,3 +172,20 @@ def test_play_validates_seat_and_players(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit):
         main(["play", "--players", "9"])
     assert "pagat is for 2 to 4 players, not 9" in capsys.readouterr().err
+
+
+def test_tournament_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tournament", "--rules", "pagat", "--players", "3", "--bots", "heuristic,random",
+            "--deals", "4", "--seed", "3", "--jobs", "1"]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert "timings" in data and set(data["timings"]) == {"heuristic", "random"}
+    assert main([*args, "--record", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "4 deals x 6 seatings = 24 games" in out and "heuristic" in out
+    assert len(list(tmp_path.glob("*.sgr"))) == 24
+    for bad, message in ((["--deals", "0"], "--deals must be at least 1"),
+                         (["--jobs", "0"], "--jobs must be")):
+        with pytest.raises(SystemExit):
+            main(["tournament", "--deals", "1", *bad] if bad[0] == "--jobs" else ["tournament", *bad])
+        assert message in capsys.readouterr().err

@@ -262,7 +262,9 @@ def illegal_actions(state: State, rng: random.Random) -> list[tuple[str, int, Ac
         if state.hands[seat].bit_count() >= 2 and not state.pending:
             h = state.hands[seat]
             two = (h & -h) | (1 << (h.bit_length() - 1))
-            out.append(("two cards to a phase-one trick", seat, Action(Kind.PLAY, two)))
+            same_rank = (two & -two).bit_length() % 13 == two.bit_length() % 13
+            if state.rules.max_equal_play == 1 or not same_rank:  # equal cards may go together
+                out.append(("two cards to a phase-one trick", seat, Action(Kind.PLAY, two)))
     elif ph == Phase.TWO:
         hand = state.hands[seat]
         out.append(("stock in phase two", seat, Action(Kind.STOCK)))

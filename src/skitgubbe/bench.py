@@ -18,7 +18,9 @@ from .state import State
 
 __all__ = ["BenchResult", "bench_random_play", "baseline_shuffles_per_second", "USUAL_PLAYERS"]
 
-USUAL_PLAYERS = {"pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3}
+USUAL_PLAYERS = {
+    "pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3, "helmfrid": 4,
+}
 """The player count each preset is benchmarked with (its usual table); other presets use 4
 (or their nearest allowed count)."""
 

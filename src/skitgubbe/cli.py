@@ -109,6 +109,16 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same output")
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
+    q = sub.add_parser("tournament",
+                       help="duplicate deals between bots: loser rates, places, speed, ratings")
+    table_args(q, default_bots="heuristic,random")
+    q.add_argument("--deals", type=int, required=True,
+                   help="number of deals; each is played in every seating")
+    q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same table")
+    q.add_argument("--jobs", type=int, default=None,
+                   help="worker processes; default all cores (the results do not depend on it)")
+    q.add_argument("--json", action="store_true", help="print the results as JSON")
+
     q = sub.add_parser("replay", help="check a game record move by move and show the result")
     q.add_argument("file", type=Path, help="a record file (docs/record-format.md)")
     q.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -148,6 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(parser, args, console)
         if args.command == "replay":
             return _replay(args, console)
+        if args.command == "tournament":
+            return _tournament(parser, args, console)
         if args.command == "rules":
             return _rules(parser, args, console)
         if args.command == "hint":
@@ -279,6 +291,49 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         console.print(f"mean actions per game {data['mean_actions']:.1f}, "
                       f"mean tricks per game {data['mean_tricks']:.1f}")
     err.print(f"{result.games / seconds:.1f} games per second")
+    return 0
+
+
+def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    from .tournament import run_tournament
+
+    _check_table(parser, args.rules, args.players)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    keep = None
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+
+        def keep(deal: int, seating: int, record: Record) -> None:
+            path = args.record / f"{args.rules.name}-{args.seed}-{deal}-{seating}.sgr"
+            path.write_text(dumps(record), encoding="utf-8")
+
+    err = Console(stderr=True, highlight=False)
+    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("deals", total=args.deals)
+        result = run_tournament(args.rules, args.players, args.bots, args.deals, args.seed, jobs=args.jobs,
+                                progress=lambda done: bar.update(task, completed=done), keep=keep)
+    timings = result.timings()
+    if args.json:
+        print(json.dumps({**result.to_dict(), "timings": timings}, indent=2))
+        return 0
+    games = len(result.games)
+    console.print(f"{args.rules.name}, {args.players} players, {args.deals} deals x {len(result.seatings)} "
+                  f"seatings = {games} games, seed {args.seed}")
+    t = Table(title="per bot (loser rate: mean over deals, 95% interval)")
+    t.add_column("bot", no_wrap=True)
+    for col in ("seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
+                "ms/move median", "ms/move p99"):
+        t.add_column(col, justify="right")
+    for row in result.rows():
+        tm = timings[row.bot]
+        t.add_row(row.bot, str(row.seat_games), str(row.losses), f"{row.loser_rate:.1%}",
+                  f"{row.low:.1%} - {row.high:.1%}", f"{row.mean_place:.2f}",
+                  f"{row.mu:.1f} ± {row.sigma:.1f}", f"{tm['median_ms']:.3g}", f"{tm['p99_ms']:.3g}")
+    console.print(t)
     return 0
 
 

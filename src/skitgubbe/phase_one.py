@@ -137,16 +137,14 @@ class PhaseOne(StateBase):
         two or more seats, if any (pagat.com, "Tied ranks beat unique ranks")."""
         head = self.round_high
         if self.rules.ties_beat_unique:
-            seen = 0
-            tied = 0
-            for _, c in self.round_cards:
-                bit = 1 << _RANK[c]
-                tied |= seen & bit
-                seen |= bit
+            by_rank: dict[int, set[int]] = {}
+            for s, c in self.round_cards:
+                by_rank.setdefault(_RANK[c], set()).add(s)
+            tied = [r for r, seats in by_rank.items() if len(seats) > 1]
             if tied:
-                st = self.strength
-                head = max((r for r in range(2, 15) if tied >> r & 1), key=st.__getitem__)
-        return head, [s for s, c in self.round_cards if _RANK[c] == head]
+                head = max(tied, key=self.strength.__getitem__)
+        # a seat that played two or three cards of a rank appears once
+        return head, list(dict.fromkeys(s for s, c in self.round_cards if _RANK[c] == head))
 
     def _legal_one(self, s: int) -> list[Action]:
         if s < 0:
@@ -155,6 +153,13 @@ class PhaseOne(StateBase):
         if s == self.to_act and not self.pending:
             forced = self._must_match(s)
             out.extend(single_actions(Kind.PLAY, forced or self.hands[s]))
+            if self.rules.max_equal_play > 1:  # two or three cards of one rank as one play
+                hand = forced or self.hands[s]
+                for r in range(2, 15):
+                    same = hand & RANK_MASKS[r]
+                    if same.bit_count() > 1:
+                        out.extend(Action(Kind.PLAY, sub) for sub in _subsets(same)
+                                   if 1 < sub.bit_count() <= self.rules.max_equal_play)
             if not forced and self.rules.turn_from_stock and len(self.stock) > self.spare:
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
@@ -185,6 +190,8 @@ class PhaseOne(StateBase):
             return 0
         m = self.hands[s] & self.trick_ranks
         rules = self.rules
+        if rules.sluff_settled_only and self.winner < 0:
+            return 0
         if m and rules.sluff_own_rank:
             m &= self._own_ranks(s)
         if m and rules.sluff_once and self.sluffed >> s & 1:
@@ -248,8 +255,12 @@ class PhaseOne(StateBase):
                 return "the stock is empty"
             return "the stock's last card cannot be turned up: it becomes the trump card"
         cards = action.cards
-        if cards.bit_count() != 1:
-            return "play exactly one card to a trick in phase one"
+        k = self.rules.max_equal_play
+        n = cards.bit_count()
+        one_rank = any(cards & ~RANK_MASKS[r] == 0 for r in range(2, 15))
+        if n != 1 and (k == 1 or n > k or not one_rank):
+            return ("play exactly one card to a trick in phase one" if k == 1 else
+                    f"play one card, or up to {k} cards of one rank, to a trick in phase one")
         if not cards & self.hands[s]:
             return f"you do not hold {card_label(cards.bit_length() - 1)}"
         forced = self._must_match(s)
@@ -273,6 +284,8 @@ class PhaseOne(StateBase):
             return "in these rules you sluff only once in a trick, and you have"
         if self.rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
             return "in these rules you may sluff only after you have played to the trick"
+        if self.rules.sluff_settled_only and self.winner < 0:
+            return "in these rules you may sluff only once the trick is settled"
         if not self.trick_cards:
             return "there is no card on the table to sluff onto"
         bad = cards & ~self.trick_ranks
@@ -304,6 +317,10 @@ class PhaseOne(StateBase):
             if self.known[s]:
                 self.known[s] &= ~cards
             self.events.append(_event(Event, ("play", s, cards, ())))
+            if cards & (cards - 1):  # two or three cards of one rank: each is replaced
+                for other in cards_in(cards ^ (1 << c)):
+                    self.round_cards.append((s, other))
+                    self._draw(s)
             self._draw(s)
         else:  # turned up from the stock
             c = self.stock.pop()

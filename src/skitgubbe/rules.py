@@ -170,6 +170,10 @@ class Rules:
             suit when phase one ends, and is out of play (Flurst, "No bottom card").
         restaurant: the last stock card never replaces a sluff, only a play
             (Flurst, "No sloughing for trump", a.k.a. restaurant rules).
+        max_equal_play: a phase-one play may be up to this many cards of one rank
+            (pagat.com, "All Players play to Each Trick": one to three).
+        sluff_settled_only: sluffing only once the trick (and any tie) is settled
+            (pagat.com, "All Players play to Each Trick").
         sluff_after_play: a seat may sluff only after it has played to the trick
             (pagat.com, Atlanta variation).
         sluff_once: a seat sluffs at most once in a trick, but then any number of
@@ -231,6 +235,8 @@ class Rules:
     exposed_bottom: bool = False
     bottom_aside: bool = False
     restaurant: bool = False
+    max_equal_play: int = 1
+    sluff_settled_only: bool = False
     sluff_after_play: bool = False
     sluff_once: bool = False
     sluff_losing_only: bool = False
@@ -278,7 +284,13 @@ class Rules:
         if self.dreck_below < -1 or self.dreck_below > 52:
             raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52, "
                              "or -1 (the trump card's rank)")
-        for option in ("sluff_own_rank", "sluff_after_play", "sluff_once", "sluff_losing_only"):
+        if not 1 <= self.max_equal_play <= 4:
+            raise RulesError(f"max_equal_play={self.max_equal_play}: must be 1..4 cards of one rank")
+        if self.max_equal_play > self.hand_size:
+            raise RulesError(f"max_equal_play={self.max_equal_play} with hand_size={self.hand_size}: "
+                             "a play cannot hold more cards than a hand")
+        for option in ("sluff_own_rank", "sluff_after_play", "sluff_once", "sluff_losing_only",
+                       "sluff_settled_only"):
             if getattr(self, option) and not self.sluffing:
                 raise RulesError(f"{option}=True with sluffing=False: it restricts sluffing, which is off")
         if self.restaurant and not self.sluffing:
@@ -362,6 +374,8 @@ OPTION_HELP: dict[str, str] = {
     "exposed_bottom": "the bottom stock card is shown face up after the deal (the trump suit to come)",
     "bottom_aside": "the bottom card is set aside: it names the trump suit, then is out of play",
     "restaurant": "the last stock card never replaces a sluff, only a play",
+    "max_equal_play": "a phase-one play may be up to this many cards of one rank",
+    "sluff_settled_only": "sluffing only once the trick is settled",
     "sluff_after_play": "a seat may sluff only after it has played to the trick",
     "sluff_once": "a seat sluffs at most once a trick, any number of cards at once",
     "sluff_losing_only": "only ranks losing the trick may be sluffed",

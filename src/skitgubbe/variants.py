@@ -9,6 +9,10 @@ first part and a card set aside at the start to name the trump suit).
 ``myllymatti``: the Finnish ancestor as pagat.com describes it (like ``pagat``).
 ``mattis``: the Norwegian game on pagat.com (all play, ties replayed, no sluffing,
 runs of at least two, pick up the lowest play, Blåmattis).
+``helmfrid``: the version Sten Helmfrid describes on pagat.com ("All Players play to
+Each Trick in Phase One": plays of one to three equal cards, one round of sluffing
+once a trick is settled, the shit cards to seats with fewer than five, runs with
+joined sequences picked up from the top).
 ``atlanta``: pagat.com's Atlanta variation of three-player Mattis (compulsory ties,
 sluffing losing ranks once after playing, the dreck, joined runs picked up from the
 bottom).
@@ -103,6 +107,27 @@ PRESETS["atlanta"] = Rules(
     second_lead=SecondLead.TRUMP_DRAWER,
     plays=Plays.RUN,
     pick_up=PickUp.LOWEST_RUN,
+)
+
+PRESETS["helmfrid"] = Rules(
+    name="helmfrid",
+    min_players=2,
+    max_players=6,
+    hand_size=3,
+    first_phase=FirstPhase.ALL_PLAY,
+    max_equal_play=3,
+    turn_from_stock=True,
+    must_match=False,
+    sluffing=True,
+    sluff_settled_only=True,
+    sluff_once=True,
+    expose_leftover=False,
+    dreck_below=5,
+    dreck_max_rank=5,
+    dreck_trump_rank=0,
+    second_lead=SecondLead.TRUMP_DRAWER,
+    plays=Plays.RUN,
+    pick_up=PickUp.TOP_RUN,
 )
 
 ALIASES: dict[str, str] = {

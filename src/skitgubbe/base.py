@@ -123,6 +123,8 @@ class StateBase:
     winner: int
     pending: int
     sluffed: int  # seats (bitmask) that have sluffed into the current trick
+    occasion: int  # the seat whose sluffing occasion is under way (sluff_once), or -1
+    occasion_hand: int  # that seat's hand when the occasion began: only these cards may be sluffed
     tie_rank: int  # the tied rank that started the current war or bounce round, 0 if none
     window_start: int
     last_winner: int

@@ -164,9 +164,7 @@ class PhaseOne(StateBase):
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
             m = self._sluffable(s)
-            if m and self.rules.sluff_once:  # one occasion: any set of the sluffable cards at once
-                out.extend(Action(Kind.SLUFF, sub) for sub in _subsets(m))
-            elif m:
+            if m:
                 out.extend(single_actions(Kind.SLUFF, m))
             if self.pending >> s & 1:
                 out.append(PASS_ACTION)
@@ -195,7 +193,9 @@ class PhaseOne(StateBase):
         if m and rules.sluff_own_rank:
             m &= self._own_ranks(s)
         if m and rules.sluff_once and self.sluffed >> s & 1:
-            return 0
+            if self.occasion != s:
+                return 0
+            m &= self.occasion_hand  # not the cards drawn to replace this occasion's sluffs
         if m and rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
             return 0
         if m and rules.sluff_losing_only:
@@ -261,8 +261,8 @@ class PhaseOne(StateBase):
         if n != 1 and (k == 1 or n > k or not one_rank):
             return ("play exactly one card to a trick in phase one" if k == 1 else
                     f"play one card, or up to {k} cards of one rank, to a trick in phase one")
-        if not cards & self.hands[s]:
-            return f"you do not hold {card_label(cards.bit_length() - 1)}"
+        if cards & ~self.hands[s]:
+            return f"you do not hold {card_label((cards & ~self.hands[s]).bit_length() - 1)}"
         forced = self._must_match(s)
         if forced:
             return self._match_reason(forced)
@@ -276,12 +276,12 @@ class PhaseOne(StateBase):
     def _explain_sluff(self, s: int, cards: int) -> str:
         if not self.rules.sluffing:
             return "these rules have no sluffing"
-        if cards.bit_count() != 1 and not self.rules.sluff_once:
+        if cards.bit_count() != 1:
             return "sluff one card at a time"
         if cards & ~self.hands[s]:
             return f"you do not hold {card_label((cards & ~self.hands[s]).bit_length() - 1)}"
-        if self.rules.sluff_once and self.sluffed >> s & 1:
-            return "in these rules you sluff only once in a trick, and you have"
+        if self.rules.sluff_once and self.sluffed >> s & 1 and self.occasion != s:
+            return "in these rules you sluff only once in a trick (one card after another), and you have"
         if self.rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
             return "in these rules you may sluff only after you have played to the trick"
         if self.rules.sluff_settled_only and self.winner < 0:
@@ -371,7 +371,10 @@ class PhaseOne(StateBase):
         self.known[s] &= ~cards
         self.trick_cards |= cards
         self.contributed[s] |= cards
+        if self.occasion != s:
+            self.occasion_hand = self.hands[s] | cards
         self.sluffed |= 1 << s
+        self.occasion = s  # under sluff_once the seat may go on sluffing until it does anything else
         self.events.append(Event("sluff", s, cards))
         for c in cards_in(cards):
             self.sluffs.append((s, c))
@@ -461,6 +464,8 @@ class PhaseOne(StateBase):
         self.winner = -1
         self.pending = 0
         self.sluffed = 0
+        self.occasion = -1
+        self.occasion_hand = 0
         self.tie_rank = 0
 
     def _redistribute_dreck(self) -> None:

@@ -176,8 +176,8 @@ class Rules:
             (pagat.com, "All Players play to Each Trick").
         sluff_after_play: a seat may sluff only after it has played to the trick
             (pagat.com, Atlanta variation).
-        sluff_once: a seat sluffs at most once in a trick, but then any number of
-            its sluffable cards at once (pagat.com, Atlanta variation).
+        sluff_once: a seat sluffs on at most one occasion in a trick: one card after
+            another, until it does anything else (pagat.com, Atlanta variation).
         sluff_losing_only: only ranks that are losing the trick may be sluffed, not
             the rank heading it (pagat.com, Atlanta variation).
         sluff_own_rank: a seat may only sluff cards of the rank it played itself in
@@ -284,8 +284,8 @@ class Rules:
         if self.dreck_below < -1 or self.dreck_below > 52:
             raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52, "
                              "or -1 (the trump card's rank)")
-        if not 1 <= self.max_equal_play <= 4:
-            raise RulesError(f"max_equal_play={self.max_equal_play}: must be 1..4 cards of one rank")
+        if not 1 <= self.max_equal_play <= 3:
+            raise RulesError(f"max_equal_play={self.max_equal_play}: must be 1..3 cards of one rank")
         if self.max_equal_play > self.hand_size:
             raise RulesError(f"max_equal_play={self.max_equal_play} with hand_size={self.hand_size}: "
                              "a play cannot hold more cards than a hand")
@@ -377,7 +377,7 @@ OPTION_HELP: dict[str, str] = {
     "max_equal_play": "a phase-one play may be up to this many cards of one rank",
     "sluff_settled_only": "sluffing only once the trick is settled",
     "sluff_after_play": "a seat may sluff only after it has played to the trick",
-    "sluff_once": "a seat sluffs at most once a trick, any number of cards at once",
+    "sluff_once": "a seat sluffs on one occasion a trick, one card after another",
     "sluff_losing_only": "only ranks losing the trick may be sluffed",
     "sluff_own_rank": "a seat may only sluff the rank it played itself",
     "ties_beat_unique": "a rank played by two or more seats beats every rank played once",

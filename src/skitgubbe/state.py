@@ -421,6 +421,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         history.append((s, action))
         kind = action[0]
         phase = self.phase
+        if phase == _ONE and self.occasion >= 0 and (s != self.occasion or kind != _SLUFF):
+            self.occasion = -1  # a sluffing occasion ends when anything else happens
         if phase == _TWO:
             if kind == _PLAY:
                 self._play_two(s, action[1])

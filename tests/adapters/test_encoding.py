@@ -43,7 +43,7 @@ def _play(name: str, players: int, seed: int, steps: int | None = None) -> list[
 
 
 def test_action_ids_round_trip() -> None:
-    assert encoding.NUM_ACTIONS == 419
+    assert encoding.NUM_ACTIONS == 549
     seen = set()
     for i in range(encoding.NUM_ACTIONS):
         action = encoding.action_of(i)

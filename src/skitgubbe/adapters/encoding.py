@@ -2,7 +2,7 @@
 
 Standard library only (no numpy, no framework): adapters turn the lists into arrays.
 
-Action space (version 1, ``NUM_ACTIONS`` = 419 ids)
+Action space (version 1, ``NUM_ACTIONS`` = 549 ids)
 ===================================================
 
 A card ``c`` is 0..51 as in :mod:`skitgubbe.cards` (``suit * 13 + rank - 2``; suits clubs,
@@ -17,6 +17,7 @@ ids         count  action
 105         1      ``pass``: leave the sluff window
 106         1      ``pick``: pick up instead of beating (phase two)
 107..418    312    ``play`` a run of 2..13 touching cards of one suit (phase two, ``plays = run``)
+419..548    130    ``play`` two or three cards of one rank (phase one, ``max_equal_play`` > 1)
 ==========  =====  ==========================================================================
 
 Runs are numbered suit by suit (clubs first), then by the rank of their lowest card (2 first),
@@ -24,7 +25,9 @@ then by length (2 first): id ``107 + 78 * suit + offset(start) + (length - 2)``,
 is the lowest card's rank minus 2 (0..11) and ``offset(start) = sum(12 - k for k < start)``.
 So 107 is ``play 2C 3C``, 108 ``play 2C 3C 4C``, ..., 118 ``play 2C .. AC``, 119 ``play 3C 4C``,
 ..., 184 ``play KC AC``, 185 ``play 2D 3D``, ..., 418 ``play KS AS``.  A single card is never a
-run id: it is ``play c``.  The dreck shuffle (``Kind.DRECK``) is a chance action and has no id.
+run id: it is ``play c``.  Sets of equal cards are numbered rank by rank (2 first), and within
+a rank by the card set's bitmask value, pairs (6) before triples (4): 419 is ``play 2C 2D``.
+The dreck shuffle (``Kind.DRECK``) is a chance action and has no id.
 Sorting ids sorts a seat's legal actions into a fixed order.
 
 Observation (version 1, ``OBS_SIZE`` = 1651 floats in [0, 1])
@@ -115,6 +118,8 @@ PICK_UP_ID = 106
 """Id of ``pick``."""
 RUN_BASE = 107
 """Id of the first run, ``play 2C 3C``."""
+EQUAL_BASE = 419
+"""Id of the first set of equal cards, ``play 2C 2D``."""
 
 
 def _build_actions() -> list[Action]:
@@ -128,6 +133,11 @@ def _build_actions() -> list[Action]:
             for length in range(2, 14 - start):
                 mask = ((1 << length) - 1) << (suit * 13 + start)
                 acts.append(Action(Kind.PLAY, mask))
+    for rank in range(13):
+        cards = [suit * 13 + rank for suit in range(4)]
+        sets = [sum(1 << cards[i] for i in range(4) if pick >> i & 1) for pick in range(16)]
+        for size in (2, 3):
+            acts.extend(Action(Kind.PLAY, m) for m in sorted(m for m in sets if m.bit_count() == size))
     return acts
 
 
@@ -136,8 +146,8 @@ _IDS: dict[tuple[int, int], int] = {(int(a.kind), a.cards): i for i, a in enumer
 _BY_ACTION: dict[Action, int] = {a: i for i, a in enumerate(_ACTIONS)}  # the fast path of legal_ids
 
 NUM_ACTIONS = len(_ACTIONS)
-"""Number of action ids: 419 (see the module docstring)."""
-assert NUM_ACTIONS == 419
+"""Number of action ids: 549 (see the module docstring)."""
+assert NUM_ACTIONS == 549
 
 
 def action_id(action: Action) -> int:
@@ -150,7 +160,8 @@ def action_id(action: Action) -> int:
         raise ValueError("the dreck shuffle is a chance action: it has no action id")
     i = _IDS.get((int(action.kind), action.cards))
     if i is None:
-        raise ValueError(f"{action} has no action id: a play is one card or a run of touching cards")
+        raise ValueError(f"{action} has no action id: a play is one card, a run of touching cards, "
+                         "or two or three cards of one rank")
     return i
 
 

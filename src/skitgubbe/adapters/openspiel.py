@@ -12,7 +12,7 @@ the preset's range) and ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_
 
 The game (docs/research.md, "OpenSpiel", says the same at more length):
 
-* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (419 of them),
+* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (549 of them),
   given sorted by ``legal_actions()``.  Chance outcomes are card ids 0..51.
 * **Chance.** Every random event is an explicit chance node that picks one card uniformly among
   the cards it may be: the deal (one node per card, among the cards not yet dealt, in dealing
@@ -211,7 +211,8 @@ class _Core:
     """
 
     __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine", "drawn", "pending",
-                 "window", "dreck_order", "turns", "log", "held", "put", "played", "no_match", "texts",
+                 "chosen", "needed", "window", "dreck_order", "turns", "log", "held", "put", "played",
+                 "no_match", "texts",
                  "views", "legal", "to_decide", "checks")
 
     def __init__(self, rules: Rules, players: int, max_turns: int, dealer: int = 0) -> None:
@@ -224,6 +225,8 @@ class _Core:
         self.engine: _HeldState | None = None
         self.drawn: list[int] = []
         self.pending: tuple[int, Action] | None = None
+        self.chosen: list[int] = []  # stock cards already picked for the pending move (top first)
+        self.needed = 0  # stock cards the pending move takes
         self.window: list[int] = []
         self.dreck_order: list[int] = []
         self.turns = 0
@@ -311,9 +314,9 @@ class _Core:
                 dealt |= 1 << c
             return list(cards_in(FULL_DECK & ~dealt))
         if self.pending is not None:
-            stock = e.stock
-            if self.rules.exposed_bottom and len(stock) > 1:  # the shown bottom card comes last
-                return sorted(stock[1:])
+            stock = [c for c in e.stock if c not in self.chosen]
+            if self.rules.exposed_bottom and len(e.stock) > 1 and len(stock) > 1:
+                stock = [c for c in stock if c != e.stock[0]]  # the shown bottom card comes last
             return sorted(stock)
         if e.phase == Phase.DRECK:
             done = 0
@@ -359,7 +362,10 @@ class _Core:
             if kind == Kind.STOCK or _RANK[action.cards.bit_length() - 1] != high:
                 self.no_match.append((player, len(self.log) - 1, high))
         if e.stock and not (kind == Kind.SLUFF and rules.restaurant and len(e.stock) == 1):
-            self.pending = (player, action)  # the card it draws or turns up: a chance node
+            self.pending = (player, action)  # the cards it draws or turns up: chance nodes
+            takes = 1 if kind != Kind.PLAY else action.cards.bit_count()
+            self.needed = min(takes, len(e.stock))
+            self.chosen = []
             return
         self._engine_one(player, action, takes=0)
 
@@ -388,21 +394,27 @@ class _Core:
             return
         if self.pending is not None:
             seat, action = self.pending
+            self.chosen.append(card)
+            if len(self.chosen) < self.needed:  # a play of equal cards draws one card for each
+                return
             self.pending = None
             stock = e.stock
-            i = stock.index(card)
-            stock[i], stock[-1] = stock[-1], stock[i]
+            for j, chosen in enumerate(self.chosen):  # the picked cards on top, in drawing order
+                i = stock.index(chosen)
+                stock[i], stock[-1 - j] = stock[-1 - j], stock[i]
             e.deck = self._deck()
-            self.drawn.append(card)
-            self._engine_one(seat, action, takes=1)
-            if action.kind == Kind.STOCK:
-                kind, seen = _TURN, _ALL
-                self.put[seat] |= 1 << card
-            elif e.trump_card == card and e.trump_holder == seat:  # set aside as the trump card
-                kind, seen = _TRUMP, _ALL if rules.exposed_bottom else _NOBODY
-            else:
-                kind, seen = _DRAW, seat
-            self.log.append((_CHANCE, card, kind, seat, seen))
+            self.drawn.extend(self.chosen)
+            self._engine_one(seat, action, takes=self.needed)
+            for chosen in self.chosen:
+                if action.kind == Kind.STOCK:
+                    kind, seen = _TURN, _ALL
+                    self.put[seat] |= 1 << chosen
+                elif e.trump_card == chosen and e.trump_holder == seat:  # set aside as the trump card
+                    kind, seen = _TRUMP, _ALL if rules.exposed_bottom else _NOBODY
+                else:
+                    kind, seen = _DRAW, seat
+                self.log.append((_CHANCE, chosen, kind, seat, seen))
+            self.chosen = []
             return
         # the dreck, dealt card by card to the needy seats in turn
         needy = e.needy

@@ -160,7 +160,9 @@ class PhaseTwo(StateBase):
         acts = self._plays(self._candidates(hand) if table else hand)
         if self.rules.high_trump_kills_only:
             ht = self.high_trump()
-            if ht >= 0 and hand >> ht & 1 and len(table) + 1 < self.kill_at:
+            top_suit = (table[-1].bit_length() - 1) // 13 if table else -1
+            ends = self.rules.trump_ends_trick and table and top_suit != self.trump_suit
+            if ht >= 0 and hand >> ht & 1 and len(table) + 1 < self.kill_at and not ends:
                 acts = tuple(a for a in acts if not a.cards >> ht & 1)
         return [*acts, PICK_UP_ACTION] if table else list(acts)
 

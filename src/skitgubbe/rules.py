@@ -295,6 +295,12 @@ class Rules:
                 raise RulesError(f"{option}=True with sluffing=False: it restricts sluffing, which is off")
         if self.restaurant and not self.sluffing:
             raise RulesError("restaurant=True with sluffing=False: it restricts what replaces a sluff")
+        if self.complete_suit_ends and self.plays is Plays.SINGLE:
+            raise RulesError("complete_suit_ends=True with plays=single: a trick of single cards never "
+                             "holds all 13 cards of a suit")
+        if self.restaurant and self.bottom_aside:
+            raise RulesError("restaurant=True with bottom_aside=True: with the bottom card set aside "
+                             "there is no trump card in the stock to keep from sluffers")
         if self.ties_beat_unique and self.first_phase is FirstPhase.PAIRS:
             raise RulesError("ties_beat_unique=True with first_phase=pairs: a two-card trick has no unique "
                              "rank besides the tie; it needs first_phase=all-play")

@@ -341,6 +341,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         Empty once the game is over.  Raises ``ValueError`` for a seat that does not exist.
         """
         s = self.to_act if seat is None else seat
+        if seat is None and self.phase == Phase.OVER:
+            return []
         if not -1 <= s < self.players:
             raise ValueError(f"there is no seat {s}: seats are 0..{self.players - 1} (and -1 for chance)")
         ph = self.phase

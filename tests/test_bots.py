@@ -312,3 +312,14 @@ def loser_rate(preset: str, players: int, games: int, first_seed: int = 0) -> fl
 def test_heuristic_beats_random_bots(preset: str) -> None:
     # fair share is 1/3; the measured rate (300 seeded games) is far below the bound
     assert loser_rate(preset, 3, 300) < 0.15
+
+
+def test_make_bot_names_and_difficulty_aliases() -> None:
+    from skitgubbe.bots import BOT_NAMES, ISMCTSBot, make_bot
+
+    assert set(BOT_NAMES) == {"random", "heuristic", "ismcts"}
+    assert isinstance(make_bot("easy", random.Random(0)), HeuristicBot)
+    hard = make_bot("hard", random.Random(0))
+    assert isinstance(hard, ISMCTSBot) and isinstance(make_bot("ismcts", random.Random(0)), ISMCTSBot)
+    with pytest.raises(ValueError, match="hard = ismcts"):
+        make_bot("genius", random.Random(0))

@@ -9,20 +9,27 @@ import random
 
 from .base import Bot
 from .heuristic import HeuristicBot
+from .ismcts import ISMCTSBot
 from .randombot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "BOT_NAMES", "make_bot"]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "BOT_NAMES", "make_bot"]
 
-BOT_NAMES = ("random", "heuristic")
-_ALIASES = {"easy": "heuristic"}
+BOT_NAMES = ("random", "heuristic", "ismcts")
+_ALIASES = {"easy": "heuristic", "hard": "ismcts-1s"}
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:
-    """A new bot called ``name`` (see :data:`BOT_NAMES`; ``easy`` = heuristic) drawing its
-    randomness from ``rng``.  Raises ``ValueError`` naming the known bots."""
+    """A new bot called ``name`` (see :data:`BOT_NAMES`; ``easy`` = heuristic, ``hard`` = ismcts
+    with about one second a move) drawing its randomness from ``rng``.  Raises ``ValueError``
+    naming the known bots."""
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key == "random":
         return RandomBot(rng)
     if key == "heuristic":
         return HeuristicBot(rng)
-    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)} (easy = heuristic)")
+    if key == "ismcts":
+        return ISMCTSBot(rng)  # 200 iterations a move
+    if key == "ismcts-1s":
+        return ISMCTSBot(rng, iterations=None, seconds=1.0)
+    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)} "
+                     "(easy = heuristic, hard = ismcts at about 1 s a move)")

@@ -1,0 +1,331 @@
+"""The ``ismcts`` bot: Information Set Monte Carlo Tree Search over the engine's own rules.
+
+Single-observer IS-MCTS (SO-ISMCTS) as in Cowling, Powley and Whitehouse, "Information Set
+Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2),
+2012, Algorithm 3.  One tree is grown for the bot's own information set.  Each iteration:
+
+1. **determinize**: deal the cards the bot has not seen at random
+   (:class:`skitgubbe.determinize.Determinizer`), giving a complete engine State;
+2. **select**: from the root, while every legal action of the seat to act in this world already
+   has a child, follow the child with the best UCB1 value with availability counts,
+   ``mean reward + c * sqrt(ln(availability) / visits)``, where a child's availability counts the
+   iterations in which its action was legal when its parent was reached; children are keyed by
+   ``(seat, Action)``, the rewards are those of the seat that took the action;
+3. **expand**: add one child for an untried legal action, chosen at random;
+4. **roll out**: play to the end with the rollout policy (``random``: the engine's fast
+   :meth:`~skitgubbe.state.State.random_action`; ``heuristic``:
+   :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view);
+5. **back-propagate** the result from every seat's point of view: -1 for the loser,
+   ``+1/(players-1)`` for the others, 0 for all when the deal is abandoned (the engine's action
+   limit, or :attr:`ISMCTSBot.rollout_limit` actions in one rollout).
+
+Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
+with :meth:`~skitgubbe.state.State.chance_action` where it comes.  The move played is the root
+child visited most (ties: the better mean reward, then the first found).
+
+A bot only gets a :class:`~skitgubbe.view.View`: :meth:`ISMCTSBot.choose` rebuilds a State from
+it with :func:`skitgubbe.determinize.state_from_view` (which uses the public history) and
+determinizes that; nothing the seat may not see is used.  :meth:`ISMCTSBot.search` searches
+from any State for a given seat, reading only what that seat may know.
+
+Nothing here depends on the preset: every rule comes from the engine.
+
+``python -m skitgubbe.bots.ismcts --rules pagat --players 3`` measures speed and strength
+(:func:`main`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from ..actions import CHANCE, Action
+from ..base import Phase
+from ..determinize import Determinizer, state_from_view
+from ..state import State
+from ..view import View, view_of
+from .heuristic import HeuristicBot
+
+__all__ = ["ISMCTSBot"]
+
+_OVER = Phase.OVER
+
+
+class _Node:
+    """A node of the tree: the action that led to it was taken by ``seat``.
+
+    ``visits``: iterations that went through it; ``reward``: their total reward for ``seat``;
+    ``avail``: iterations in which its action was legal when its parent was reached;
+    ``children``: ``{(seat, Action): _Node}``.
+    """
+
+    __slots__ = ("seat", "visits", "reward", "avail", "children")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.visits = 0
+        self.reward = 0.0
+        self.avail = 0
+        self.children: dict[tuple[int, Action], _Node] = {}
+
+
+class ISMCTSBot:
+    """SO-ISMCTS (see the module docstring) under any :class:`~skitgubbe.rules.Rules`.
+
+    Args:
+        rng: the bot's only source of randomness (determinizations, expansion, rollouts); with an
+            iteration budget and no time budget the bot is deterministic given ``rng``.
+        iterations: stop after this many iterations per decision (None: no iteration limit).
+        seconds: stop after this much wall-clock time per decision, measured with
+            ``time.perf_counter`` (None: no time limit).  The search stops at whichever limit comes
+            first, and always runs at least one iteration.
+        rollout: ``"random"`` or ``"heuristic"`` (see the module docstring).
+        exploration: the UCB1 constant ``c`` (rewards lie in -1..1).
+
+    Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
+    search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
+    (a decision with a single legal action is not searched).
+
+    Raises ``ValueError`` for an unknown rollout policy, a budget that is not positive, or no
+    budget at all.
+    """
+
+    name = "ismcts"
+
+    rollout_limit: int = 5000
+    """A rollout longer than this many actions is scored as abandoned (0 for every seat)."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        iterations: int | None = 200,
+        seconds: float | None = None,
+        rollout: str = "random",
+        exploration: float = 0.7,
+    ) -> None:
+        if rollout not in ("random", "heuristic"):
+            raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if iterations is None and seconds is None:
+            raise ValueError("give an iteration budget, a time budget, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {iterations}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be positive, not {seconds}")
+        self.rng = rng
+        self.budget_iterations = iterations
+        self.budget_seconds = seconds
+        self.rollout = rollout
+        self.exploration = exploration
+        self._policy = HeuristicBot(rng) if rollout == "heuristic" else None
+        self.last_iterations = 0
+        self.last_seconds = 0.0
+        self.iterations = 0
+        self.seconds = 0.0
+        self.searches = 0
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The action of ``legal`` (non-empty) that the search prefers for ``view.seat``, from the
+        view alone (:func:`~skitgubbe.determinize.state_from_view`).  A single legal action is
+        returned at once."""
+        if len(legal) == 1:
+            return legal[0]
+        state = state_from_view(view, needy=getattr(view, "needy", ()))
+        return self.search(state, view.seat, legal)
+
+    def search(self, state: State, seat: int, legal: Sequence[Action] | None = None) -> Action:
+        """Search from ``state`` for ``seat`` (which must be the seat to act) and return its
+        chosen action among ``legal`` (default: its legal actions in ``state``).  Only what
+        ``seat`` may know of ``state`` is used (see :class:`~skitgubbe.determinize.Determinizer`).
+
+        Raises ``ValueError`` if ``seat`` is not the seat to act.
+        """
+        if state.to_act != seat:
+            raise ValueError(f"seat {seat} is not to act (seat {state.to_act} is)")
+        if legal is None:
+            legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        deadline = None if self.budget_seconds is None else start + self.budget_seconds
+        limit = self.budget_iterations
+        det = Determinizer(state, seat)
+        root = _Node(-1)
+        rng = self.rng
+        done = 0
+        while True:
+            self._iterate(root, det.sample(rng), rng)
+            done += 1
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        elapsed = time.perf_counter() - start
+        self.last_iterations = done
+        self.last_seconds = elapsed
+        self.iterations += done
+        self.seconds += elapsed
+        self.searches += 1
+        best: Action | None = None
+        best_key = (-1, -math.inf)
+        for a in legal:
+            child = root.children.get((seat, a))
+            if child is not None and child.visits:
+                key = (child.visits, child.reward / child.visits)
+                if key > best_key:
+                    best, best_key = a, key
+        return best if best is not None else legal[rng.randrange(len(legal))]
+
+    # -- one iteration ------------------------------------------------------------------------
+
+    def _iterate(self, root: _Node, st: State, rng: random.Random) -> None:
+        """Select, expand, roll out and back-propagate once in the determinization ``st``."""
+        node = root
+        path: list[_Node] = []
+        c = self.exploration
+        log = math.log
+        sqrt = math.sqrt
+        while st.phase != _OVER:
+            p = st.to_act
+            if p == CHANCE:
+                st.apply(st.chance_action(rng), CHANCE, trusted=True)
+                continue
+            legal = st.legal_actions(p)
+            children = node.children
+            untried: list[Action] = []
+            present: list[tuple[Action, _Node]] = []
+            for a in legal:
+                child = children.get((p, a))
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+                    present.append((a, child))
+            if untried:
+                a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node(p)
+                child.avail = 1
+                children[(p, a)] = child
+                st.apply(a, p, trusted=True)
+                path.append(child)
+                break
+            best_a, best = present[0]
+            best_v = -math.inf
+            for a, child in present:
+                v = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if v > best_v:
+                    best_a, best, best_v = a, child, v
+            st.apply(best_a, p, trusted=True)
+            path.append(best)
+            node = best
+        rewards = self._rollout(st, rng)
+        root.visits += 1
+        for child in path:
+            child.visits += 1
+            child.reward += rewards[child.seat]
+
+    def _rollout(self, st: State, rng: random.Random) -> list[float]:
+        """Play ``st`` to the end with the rollout policy; the reward of every seat."""
+        stop = len(st.history) + self.rollout_limit
+        history = st.history
+        policy = self._policy
+        if policy is None:
+            while st.phase != _OVER:
+                if len(history) >= stop:
+                    return [0.0] * st.players
+                st.apply(st.random_action(rng), st.to_act, trusted=True)
+        else:
+            while st.phase != _OVER:
+                if len(history) >= stop:
+                    return [0.0] * st.players
+                p = st.to_act
+                if p == CHANCE:
+                    action = st.chance_action(rng)
+                else:
+                    view = view_of(st, p)
+                    action = policy.choose(view, view.legal)
+                st.apply(action, p, trusted=True)
+        return _rewards(st)
+
+
+def _rewards(st: State) -> list[float]:
+    """-1 for the loser, ``1/(players-1)`` for every other seat; all 0 for an abandoned deal."""
+    n = st.players
+    if st.loser is None:
+        return [0.0] * n
+    out = [1.0 / (n - 1)] * n
+    out[st.loser] = -1.0
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """``python -m skitgubbe.bots.ismcts [--rules R] [--players N] [--games G] [--iterations K]
+    [--rollout random|heuristic] [--against random|heuristic] [--seed S]``: search speed
+    (iterations and determinizations per second, ms per searched move) and the ismcts bot's loser
+    rate in G deals against the other bot in every other seat, seats rotated, with 95% intervals."""
+    import argparse
+
+    from ..runner import play_out
+    from ..stats import wilson_interval
+    from ..variants import find_variant
+    from . import make_bot
+
+    parser = argparse.ArgumentParser(prog="python -m skitgubbe.bots.ismcts")
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--rollout", default="random", choices=("random", "heuristic"))
+    parser.add_argument("--against", default="random")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    rules = find_variant(args.rules)
+    n = args.players
+    losses = abandoned = 0
+    moves = iterations = 0
+    seconds = 0.0
+    samples = 0
+    sample_seconds = 0.0
+    for g in range(args.games):
+        me = g % n
+        state = State.new(rules, n, dealer=g % n, seed=f"{args.seed}:{g}:deck")
+        bot = ISMCTSBot(random.Random(f"{args.seed}:{g}:ismcts"), iterations=args.iterations,
+                        rollout=args.rollout)
+        bots = [bot if s == me else make_bot(args.against, random.Random(f"{args.seed}:{g}:{s}"))
+                for s in range(n)]
+
+        def sample_speed(st: State, seat: int, action: Action, me: int = me) -> None:
+            nonlocal samples, sample_seconds
+            if st.to_act == me and len(st.history) % 5 == 0:
+                det = Determinizer(state_from_view(view_of(st, me)), me)
+                rng = random.Random(len(st.history))
+                t = time.perf_counter()
+                for _ in range(50):
+                    det.sample(rng)
+                sample_seconds += time.perf_counter() - t
+                samples += 50
+
+        play_out(state, bots, random.Random(f"{args.seed}:{g}:chance"), on_step=sample_speed)
+        if state.loser is None:
+            abandoned += 1
+        elif state.loser == me:
+            losses += 1
+        moves += bot.searches
+        iterations += bot.iterations
+        seconds += bot.seconds
+    low, high = wilson_interval(losses, args.games)
+    print(f"{rules.name}, {n} players, {args.games} deals, ismcts ({args.iterations} iterations, "
+          f"{args.rollout} rollouts) against {args.against}")
+    print(f"  ismcts loser rate {losses / max(1, args.games):.3f} [{low:.3f}, {high:.3f}] "
+          f"(even share {1 / n:.3f}); abandoned {abandoned}")
+    if seconds:
+        print(f"  {iterations / seconds:,.0f} iterations/s, {1000 * seconds / max(1, moves):.1f} ms per "
+              f"searched move ({moves} searched moves)")
+    if sample_seconds:
+        print(f"  {samples / sample_seconds:,.0f} determinizations/s")
+
+
+if __name__ == "__main__":
+    main()

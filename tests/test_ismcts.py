@@ -1,0 +1,172 @@
+"""The ismcts bot: always legal under every preset, deterministic for a seed with an iteration
+budget, blind to the cards its seat has not seen, clearly stronger than random play, and it keeps
+to a time budget.
+
+Run: .venv/bin/pytest -q tests/test_ismcts.py
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from skitgubbe import Action, State, find_variant
+from skitgubbe.base import Phase
+from skitgubbe.bots import RandomBot
+from skitgubbe.bots.base import Bot
+from skitgubbe.bots.ismcts import ISMCTSBot, _rewards, main
+from skitgubbe.determinize import determinize
+from skitgubbe.runner import play_out
+from skitgubbe.variants import PRESETS
+from skitgubbe.view import View, view_of
+
+
+class CheckingBot:
+    """Wraps a bot and asserts that every choice is one of the legal actions."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.decisions = 0
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        action = self.bot.choose(view, legal)
+        assert action in legal, f"{self.name} chose {action}, not in {[str(a) for a in legal]}"
+        self.decisions += 1
+        return action
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_always_legal_over_whole_deals(name: str) -> None:
+    """One deal per preset at four seats (or the most it allows) with the bot in two seats."""
+    rules = PRESETS[name]
+    players = min(4, rules.max_players)
+    st = State.new(rules, players, seed=name)
+    searchers = [ISMCTSBot(random.Random(s), iterations=12) for s in range(2)]
+    bots = [CheckingBot(searchers[0]), CheckingBot(RandomBot(random.Random(1))),
+            CheckingBot(searchers[1])] + [CheckingBot(RandomBot(random.Random(s))) for s in range(3, players)]
+    play_out(st, bots[:players], random.Random(0))
+    assert st.is_over
+    assert searchers[0].searches > 0 and searchers[0].iterations == 12 * searchers[0].searches
+
+
+def test_heuristic_rollouts_and_a_big_table() -> None:
+    rules = find_variant("goat")
+    st = State.new(rules, 8, seed=3)
+    bot = ISMCTSBot(random.Random(0), iterations=4, rollout="heuristic")
+    bots: list[Bot] = [CheckingBot(bot)] + [RandomBot(random.Random(s)) for s in range(1, 8)]
+    play_out(st, bots, random.Random(1))
+    assert st.is_over and bot.searches > 0
+
+
+def game_actions(seed: int, name: str, players: int, rollout: str = "random") -> list[tuple[int, Action]]:
+    st = State.new(find_variant(name), players, seed=seed)
+    bots: list[Bot] = [ISMCTSBot(random.Random(seed), iterations=8, rollout=rollout)]
+    bots += [RandomBot(random.Random(seed + s)) for s in range(1, players)]
+    play_out(st, bots, random.Random(seed))
+    return list(st.history)
+
+
+def test_deterministic_for_a_seed() -> None:
+    assert game_actions(5, "pagat", 3) == game_actions(5, "pagat", 3)
+    assert game_actions(6, "goat", 4, "heuristic") == game_actions(6, "goat", 4, "heuristic")
+
+
+def test_the_search_does_not_depend_on_unseen_cards() -> None:
+    """Two states the seat cannot tell apart (a state and a determinization of it) give the same
+    search, move for move: only what the seat may know is read."""
+    for name, players in (("pagat", 3), ("goat", 4), ("goat", 8)):
+        rules = find_variant(name)
+        st = State.new(rules, players, seed=21)
+        rng = random.Random(2)
+        tested = 0
+        while not st.is_over and tested < 6:
+            seat = st.to_act
+            if seat >= 0 and len(st.legal_actions()) > 1 and rng.random() < 0.3:
+                other = determinize(st, seat, random.Random(tested))
+                assert view_of(other, seat) == view_of(st, seat)
+                a = ISMCTSBot(random.Random(9), iterations=15).search(st, seat)
+                b = ISMCTSBot(random.Random(9), iterations=15).search(other, seat)
+                c = ISMCTSBot(random.Random(9), iterations=15).choose(view_of(st, seat), st.legal_actions())
+                assert a == b == c
+                tested += 1
+            st.apply(st.random_action(rng), st.to_act, trusted=True)
+        assert tested
+
+
+def test_beats_random_play() -> None:
+    """40 pagat deals for three, the bot's seat rotating, against two random bots, with only 10
+    iterations a move: an even share of losses would be 1/3 (bigger runs: see ``python -m
+    skitgubbe.bots.ismcts``)."""
+    rules = find_variant("pagat")
+    losses = 0
+    games = 40
+    for g in range(games):
+        me = g % 3
+        st = State.new(rules, 3, dealer=g % 3, seed=f"beat:{g}")
+        bots: list[Bot] = [RandomBot(random.Random(f"{g}:{s}")) for s in range(3)]
+        bots[me] = ISMCTSBot(random.Random(g), iterations=10)
+        play_out(st, bots, random.Random(g))
+        losses += st.loser == me
+    assert losses / games < 0.15
+
+
+def test_time_budget() -> None:
+    st = State.new(find_variant("goat"), 4, seed=8)
+    rng = random.Random(0)
+    while len(st.legal_actions()) < 3:
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    bot = ISMCTSBot(random.Random(1), iterations=None, seconds=0.05)
+    view = view_of(st, st.to_act)
+    action = bot.choose(view, view.legal)
+    assert action in view.legal
+    assert bot.last_iterations > 0 and bot.last_seconds > 0
+    both = ISMCTSBot(random.Random(1), iterations=3, seconds=60.0)
+    both.choose(view, view.legal)
+    assert both.last_iterations == 3
+
+
+def test_single_legal_action_and_errors() -> None:
+    st = State.new(find_variant("pagat"), 3, seed=1)
+    bot = ISMCTSBot(random.Random(0))
+    only = st.legal_actions()[:1]
+    assert bot.choose(view_of(st, st.to_act), only) == only[0] and bot.searches == 0
+    with pytest.raises(ValueError, match="not to act"):
+        bot.search(st, (st.to_act + 1) % 3)
+    with pytest.raises(ValueError, match="rollout"):
+        ISMCTSBot(random.Random(0), rollout="greedy")
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSBot(random.Random(0), iterations=None)
+    with pytest.raises(ValueError, match="iterations"):
+        ISMCTSBot(random.Random(0), iterations=0)
+    with pytest.raises(ValueError, match="seconds"):
+        ISMCTSBot(random.Random(0), seconds=0.0)
+
+
+def test_rewards_and_rollout_limit() -> None:
+    st = State.new(find_variant("pagat"), 3, seed=2, action_limit=30)
+    rng = random.Random(0)
+    while not st.is_over:
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    assert st.abandoned and _rewards(st) == [0.0, 0.0, 0.0]
+    done = State.new(find_variant("pagat"), 3, seed=2)
+    while not done.is_over:
+        done.apply(done.random_action(rng), done.to_act, trusted=True)
+    r = _rewards(done)
+    assert r[done.loser or 0] == -1.0 and sum(r) == pytest.approx(0.0)
+    bot = ISMCTSBot(random.Random(0), iterations=5)
+    bot.rollout_limit = 3  # every rollout is cut short: all rewards 0, the search still chooses
+    fresh = State.new(find_variant("goat"), 4, seed=4)
+    assert fresh.phase == Phase.ONE
+    assert bot.search(fresh, fresh.to_act) in fresh.legal_actions()
+    heuristic = ISMCTSBot(random.Random(0), iterations=5, rollout="heuristic")
+    heuristic.rollout_limit = 3
+    assert heuristic.search(fresh, fresh.to_act) in fresh.legal_actions()
+
+
+def test_main(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--rules", "pagat", "--players", "3", "--games", "2", "--iterations", "5"])
+    out = capsys.readouterr().out
+    assert "loser rate" in out and "iterations/s" in out and "determinizations/s" in out

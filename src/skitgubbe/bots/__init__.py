@@ -31,5 +31,4 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         return ISMCTSBot(rng)  # 200 iterations a move
     if key == "ismcts-1s":
         return ISMCTSBot(rng, iterations=None, seconds=1.0)
-    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)} "
-                     "(easy = heuristic, hard = ismcts at about 1 s a move)")
+    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, hard")

@@ -20,7 +20,7 @@ the table, the piles, killed cards, hand sizes, the stock size, who holds the fa
 card, the trump suit, who went out, the history with the order of a dreck dealt to several
 seats hidden, as the view hides it); the known cards of every seat (``State.known``) stay with
 that seat; the bottom stock card stays at the bottom when the rules show it
-(``exposed_bottom``); a trump card turned face up or seen by its holder stays where it is.
+(``exposed_bottom``), and so does the trump card it becomes.
 
 **What a sample deals again**, uniformly, each place keeping its count: the cards of the other
 hands that are not known, the stock (in a random order), the face-down trump card (phase one,
@@ -42,16 +42,17 @@ is still a legal State that plays on to the end):
   sample lets it sluff any of its cards of the right ranks (``occasion_hand`` is its sample hand).
 
 **Fields read.**  :class:`Determinizer` reads ``view_of(state, seat)`` (what the seat may know)
-and, beyond it, only public facts the View does not carry: ``state.phase``, ``state.dreck``
-(the dreck cards, public: they are collected face up), ``state.needy`` (the seats given the
-dreck, public: their hand sizes say so) and ``state.dreck_move`` with the PLAY actions of
-``state.history`` after it.  It then clones the state and overwrites every field that holds
-hidden information: the other seats' hands, ``stock``, ``trump_card`` (where the seat cannot see
-it), ``deck`` (replaced by an order that keeps only the shown bottom card: a sample is not a
-deal that replays from its deck), ``occasion_hand`` of another seat's sluffing occasion,
-``position`` (set to None: it holds the starting hands of a
-written position) and the dreck action of ``history`` (given an order consistent with the
-sample).  The clone's ``events`` hold no hidden card (see :class:`~skitgubbe.base.Event`).
+and, beyond it, only public facts: ``phase``, ``trump_holder``, ``trump_suit`` and ``occasion``
+(the seat now sluffing), which the view shows too; ``dreck`` (the dreck cards, collected face
+up), ``needy`` (the seats given the dreck: their hand sizes say so at the table; the View does
+not carry them), ``dreck_move`` and the PLAY actions of ``history`` after it; and whether
+``deck`` is empty (a written position).  It then clones the state and overwrites every field
+that holds hidden information: the other seats' hands, ``stock``, ``trump_card`` (where the seat
+cannot see it), ``deck`` (replaced by an order that keeps only the shown bottom card: a sample is
+not a deal that replays from its deck), ``occasion_hand`` of another seat's sluffing occasion,
+``position`` (None: it holds the starting hands of a written position) and the dreck action of
+``history`` (given an order that deals the sample's shares).  The clone's ``events`` hold no
+hidden card (see :class:`~skitgubbe.base.Event`).
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from typing import NamedTuple
 from .actions import Action, Kind
 from .base import Phase
 from .cards import FULL_DECK, SUIT_MASKS, cards_in
+from .rules import Rules
 from .state import State
 from .view import View, view_of
 
@@ -194,12 +196,14 @@ class Determinizer:
         shares: dict[int, int] = {}
         places = self.places
         for i, v in enumerate(needy):
-            if v == self.seat:
-                continue
             left = len(range(i, size, k)) - played[v].bit_count()
-            if not 0 <= left <= places.seats[v]:
-                return  # not a state the dreck deal produced: no constraint
-            shares[v] = left
+            if v == self.seat:  # the seat's own share: in its hand, or played
+                if left != (view.hand & dreck & ~view.known[v]).bit_count():
+                    return  # not a state the dreck deal produced: no constraint
+            elif not 0 <= left <= places.seats[v]:
+                return
+            else:
+                shares[v] = left
         if sum(shares.values()) != (places.hidden & dreck).bit_count():
             return
         self.shares = shares
@@ -280,7 +284,7 @@ class Determinizer:
             by_seat.append(sorted(cards_in(own | self._played_share.get(v, 0))))
         size = dreck.bit_count()
         if any(len(cards) != len(range(i, size, k)) for i, cards in enumerate(by_seat)):
-            return  # pragma: no cover - the shares were checked in _prepare_shares
+            return  # pragma: no cover - _prepare_shares checked every share
         order = tuple(by_seat[j % k][j // k] for j in range(size))
         i = st.dreck_move
         s, a = st.history[i]
@@ -311,21 +315,21 @@ class _TrickReplay(State):
         return self.forced_seats >> s & 1
 
 
-_templates: dict[tuple[object, ...], State] = {}
+_templates: dict[tuple[Rules, int, int, int], State] = {}
 
 
-def _template(key: tuple[object, ...], make: type[State] | None = None) -> State:
+def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State:
+    """A State whose fields the engine set up: for phase one (``trump_suit`` -1) a new deal, for
+    phase two a position with that trump suit (the rule flags of phase two depend on it).  Cached;
+    clone it before changing it."""
+    key = (rules, players, dealer, trump_suit)
     st = _templates.get(key)
     if st is None:
-        rules, players, dealer = key[1], key[2], key[3]
-        assert isinstance(players, int) and isinstance(dealer, int)
-        if key[0] == "one":
-            st = State.new(rules, players, dealer=dealer, deck=range(52))  # type: ignore[arg-type]
+        if trump_suit < 0:
+            st = State.new(rules, players, dealer=dealer, deck=range(52))
         else:
-            suit = key[4]
-            assert isinstance(suit, int)
-            st = State.from_phase_two(rules, [1 << s for s in range(players)],  # type: ignore[arg-type]
-                                      trump_suit=suit, leader=0, dealer=dealer)
+            st = State.from_phase_two(rules, [1 << s for s in range(players)], trump_suit=trump_suit,
+                                      leader=0, dealer=dealer)
         _templates[key] = st
     return st
 
@@ -370,9 +374,8 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     rules, n = view.rules, view.players
     t0 = _trick_start(view, history)
     stock0 = _stock_after(view, history[:t0])
-    template = _template(("one", rules, n, view.dealer))
     st = object.__new__(_TrickReplay)
-    st.__dict__.update(template.clone().__dict__)
+    st.__dict__.update(_template(rules, n, view.dealer, -1).clone().__dict__)
     st.hands = [FULL_DECK] * n
     st.piles = list(view.piles)
     st.known = list(view.known)
@@ -435,7 +438,7 @@ def _rebuild_two(view: View, history: list[tuple[int, Action]]) -> State:
     """Phase two: a phase-two template (the engine computes the rule flags for the trump suit),
     then the public fields of the view."""
     rules, n = view.rules, view.players
-    st = _template(("two", rules, n, view.dealer, view.trump_suit)).clone()
+    st = _template(rules, n, view.dealer, view.trump_suit).clone()
     st.table = [p for _, p in view.table]
     st.table_owners = [s for s, _ in view.table]
     st.kill_at = view.kill_at
@@ -491,7 +494,10 @@ def state_from_view(view: View, *, needy: Sequence[int] = ()) -> State:
     st.events = []
     st.tricks = 0
     st.abandoned = False
-    st.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, True)
+    # a shown bottom card stays last; a written position (the rules show a bottom card, none is
+    # shown) has no deck at all
+    had_deck = not (view.rules.exposed_bottom and view.exposed_card < 0)
+    st.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, had_deck)
     st.position = None
     st.needy = list(needy)
     st.dreck = 0
@@ -499,8 +505,6 @@ def state_from_view(view: View, *, needy: Sequence[int] = ()) -> State:
     for i, (_, a) in enumerate(history):
         if a.kind == _DRECK:
             st.dreck, st.dreck_move = a.cards, i
-    if view.rules.exposed_bottom and view.exposed_card < 0:
-        st.deck = ()
     # hands of the right sizes (the unseen part a placeholder), then the canonical deal
     places = hidden_places(view)
     for s, k in enumerate(places.seats):

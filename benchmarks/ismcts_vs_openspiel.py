@@ -127,7 +127,8 @@ def main() -> None:
             args.iterations,
             random_state=np.random.RandomState(seed + 1),
         )
-        ours = OurBot(ISMCTSBot(random.Random(seed), iterations=args.iterations, exploration=args.exploration))
+        ours = OurBot(ISMCTSBot(random.Random(seed), iterations=args.iterations,
+                                exploration=args.exploration))
         seats: list[tuple[str, Any]] = []
         for s in range(n):
             if s == g % n:
@@ -137,7 +138,8 @@ def main() -> None:
             else:
                 seats.append(("random", UniformRandomBot(s, np.random.RandomState(seed + 2 + s))))
         bots = [Timed(name, bot, clock) for name, bot in seats]
-        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed + 99))
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots,
+                                              np.random.RandomState(seed + 99))
         for name, _ in seats:
             seat_games[name] += 1
         if all(r == 0 for r in returns):

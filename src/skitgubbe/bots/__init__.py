@@ -8,14 +8,15 @@ from __future__ import annotations
 import random
 
 from .base import Bot
+from .counter import CounterBot
 from .heuristic import HeuristicBot
 from .ismcts import ISMCTSBot
 from .randombot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "ISMCTSBot", "BOT_NAMES", "make_bot"]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "BOT_NAMES", "make_bot"]
 
-BOT_NAMES = ("random", "heuristic", "ismcts")
-_ALIASES = {"easy": "heuristic", "hard": "ismcts-1s"}
+BOT_NAMES = ("random", "heuristic", "counter", "ismcts")
+_ALIASES = {"easy": "heuristic", "medium": "counter", "hard": "ismcts-1s"}
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:
@@ -27,8 +28,10 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         return RandomBot(rng)
     if key == "heuristic":
         return HeuristicBot(rng)
+    if key == "counter":
+        return CounterBot(rng)
     if key == "ismcts":
         return ISMCTSBot(rng)  # 200 iterations a move
     if key == "ismcts-1s":
         return ISMCTSBot(rng, iterations=None, seconds=1.0)
-    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, hard")
+    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard")

@@ -1,0 +1,277 @@
+"""The counter bot: the heuristic bot's rules of thumb played on perfect card tracking.
+
+It reads its seat's :class:`~skitgubbe.bots.tracker.Tracking` (every card seen going into a pile in
+phase one, picked up or killed in phase two, and the chance of each suit being trump) and scores
+every legal action like :class:`~skitgubbe.bots.heuristic.HeuristicBot`, with these differences.
+
+Phase one (collecting).  What a card is worth to own for phase two depends on its suit as well as
+its rank: a card of a suit likely to be trump is worth up to :attr:`CounterBot.trump_worth` more.
+The chance comes from the cards not yet seen (the trump card is the last stock card: pagat.com
+Skitgubbe, "The Deal"; Flurst page, "Last card of the deck"), so as the stock runs down the bot
+collects the cards that will be strong once trump is known and gives away the low cards of the
+other suits.  The chance of winning a trick counts the cards not yet seen and the known cards of
+the seats still to play, ranked as phase one ranks them (aces low where the rules say so).
+
+Phase two (shedding).  A card's strength is counted against the cards still live, not its rank:
+how many of the cards the other seats may hold it beats (a king is as good as an ace once the ace
+is killed).  On that the bot
+
+* beats as cheaply as possible: the play that keeps the most strength in hand;
+* saves trumps: a trump, above all the highest live one, is worth the non-trumps it can beat, so
+  it is spent only on a kill, on going out, or when nothing cheaper beats;
+* picks up rather than beats when beating would spend a strong card on a cheap one and the
+  cards it takes are strong themselves (counted against the live cards as well);
+* kills when it can, and goes out when it can;
+* leads, or beats with, a play the next seat cannot beat when it knows that seat's cards (the
+  next seat must then pick up: pagat.com, "Play in the second phase"), and otherwise leads
+  the play that sheds the weakest cards.
+
+Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.rules.Rules`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..actions import Action, Kind
+from ..base import Phase
+from ..cards import SUIT_MASKS
+from ..phase_two import pick_up_take
+from ..view import View
+from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
+from .tracker import Tracking, anti_suit, beaters, track
+
+__all__ = ["CounterBot"]
+
+_RANK = tuple(c % 13 + 2 for c in range(52))
+_SUIT = tuple(c // 13 for c in range(52))
+
+
+class CounterBot(HeuristicBot):
+    """The heuristic bot with perfect card tracking (see the module docstring).
+
+    Deterministic given its ``random.Random`` (used only to break exact ties); reads only the
+    :class:`~skitgubbe.view.View`; works under any :class:`~skitgubbe.rules.Rules`.  Alias
+    ``medium`` in :func:`skitgubbe.bots.make_bot`.
+    """
+
+    name = "counter"
+
+    trump_worth: float = 6.0
+    """Phase one: a card of a suit that is certainly trump is worth this much more to own."""
+    power_scale: float = 2.5
+    """Phase two: a card that beats every live card the others may hold has this much strength."""
+    master_bonus: float = 0.3
+    """Phase two: extra strength of a card no live card can beat."""
+    force_bonus: float = 0.9
+    """Phase two: the worth, per card, of a play the next seat cannot beat (it must pick up)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The legal action with the best score for ``view.seat`` (module docstring)."""
+        if len(legal) == 1:
+            return legal[0]
+        tr = track(view)
+        if view.phase == Phase.ONE:
+            scores = self._score_one_counted(view, legal, tr)
+        elif view.phase == Phase.TWO:
+            scores = self._score_two_counted(view, legal, tr)
+            if _looping(view.history):
+                top = max(scores)
+                if sum(1 for s in scores if s >= top - _EPS) == 1:
+                    scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
+        else:
+            scores = [0.0] * len(legal)
+        return self._best(legal, scores)
+
+    # -- phase one ---------------------------------------------------------------------------
+
+    def worths(self, view: View, tr: Tracking) -> list[float]:
+        """Phase one: what owning each card (0..51) is worth for phase two: its rank less
+        :attr:`center` (less still while the dreck threatens), plus :attr:`trump_worth` times the
+        chance that its suit is trump."""
+        center = self.center
+        rules = view.rules
+        if rules.dreck_below:
+            owned = view.piles[view.seat].bit_count() + view.hand.bit_count()
+            if owned < rules.dreck_below + 2:
+                center -= self.needy_shift
+        odds = tr.trump_odds
+        tw = self.trump_worth
+        return [_RANK[c] - center + tw * odds[_SUIT[c]] for c in range(52)]
+
+    def _score_one_counted(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float]:
+        me = view.seat
+        hand = view.hand
+        rounds = view.rounds
+        current = rounds[-1] if rounds else ()
+        trick = tr.table
+        low_ace = view.rules.aces_low_first
+        strength = [1 if (low_ace and r == 14) else r for r in range(15)]
+        high = max((strength[_RANK[c]] for _, c in current), default=0)
+        worth = self.worths(view, tr)
+
+        due = bool(view.round_seats) and view.round_seats[0] == me and view.to_act == me
+        later_seats = view.round_seats[1:] if due else ()
+        later = len(later_seats)
+        # the cards the seats still to play may hold: what nobody has seen, and their known cards
+        pool = tr.unseen
+        for s in later_seats:
+            pool |= tr.known[s]
+        pool_cards = _cards_of(pool)
+        n_pool = len(pool_cards)
+        above = [0] * 16  # above[r]: pool cards of phase-one strength > r
+        below_sum = [0.0] * 16
+        below_n = [0] * 16
+        for c in pool_cards:
+            r = strength[_RANK[c]]
+            for x in range(r):
+                above[x] += 1
+            for x in range(r + 1, 16):
+                below_sum[x] += worth[c]
+                below_n[x] += 1
+        unseen_cards = _cards_of(tr.unseen)
+        mean_unseen = sum(worth[c] for c in unseen_cards) / len(unseen_cards) if unseen_cards else 0.0
+        pot = sum(worth[c] for c in _cards_of(trick))
+        draw = mean_unseen if view.stock_size >= 1 else 0.0
+
+        def p_win(r: int) -> float:
+            if not n_pool or not later:
+                return 1.0
+            return float((1.0 - above[r] / n_pool) ** (later * self.pwin_exp))
+
+        def win_gain(r: int) -> float:
+            extra = later * below_sum[r] / below_n[r] if below_n[r] else 0.0
+            return pot + extra
+
+        def play_gain(r: int, own: float) -> float:
+            if r < high:
+                return -own
+            p = p_win(r)
+            if r == high:
+                p *= 0.5
+            return p * (win_gain(r) + own) - (1.0 - p) * own
+
+        if view.trick_winner >= 0:
+            losing = view.trick_winner != me
+        elif me in view.round_seats:
+            losing = high > 0 and all(strength[_RANK[c]] < high for c in _cards_of(hand))
+        else:
+            losing = not any(s == me and strength[_RANK[c]] == high for s, c in current)
+
+        scores: list[float] = []
+        best_sluff = 0.0
+        for a in legal:
+            kind = a.kind
+            if kind == Kind.PLAY:
+                cards = _cards_of(a.cards)
+                r = strength[_RANK[cards[-1]]]
+                own = sum(worth[c] for c in cards)
+                scores.append(play_gain(r, own) + draw * len(cards) - self.hold * r)
+            elif kind == Kind.STOCK:
+                g = 0.0
+                for c in unseen_cards:
+                    r = strength[_RANK[c]]
+                    if r >= high:
+                        p = p_win(r) * (0.5 if r == high else 1.0)
+                        g += p * (win_gain(r) + worth[c])
+                scores.append(g / len(unseen_cards) if unseen_cards else 0.0)
+            elif kind == Kind.SLUFF:
+                cards = _cards_of(a.cards)
+                gain = (sum(draw - worth[c] for c in cards) - self.sluff_margin) if losing else -1.0
+                best_sluff = max(best_sluff, gain)
+                scores.append(gain)
+            else:
+                scores.append(0.0)
+        if best_sluff > 0.0:
+            scores = [s + 1e6 if a.kind == Kind.SLUFF else s for a, s in zip(legal, scores, strict=True)]
+        return scores
+
+    # -- phase two ---------------------------------------------------------------------------
+
+    def strengths(self, view: View, tr: Tracking) -> dict[int, float]:
+        """Phase two: the strength of each card of the hand and of the table, 0 to
+        :attr:`power_scale` (+ :attr:`master_bonus`): the share of the live cards the other seats
+        may hold that it beats."""
+        trump = view.trump_suit
+        anti = anti_suit(view)
+        opp = 0
+        for s, may in enumerate(tr.possible):
+            if s != view.seat:
+                opp |= may
+        n_opp = opp.bit_count()
+        out: dict[int, float] = {}
+        for c in _cards_of(view.hand | tr.table):
+            suit = _SUIT[c]
+            # the cards c beats: the lower ones of its suit; every non-trump, non-anti one for a trump
+            below = opp & SUIT_MASKS[suit] & ((1 << c) - 1)
+            if suit == trump:
+                below |= opp & ~SUIT_MASKS[trump] & ~(SUIT_MASKS[anti] if anti >= 0 else 0)
+            p = self.power_scale * below.bit_count() / n_opp if n_opp else self.power_scale
+            if not beaters(c, opp, trump, anti):
+                p += self.master_bonus
+            out[c] = p
+        return out
+
+    def _next_seat(self, view: View, after: int, leaving: bool) -> int:
+        """The next seat clockwise from ``after`` that holds cards (``after`` itself counts as
+        empty if ``leaving``); -1 if none."""
+        n = view.players
+        for i in range(1, n):
+            s = (after + i) % n
+            if view.hand_sizes[s] and s not in view.out_order:
+                return s
+        return -1 if leaving else after
+
+    def _score_two_counted(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float]:
+        hand = view.hand
+        me = view.seat
+        size = hand.bit_count()
+        weight = min(1.0, max(0.2, (size - 1) / 6.0))
+        power = self.strengths(view, tr)
+        table = view.table
+        plays = [p for _, p in table]
+        kills = bool(table) and len(table) + 1 >= view.kill_at
+        trump = view.trump_suit
+        anti = anti_suit(view)
+        mode = view.rules.pick_up
+
+        scores: list[float] = []
+        for a in legal:
+            if a.kind == Kind.PLAY:
+                cards = a.cards
+                if cards == hand:
+                    scores.append(self.out_bonus)
+                    continue
+                s = 0.0
+                for c in _cards_of(cards):
+                    s += 1.0 - weight * power[c]
+                if kills:
+                    s += self.kill_bonus
+                else:
+                    nxt = self._next_seat(view, me, False)
+                    # the next seat's hand is known and cannot beat this play: it must pick up
+                    if (nxt != me and not tr.unknown[nxt]
+                            and not _can_beat(tr.known[nxt], cards.bit_length() - 1, trump, anti)):
+                            take, _, _ = pick_up_take(plays + [cards], mode)
+                            s += self.force_bonus * take.bit_count()
+                scores.append(s)
+            elif a.kind == Kind.PICK_UP:
+                take, _, _ = pick_up_take(plays, mode)
+                s = -self.pick_penalty
+                for c in _cards_of(take):
+                    s -= max(self.pick_floor, 1.0 - weight * power.get(c, 0.0))
+                scores.append(s)
+            else:
+                scores.append(-1e6)
+        return scores
+
+
+def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:
+    """True if ``hand`` holds a card that may beat a play whose highest card is ``top``: every
+    rule of plays allows a single card, and any beat needs one such card (the engine's candidates:
+    a higher card of the top's suit, or a trump on a non-trump, non-anti-trump)."""
+    return bool(beaters(top, hand, trump, anti))

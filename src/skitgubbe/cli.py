@@ -133,6 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("a", help="preset name or house-rules file")
     diff.add_argument("b", help="preset name or house-rules file")
 
+    q = sub.add_parser("serve", help="the online table: a web server for friends and bots (extra 'server')")
+    q.add_argument("--db", default=None, metavar="URL",
+                   help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db; "
+                   "default: the SQLite file skitgubbe-server.db here")
+    q.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on; default 127.0.0.1 (this machine only)")
+    q.add_argument("--port", type=int, default=8000, help="port; default 8000")
+    q.add_argument("--bot-workers", type=int, default=2, help="bot processes; default 2")
+
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
     q.add_argument("--rounds", type=int, default=5, help="timed rounds per ruleset; default 5")
@@ -164,6 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _rules(parser, args, console)
         if args.command == "hint":
             return _hint(args, console)
+        if args.command == "serve":
+            return _serve(args, console)
         if args.command == "learn":
             from .learn import run_lessons
 
@@ -487,3 +498,17 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
+
+
+def _serve(args: argparse.Namespace, console: Console) -> int:
+    """``skitgubbe serve``: the server is imported only here, so the rest works without the extra."""
+    try:
+        from .server.app import serve
+        from .server.store import DEFAULT_DB_URL
+    except ImportError as e:
+        console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}")
+        return 2
+    db = args.db or DEFAULT_DB_URL
+    console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
+                  "Ctrl-C stops it")
+    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers)

@@ -1,0 +1,507 @@
+"""The live side of the server: rooms in memory, their connections, bots and timers.
+
+:class:`Hub` owns every :class:`~skitgubbe.server.rooms.Room`.  A change to a room
+happens under the room's lock in three steps: the room *prepares* the entry (checks
+it, changes nothing), the :class:`~skitgubbe.server.store.LogWriter` stores it, then the
+room applies it and every connection of the room is sent its update.  So an action is
+never acknowledged, nor shown to anyone, before it is stored, and a restart rebuilds
+every room from the log (:meth:`Hub.load`).
+
+One *driver* task per room makes the server's own moves: the chance dreck order, bots
+(in the :class:`~skitgubbe.server.botpool.BotPool`), a bot move when the turn timer runs
+out, ``pass`` for seats that have not said done when a settled trick's sluff timer runs
+out.  A seat whose player has no connection for ``away_after`` seconds is played by the
+fill bot until the player is back.
+
+Connections are :class:`Client` objects: the transport (the websocket endpoint in
+:mod:`skitgubbe.server.app`, or a test) feeds :meth:`Hub.receive` with each text frame
+and sends what :meth:`Client.outbox` yields.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import CHANCE
+from ..view import view_of
+from . import protocol
+from .botpool import BotPool
+from .protocol import ClientMessage, ProtocolError
+from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
+from .store import LogWriter, Store
+
+__all__ = ["Hub", "Client", "RateLimit", "ROOM_CODE_CHARS"]
+
+ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Room codes are 6 of these (no 0/O, 1/I/L)."""
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
+
+    rate: float = 20.0
+    burst: float = 40.0
+    tokens: float = 40.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def allow(self, now: float | None = None) -> bool:
+        """Take one token; False (and nothing taken) when the bucket is empty."""
+        t = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.stamp = t
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Client:
+    """One connection.  Until its ``hello`` it belongs to no room.  Attributes: ``room``
+    (code or None), ``slot`` (player slot, None for a spectator), ``outbox`` (an
+    ``asyncio.Queue`` of message texts to send; None asks the transport to close),
+    ``lines_sent`` (narration lines already sent), ``limit`` (its :class:`RateLimit`),
+    ``refused`` (messages refused for the rate limit)."""
+
+    def __init__(self, *, rate: float = 20.0, burst: float = 40.0) -> None:
+        self.room: str | None = None
+        self.slot: int | None = None
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.lines_sent = 0
+        self.game_sent = -1
+        self.limit = RateLimit(rate, burst, burst)
+        self.refused = 0
+
+    def send(self, data: dict[str, Any] | str) -> None:
+        """Queue a message (a dict is written as JSON)."""
+        self.outbox.put_nowait(data if isinstance(data, str) else protocol.dumps(data))
+
+
+def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message, **extra}
+
+
+class _Live:
+    """What the hub keeps per room beside the room itself (not stored)."""
+
+    def __init__(self, players: int) -> None:
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.clients: list[Client] = []
+        self.connected = [0] * players
+        self.gone_since: list[float | None] = [time.monotonic()] * players
+        self.driver: asyncio.Task[None] | None = None
+
+
+class Hub:
+    """Every room of a server (see the module docstring).
+
+    Args:
+        store: the database; pool: where bots think.
+        bot_delay: seconds a bot waits before moving, so people can follow (0 in tests).
+        away_after: seconds without a connection before the fill bot plays a player's seat.
+        rng: shuffles decks and the dreck and names rooms and tokens (default: the system's
+            secure generator).
+        clock: monotonic seconds (tests may replace it).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        pool: BotPool,
+        *,
+        bot_delay: float = 0.6,
+        away_after: float = 30.0,
+        rng: random.Random | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.writer = LogWriter(store)
+        self.pool = pool
+        self.bot_delay = bot_delay
+        self.away_after = away_after
+        self.rng = rng if rng is not None else random.SystemRandom()
+        self.clock = clock
+        self.rooms: dict[str, Room] = {}
+        self.live: dict[str, _Live] = {}
+        self.errors: list[str] = []  # unexpected failures of drivers, for logs and tests
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    async def load(self) -> int:
+        """Rebuild every stored room by replaying its log and start its driver; returns the
+        number of rooms.  A room whose log does not replay is skipped and named in ``errors``."""
+        stored = await asyncio.to_thread(self.store.load_rooms)
+        for sr in stored:
+            try:
+                room = Room(sr.code, RoomSpec.from_json(sr.spec))
+                for kind, payload in sr.log:
+                    room.apply_entry(kind, payload)
+            except (RoomError, ValueError, KeyError) as e:
+                self.errors.append(f"room {sr.code} not loaded: {e}")
+                continue
+            self._add(room)
+        return len(self.rooms)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        live = _Live(room.spec.players)
+        self.live[room.code] = live
+        live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
+
+    async def close(self) -> None:
+        """Stop the drivers and the writer (queued writes finish first)."""
+        for live in self.live.values():
+            if live.driver is not None:
+                live.driver.cancel()
+        for live in self.live.values():
+            if live.driver is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await live.driver
+        await asyncio.to_thread(self.writer.close)
+
+    # -- HTTP-side requests ---------------------------------------------------------------
+
+    async def create_room(self, name: str, **spec_args: Any) -> dict[str, Any]:
+        """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its
+        creator ``name`` in slot 0.  Returns ``{"room", "player": 0, "token"}``.  Raises
+        :class:`RoomError` or :class:`~skitgubbe.server.protocol.ProtocolError` (bad name)."""
+        name = protocol.check_name(name)
+        spec = make_spec(**spec_args)
+        code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
+        while code in self.rooms:
+            code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
+        room = Room(code, spec)
+        token = secrets.token_urlsafe(24)
+        join = room.prepare_join(name, hash_token(token), creator=True)
+        await self.writer.write([("room", code, 0, "", spec.to_json()), ("log", code, 0, "join", join)])
+        room.apply_entry("join", join)
+        self._add(room)
+        if not room.open_slots():
+            await self._start(room, self.live[code], roving=False)
+        return {"room": code, "player": 0, "token": token}
+
+    async def join(self, code: str, name: str) -> dict[str, Any]:
+        """A friend called ``name`` takes the next open slot of room ``code``; returns
+        ``{"room", "player", "token"}``.  The deal starts once every open slot is taken.
+        Raises :class:`RoomError` ``no-room`` or ``full``, or ``ProtocolError`` (bad name)."""
+        name = protocol.check_name(name)
+        room = self._room(code)
+        live = self.live[room.code]
+        async with live.lock:
+            token = secrets.token_urlsafe(24)
+            payload = room.prepare_join(name, hash_token(token))
+            await self._commit(room, "join", payload)
+            if room.status == "lobby" and not room.open_slots():
+                await self._start_locked(room, live, roving=False)
+            self._broadcast(room, live)
+        return {"room": room.code, "player": payload["slot"], "token": token}
+
+    def room_info(self, code: str) -> dict[str, Any]:
+        """Public facts about room ``code``: rules, seats, status.  Raises ``RoomError`` ``no-room``."""
+        room = self._room(code)
+        return {"room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
+                "status": room.status, "open": len(room.open_slots()),
+                "seats": [room.slot_name(s) for s in range(room.spec.players)]}
+
+    def _room(self, code: str) -> Room:
+        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        if room is None:
+            raise RoomError("no-room", f"there is no room {code!r}")
+        return room
+
+    # -- connections ----------------------------------------------------------------------
+
+    async def receive(self, client: Client, raw: str | bytes) -> None:
+        """Handle one message from ``client``: rate limit, validation, then the request.
+        Every refusal is answered with an ``error`` message and changes nothing."""
+        if not client.limit.allow(self.clock()):
+            client.refused += 1
+            client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
+            if client.refused > 200:
+                client.outbox.put_nowait(None)
+            return
+        try:
+            msg = protocol.parse_client_message(raw)
+        except ProtocolError as e:
+            client.send(_error(e.code, str(e)))
+            return
+        n = msg.get("n") if msg.type == "act" else None
+        try:
+            await self._dispatch(client, msg)
+        except (RoomError, ProtocolError) as e:
+            client.send(_error(e.code, str(e), **({"n": n} if n is not None else {})))
+        except Exception as e:  # storage failure: nothing was applied
+            self.errors.append(f"{type(e).__name__}: {e}")
+            client.send(_error("server", "the server could not store that: nothing changed, try again"))
+
+    async def _dispatch(self, client: Client, msg: ClientMessage) -> None:
+        if msg.type == "ping":
+            client.send({"type": "pong"})
+            return
+        if msg.type == "hello":
+            await self._hello(client, msg)
+            return
+        if client.room is None:
+            raise RoomError("no-hello", 'say hello first: {"type": "hello", "room": ..., "player": ..., '
+                            '"token": ...}')
+        room = self.rooms[client.room]
+        live = self.live[room.code]
+        if msg.type == "replay":
+            seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
+            client.send(room.replay_data(seat))
+            return
+        slot = client.slot
+        if slot is None:
+            raise RoomError("spectator", "spectators watch: they cannot act, chat or start deals")
+        async with live.lock:
+            if msg.type == "act":
+                payload = room.prepare_act(slot, msg.fields["move"], msg.fields["n"])
+                await self._commit(room, "act", payload)
+                client.send({"type": "ack", "n": msg.fields["n"]})
+            elif msg.type == "chat":
+                await self._commit(room, "chat", {"slot": slot, "name": room.slot_name(slot),
+                                                  "text": msg.fields["text"]})
+                line = protocol.dumps({"type": "chat", "name": room.slot_name(slot),
+                                       "text": msg.fields["text"]})
+                for c in live.clients:
+                    c.send(line)
+                return
+            elif msg.type in ("leave", "reclaim"):
+                p = room.players[slot]
+                if p is not None and p.left == (msg.type == "leave"):
+                    raise RoomError("bad-request", "you have already left" if p.left else "the seat is yours")
+                await self._commit(room, msg.type, {"slot": slot})
+            elif msg.type == "start":
+                if room.status != "lobby":
+                    raise RoomError("not-lobby", "the deal has already started")
+                if slot != 0:
+                    raise RoomError("forbidden", "only the player who made the room starts it")
+                await self._start_locked(room, live, roving=False)
+            elif msg.type == "again":
+                if room.status != "over":
+                    raise RoomError("not-over", "'again' starts the next deal once this one is over")
+                await self._start_locked(room, live, roving=bool(msg.get("roving", False)))
+            self._broadcast(room, live)
+
+    async def _hello(self, client: Client, msg: ClientMessage) -> None:
+        if client.room is not None:
+            raise RoomError("bad-request", "this connection has already said hello")
+        room = self._room(msg.fields["room"])
+        live = self.live[room.code]
+        spectate = msg.get("spectate", False)
+        slot = msg.get("player")
+        if not spectate:
+            token = msg.get("token")
+            if slot is None or token is None:
+                raise RoomError("forbidden", "give your player number and seat token, or spectate")
+            if not 0 <= slot < room.spec.players or not room.find_token(slot, token):
+                raise RoomError("forbidden", f"that seat token is not the token of player {slot} in "
+                                f"room {room.code}")
+        client.room = room.code
+        client.slot = None if spectate else slot
+        live.clients.append(client)
+        if client.slot is not None:
+            live.connected[client.slot] += 1
+            live.gone_since[client.slot] = None
+            live.changed.set()
+        client.send(self._message(room, live, client, full=True))
+        if client.slot is not None:
+            self._broadcast(room, live, skip=client)  # the others see the player is back
+
+    def disconnect(self, client: Client) -> None:
+        """Forget ``client``: its player's seat is played by the fill bot after ``away_after``
+        seconds unless the player comes back."""
+        if client.room is None:
+            return
+        live = self.live.get(client.room)
+        room = self.rooms.get(client.room)
+        if live is None or room is None:
+            return
+        if client in live.clients:
+            live.clients.remove(client)
+        if client.slot is not None:
+            live.connected[client.slot] -= 1
+            if live.connected[client.slot] == 0:
+                live.gone_since[client.slot] = self.clock()
+            live.changed.set()
+            self._broadcast(room, live)
+        client.room = None
+
+    # -- changes --------------------------------------------------------------------------
+
+    async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
+        """Store the entry, then apply it.  Call with the room's lock held."""
+        await self.writer.write([("log", room.code, room.entries, kind, payload)])
+        room.apply_entry(kind, payload, now=self.clock())
+        self.live[room.code].changed.set()
+
+    async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:
+        async with live.lock:
+            await self._start_locked(room, live, roving=roving)
+            self._broadcast(room, live)
+
+    async def _start_locked(self, room: Room, live: _Live, *, roving: bool) -> None:
+        await self._commit(room, "start", room.prepare_start(self.rng, roving=roving))
+
+    def _away(self, room: Room, live: _Live) -> list[bool]:
+        now = self.clock()
+        out = []
+        for slot in range(room.spec.players):
+            since = live.gone_since[slot]
+            out.append(room.bot_for(slot) is None and since is not None and now - since >= self.away_after)
+        return out
+
+    def _bot_of_seat(self, room: Room, live: _Live, seat: int, away: list[bool]) -> str | None:
+        slot = room.seating[seat]
+        return room.bot_for(slot) or (room.spec.fill_bot if away[slot] else None)
+
+    def _deadline(self, room: Room, live: _Live) -> float | None:
+        """Monotonic time when a timer of the room runs out, or None."""
+        state = room.state
+        if room.status != "playing" or state is None:
+            return None
+        if room.is_settled_window():
+            return room.window_started + room.spec.sluff_seconds
+        if room.spec.turn_seconds and state.to_act >= 0:
+            return room.turn_started + room.spec.turn_seconds
+        return None
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
+                 cache: dict[Any, str] | None = None) -> str:
+        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text."""
+        cache = {} if cache is None else cache
+        state = room.state
+        seat = room.seat_of(client.slot) if client.slot is not None else None
+        if "head" not in cache:
+            away = self._away(room, live)
+            deadline = self._deadline(room, live)
+            left = None if deadline is None else max(0.0, deadline - self.clock())
+            pub = None
+            if state is not None:
+                pub = protocol.public_part(public_view(state), room.seq)
+            cache["head"] = protocol.dumps({
+                "room": room.code, "status": room.status, "game": room.game,
+                "seats": room.seats_info(live.connected, away), "timer": left,
+                "turn_seconds": room.spec.turn_seconds, "public": pub,
+            })
+        key = ("me", seat)
+        if key not in cache:
+            me = None
+            if state is not None and seat is not None:
+                me = protocol.seat_part(view_of(state, seat))
+                p = room.players[room.seating[seat]]
+                me["left"] = p is not None and p.left
+            cache[key] = protocol.dumps(me) if me is not None else "null"
+        if full or client.game_sent != room.game:
+            client.lines_sent = 0
+        lines = room.lines[client.lines_sent:]
+        client.lines_sent = len(room.lines)
+        client.game_sent = room.game
+        extra: dict[str, Any] = {"lines": lines}
+        if full:
+            extra.update({"chat": room.chat, "you": {"player": client.slot, "seat": seat,
+                                                      "name": room.slot_name(client.slot)
+                                                      if client.slot is not None else None}})
+        kind = "sync" if full else "state"
+        return ('{"type":"' + kind + '","table":' + cache["head"] + ',"me":' + cache[key] + ","
+                + protocol.dumps(extra)[1:])
+
+    def _broadcast(self, room: Room, live: _Live, *, skip: Client | None = None) -> None:
+        cache: dict[Any, str] = {}
+        for c in live.clients:
+            if c is not skip:
+                c.send(self._message(room, live, c, full=False, cache=cache))
+
+    # -- the driver: chance, bots and timers ---------------------------------------------------
+
+    def _plan(self, room: Room, live: _Live) -> tuple[float, str, int] | None:
+        """What the driver does next: ``(monotonic time, what, seat)`` with ``what`` one of
+        ``chance``, ``bot``, ``timeout``, ``sluff-timeout``, ``away``; or None (wait)."""
+        state = room.state
+        if room.status != "playing" or state is None or state.is_over:
+            return None
+        now = self.clock()
+        if state.to_act == CHANCE:
+            return now, "chance", CHANCE
+        away = self._away(room, live)
+        seats = ([state.to_act] if state.to_act >= 0 else []) + room.pending_seats()
+        for seat in seats:
+            if self._bot_of_seat(room, live, seat, away) is not None:
+                return now + self.bot_delay, "bot", seat
+        deadline = self._deadline(room, live)
+        if room.is_settled_window():
+            assert deadline is not None
+            return deadline, "sluff-timeout", -1
+        plans = []
+        if deadline is not None:
+            plans.append((deadline, "timeout", state.to_act))
+        for seat in seats:
+            since = live.gone_since[room.seating[seat]]
+            if since is not None:
+                plans.append((since + self.away_after, "away", seat))
+        return min(plans) if plans else None
+
+    async def _drive(self, room: Room, live: _Live) -> None:
+        while True:
+            live.changed.clear()
+            plan = self._plan(room, live)
+            if plan is None:
+                await live.changed.wait()
+                continue
+            at, what, seat = plan
+            wait = at - self.clock()
+            if wait > 0:
+                try:
+                    await asyncio.wait_for(live.changed.wait(), wait)
+                    continue  # something changed: plan again
+                except TimeoutError:
+                    pass
+            if live.changed.is_set():
+                continue
+            try:
+                await self._drive_step(room, live, what, seat)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a bot or storage failure: note it, retry after a pause
+                self.errors.append(f"room {room.code}: {type(e).__name__}: {e}")
+                await asyncio.sleep(1.0)
+
+    async def _drive_step(self, room: Room, live: _Live, what: str, seat: int) -> None:
+        state = room.state
+        assert state is not None
+        key = (room.game, room.seq)
+        moves: list[tuple[int, str]] = []
+        if what == "chance":
+            moves = [(CHANCE, str(state.chance_action(self.rng)))]
+        elif what in ("bot", "timeout"):
+            away = self._away(room, live)
+            name = self._bot_of_seat(room, live, seat, away) or room.spec.fill_bot
+            view = view_of(state, seat)
+            legal = state.legal_actions(seat)
+            action = await self.pool.choose(name, self.rng.randrange(2**31), view, legal)
+            moves = [(seat, str(action))]
+        elif what == "sluff-timeout":
+            moves = [(s, "pass") for s in room.pending_seats()]
+        else:  # away: nothing to do but plan again with the seat now played by a bot
+            live.changed.set()
+            self._broadcast(room, live)
+            return
+        async with live.lock:
+            if (room.game, room.seq) != key or room.status != "playing":
+                return  # the table moved on while the bot was thinking
+            for s, move in moves:
+                if room.state is None or room.state.is_over:
+                    break
+                payload = room.prepare_bot_act(s, move)
+                await self._commit(room, "act", payload)
+            self._broadcast(room, live)

@@ -1,0 +1,259 @@
+"""The websocket protocol: validating what a client sends, serialising what it may see.
+
+Everything a client receives about a deal is built here from a
+:class:`~skitgubbe.view.View`: :func:`public_part` from the view of a seat that does
+not hold the face-down trump card (the fields every seat's view shares: the
+table, counts, piles, the trump once turned, the sluff window) and
+:func:`seat_part` from the seat's own view (its hand, its legal moves, the trump
+card if that seat may see it).  A spectator gets the public part only.  Cards are
+written in action notation (``"7H"``, ``"TD"``); card numbers never appear.
+
+Client messages are JSON objects of at most :data:`MAX_MESSAGE_BYTES` bytes with a
+``type`` from :data:`CLIENT_TYPES`; :func:`parse_client_message` checks every field
+and raises :class:`ProtocolError` naming what was wrong and what is allowed.
+See docs/server.md for every message.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import Action, Kind
+from ..base import Event, Phase
+from ..cards import SUIT_MASKS, SUITS, card_name, cards_in
+from ..phase_two import pick_up_take
+from ..tui import describe_event, kill_text, loser_title
+from ..view import View
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_CHAT_CHARS",
+    "MAX_NAME_CHARS",
+    "CLIENT_TYPES",
+    "ProtocolError",
+    "ClientMessage",
+    "parse_client_message",
+    "check_name",
+    "cards_list",
+    "public_part",
+    "seat_part",
+    "narrate",
+    "dumps",
+]
+
+MAX_MESSAGE_BYTES = 2048
+"""The largest client message accepted, in bytes (UTF-8)."""
+
+MAX_CHAT_CHARS = 300
+"""The longest chat line, in characters."""
+
+MAX_NAME_CHARS = 24
+"""The longest display name, in characters."""
+
+CLIENT_TYPES = ("hello", "act", "chat", "leave", "reclaim", "start", "again", "replay", "ping")
+"""The ``type`` values a client may send (docs/server.md, "Client messages")."""
+
+_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "hello": {"room": str, "player": (int, type(None)), "token": (str, type(None)), "spectate": bool},
+    "act": {"n": int, "move": str},
+    "chat": {"text": str},
+    "leave": {},
+    "reclaim": {},
+    "start": {},
+    "again": {"roving": bool},
+    "replay": {},
+    "ping": {},
+}
+_REQUIRED = {"hello": ("room",), "act": ("n", "move"), "chat": ("text",)}
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be used.  ``code`` is a short machine-readable word
+    (``malformed``, ``too-large``, ``unknown-type``, ``bad-field``); the message says what
+    was wrong and what is allowed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """One validated client message: ``type`` (one of :data:`CLIENT_TYPES`) and its
+    ``fields`` (only the documented keys, each of the documented type)."""
+
+    type: str
+    fields: dict[str, Any]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of field ``key``, or ``default`` when the client left it out."""
+        return self.fields.get(key, default)
+
+
+def _type_name(t: type | tuple[type, ...]) -> str:
+    ts = t if isinstance(t, tuple) else (t,)
+    words = {int: "an integer", str: "a string", bool: "true or false", type(None): "null"}
+    return " or ".join(words.get(x, x.__name__) for x in ts)
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Validate one client message (the text of a websocket frame).
+
+    Raises :class:`ProtocolError`: ``too-large`` beyond :data:`MAX_MESSAGE_BYTES`,
+    ``malformed`` for text that is not a JSON object, ``unknown-type`` for a ``type``
+    outside :data:`CLIENT_TYPES`, ``bad-field`` for an unknown key, a missing required
+    key or a value of the wrong type (booleans are not integers), a negative or huge
+    ``n``, or a chat text or move that is empty or too long.
+    """
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too-large", f"message of {size} bytes: the limit is {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", 'not JSON: send an object such as {"type": "ping"}') from None
+    if not isinstance(data, dict):
+        raise ProtocolError("malformed", 'a message must be a JSON object such as {"type": "ping"}')
+    kind = data.get("type")
+    if kind not in _FIELDS:
+        raise ProtocolError("unknown-type",
+                            f"type {kind!r} is not known; types are {', '.join(CLIENT_TYPES)}")
+    allowed = _FIELDS[kind]
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        if key not in allowed:
+            keys = ", ".join(allowed) or "none"
+            raise ProtocolError("bad-field", f"{kind}: unknown field {key!r}; fields are {keys}")
+        want = allowed[key]
+        wants = want if isinstance(want, tuple) else (want,)
+        if isinstance(value, bool) and bool not in wants or not isinstance(value, wants):
+            raise ProtocolError("bad-field", f"{kind}.{key} must be {_type_name(want)}, not {value!r:.40}")
+        fields[key] = value
+    for key in _REQUIRED.get(kind, ()):
+        if key not in fields:
+            raise ProtocolError("bad-field", f"{kind}: the field {key!r} is missing")
+    if kind == "act":
+        if not 0 < fields["n"] < 2**53:
+            raise ProtocolError("bad-field", "act.n must be a positive integer, larger for every new move")
+        if not fields["move"].strip() or len(fields["move"]) > 100:
+            raise ProtocolError("bad-field", "act.move must be a move of 1 to 100 characters, e.g. 'play 7H'")
+    if kind == "chat":
+        text = fields["text"].strip()
+        if not text or len(text) > MAX_CHAT_CHARS:
+            raise ProtocolError("bad-field", f"chat.text must be 1 to {MAX_CHAT_CHARS} characters")
+        fields["text"] = text
+    if kind == "hello" and (len(fields["room"]) > 32 or len(fields.get("token") or "") > 100):
+        raise ProtocolError("bad-field", "hello.room or hello.token is too long to be real")
+    return ClientMessage(kind, fields)
+
+
+def check_name(name: object) -> str:
+    """A display name, stripped: 1 to :data:`MAX_NAME_CHARS` printable characters.
+
+    Raises :class:`ProtocolError` (``bad-field``) otherwise."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_CHARS:
+        raise ProtocolError("bad-field", f"a display name is 1 to {MAX_NAME_CHARS} characters")
+    name = name.strip()
+    if not name.isprintable():
+        raise ProtocolError("bad-field", "a display name may not hold control characters")
+    return name
+
+
+def cards_list(mask: int) -> list[str]:
+    """The cards of card set ``mask`` in notation, lowest first: ``["7H", "TD"]``."""
+    return [card_name(c) for c in cards_in(mask)]
+
+
+def _hand_order(hand: int, trump: int) -> list[str]:
+    """The hand grouped by suit (clubs, diamonds, hearts, spades; the trump suit last), by rank."""
+    suits = [s for s in range(4) if s != trump] + ([trump] if trump >= 0 else [])
+    out: list[str] = []
+    for s in suits:
+        out += cards_list(hand & SUIT_MASKS[s])
+    return out
+
+
+def public_part(view: View, seq: int) -> dict[str, Any]:
+    """The fields of ``view`` that every seat's view shares, as JSON-ready data.
+
+    ``view`` must be the view of a seat that does not hold the face-down trump card
+    (:func:`skitgubbe.server.rooms.public_view` picks one).  ``seq`` is the number of
+    actions taken in the deal so far.  Never includes a hand, legal moves or the
+    trump card of the trump holder's own view.
+    """
+    one = view.phase == Phase.ONE
+    rules = view.rules
+    data: dict[str, Any] = {
+        "seq": seq,
+        "rules": rules.name,
+        "players": view.players,
+        "dealer": view.dealer,
+        "phase": Phase.NAMES.get(view.phase, ""),
+        "to_act": view.to_act,
+        "hand_sizes": list(view.hand_sizes),
+        "piles": [p.bit_count() for p in view.piles],
+        "known": [cards_list(k) for k in view.known],
+        "stock": view.stock_size,
+        "trump_suit": SUITS[view.trump_suit] if view.trump_suit >= 0 else None,
+        "trump_holder": view.trump_holder,
+        "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
+        "exposed": card_name(view.exposed_card) if view.exposed_card >= 0 else None,
+        "leader": view.leader,
+        "rounds": [[[s, card_name(c)] for s, c in rnd] for rnd in view.rounds],
+        "round_seats": list(view.round_seats),
+        "sluffs": [[s, card_name(c)] for s, c in view.sluffs],
+        "winner": view.trick_winner,
+        "window": list(view.sluff_window),
+        "table": [[s, cards_list(p)] for s, p in view.table],
+        "kill_at": view.kill_at,
+        "kill": kill_text(len(view.table), view.kill_at) if view.table else "",
+        "pick_up": cards_list(pick_up_take([p for _, p in view.table], rules.pick_up)[0]),
+        "out": list(view.out_order),
+        "loser": view.loser,
+        "loser_title": loser_title(rules),
+        "sluffing": rules.sluffing and one,
+        "must_match": rules.must_match,
+    }
+    return data
+
+
+def seat_part(view: View) -> dict[str, Any]:
+    """What only ``view.seat`` may see, as JSON-ready data: ``seat``, ``hand`` (cards
+    grouped by suit, trump last), ``legal`` (``[{"move": "play 7H", "label": "play 7♥",
+    "kind": "play"}, ...]``) and ``trump_card`` (the trump card when this seat may see it)."""
+    return {
+        "seat": view.seat,
+        "hand": _hand_order(view.hand, view.trump_suit),
+        "legal": [{"move": str(a), "label": a.label(), "kind": _KIND_WORDS[a.kind]} for a in view.legal],
+        "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
+    }
+
+
+_KIND_WORDS = {Kind.PLAY: "play", Kind.STOCK: "stock", Kind.SLUFF: "sluff", Kind.PASS: "pass",
+               Kind.PICK_UP: "pick", Kind.DRECK: "dreck"}
+
+
+def narrate(events: list[Event], names: list[str], view: View, dreck: int) -> list[str]:
+    """Narration lines for ``events`` (public events of the deal, see
+    :class:`~skitgubbe.base.Event`) with the seats called ``names``; ``dreck`` is the card set
+    of the dreck last collected (public).  Uses :func:`skitgubbe.tui.describe_event`."""
+    lines = []
+    for ev in events:
+        line = describe_event(ev, names, view.rules, dreck=dreck)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def action_text(action: Action) -> str:
+    """An action in notation as a client may see it (a chance dreck order is never sent)."""
+    return "dreck" if action.kind is Kind.DRECK else str(action)
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """Compact JSON text of a server message (UTF-8 characters kept as they are)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

@@ -6,11 +6,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 from .base import Bot
 from .counter import CounterBot
 from .heuristic import HeuristicBot
-from .ismcts import ISMCTSBot
+from .ismcts import ROLLOUTS, ISMCTSBot
 from .randombot import RandomBot
 
 __all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "BOT_NAMES", "make_bot"]
@@ -20,9 +21,17 @@ _ALIASES = {"easy": "heuristic", "medium": "counter", "hard": "ismcts-1s"}
 
 
 def make_bot(name: str, rng: random.Random) -> Bot:
-    """A new bot called ``name`` (see :data:`BOT_NAMES`; ``easy`` = heuristic, ``hard`` = ismcts
-    with about one second a move) drawing its randomness from ``rng``.  Raises ``ValueError``
-    naming the known bots."""
+    """A new bot called ``name`` drawing its randomness from ``rng``.
+
+    Names (case and surrounding spaces ignored): ``random``; ``heuristic`` (alias ``easy``);
+    ``counter`` (alias ``medium``); ``ismcts`` (200 iterations a move, greedy rollouts); ``hard``
+    (ismcts with about one second a move, the same as ``ismcts-1s``).  An ismcts budget may be
+    written into the name: ``ismcts-<K>it`` (K iterations a move), ``ismcts-<T>ms`` or
+    ``ismcts-<T>s`` (a time budget in milliseconds or seconds), optionally followed by a rollout
+    policy, ``-random``, ``-heuristic``, ``-greedy`` or ``-mixed`` (``ismcts-50ms-random``); see
+    :class:`~skitgubbe.bots.ismcts.ISMCTSBot`.  Raises ``ValueError`` naming the known bots for
+    any other name.
+    """
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key == "random":
         return RandomBot(rng)
@@ -30,8 +39,19 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         return HeuristicBot(rng)
     if key == "counter":
         return CounterBot(rng)
-    if key == "ismcts":
-        return ISMCTSBot(rng)  # 200 iterations a move
-    if key == "ismcts-1s":
-        return ISMCTSBot(rng, iterations=None, seconds=1.0)
-    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard")
+    m = _ISMCTS_NAME.fullmatch(key)
+    if m is not None:
+        number, unit, rollout = m.group(1), m.group(2), m.group(3) or "greedy"
+        if number is None:
+            return ISMCTSBot(rng, rollout=rollout)  # 200 iterations a move
+        value = float(number)
+        if value > 0 and unit == "it" and value == int(value):
+            return ISMCTSBot(rng, iterations=int(value), rollout=rollout)
+        if value > 0 and unit in ("ms", "s"):
+            return ISMCTSBot(rng, iterations=None, seconds=value / 1000 if unit == "ms" else value,
+                             rollout=rollout)
+    raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard, "
+                     "ismcts-<K>it, ismcts-<T>ms")
+
+
+_ISMCTS_NAME = re.compile(r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + "))?")

@@ -44,16 +44,21 @@ import time
 from collections.abc import Sequence
 from typing import cast
 
-from ..actions import CHANCE, Action
+from ..actions import CHANCE, Action, Kind
 from ..base import Phase
 from ..determinize import Determinizer, state_from_view
 from ..state import State
 from ..view import History, View, view_of
 from .heuristic import HeuristicBot
 
-__all__ = ["ISMCTSBot"]
+__all__ = ["ISMCTSBot", "ROLLOUTS"]
 
 _OVER = Phase.OVER
+_TWO = Phase.TWO
+_PLAY = Kind.PLAY
+
+ROLLOUTS = ("random", "heuristic", "greedy", "mixed")
+"""The rollout policies (see the module docstring)."""
 
 
 class _Node:
@@ -106,11 +111,11 @@ class ISMCTSBot:
         *,
         iterations: int | None = 200,
         seconds: float | None = None,
-        rollout: str = "random",
+        rollout: str = "greedy",
         exploration: float = 0.7,
     ) -> None:
-        if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be 'random' or 'heuristic', not {rollout!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, not {rollout!r}")
         if iterations is None and seconds is None:
             raise ValueError("give an iteration budget, a time budget, or both")
         if iterations is not None and iterations < 1:
@@ -122,7 +127,7 @@ class ISMCTSBot:
         self.budget_seconds = seconds
         self.rollout = rollout
         self.exploration = exploration
-        self._policy = HeuristicBot(rng) if rollout == "heuristic" else None
+        self._policy = HeuristicBot(rng) if rollout in ("heuristic", "mixed") else None
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.iterations = 0
@@ -239,7 +244,23 @@ class ISMCTSBot:
         stop = len(st.history) + self.rollout_limit
         history = st.history
         policy = self._policy
-        if policy is None:
+        mode = self.rollout
+        if mode in ("greedy", "mixed"):
+            while st.phase != _OVER:
+                if len(history) >= stop:
+                    return [0.0] * st.players
+                p = st.to_act
+                if p == CHANCE:
+                    action = st.chance_action(rng)
+                elif st.phase == _TWO:
+                    action = _greedy_two(st, p)
+                elif policy is not None:
+                    view = view_of(st, p)._replace(history=cast(History, history))
+                    action = policy.choose(view, view.legal)
+                else:
+                    action = st.random_action(rng)
+                st.apply(action, p, trusted=True)
+        elif policy is None:
             while st.phase != _OVER:
                 if len(history) >= stop:
                     return [0.0] * st.players
@@ -258,6 +279,28 @@ class ISMCTSBot:
                     action = policy.choose(view, view.legal)
                 st.apply(action, p, trusted=True)
         return _rewards(st)
+
+
+def _greedy_two(st: State, p: int) -> Action:
+    """The greedy phase-two rollout move of seat ``p``: go out if it can; else the play that sheds
+    the most cards for the lowest highest card (a trump counting 13 ranks above any non-trump);
+    pick up only when nothing can be played."""
+    legal = st.legal_actions(p)
+    hand = st.hands[p]
+    trump = st.trump_suit
+    best: Action | None = None
+    best_v = -1e9
+    for a in legal:
+        cards = a.cards
+        if a.kind != _PLAY:
+            continue
+        if cards == hand:
+            return a
+        top = cards.bit_length() - 1
+        v = 4 * cards.bit_count() - top % 13 - (13 if top // 13 == trump else 0)
+        if v > best_v:
+            best, best_v = a, v
+    return best if best is not None else legal[-1]
 
 
 def _rewards(st: State) -> list[float]:
@@ -287,7 +330,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--rollout", default="random", choices=("random", "heuristic"))
+    parser.add_argument("--rollout", default="greedy", choices=ROLLOUTS)
     parser.add_argument("--against", default="random")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

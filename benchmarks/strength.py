@@ -1,0 +1,84 @@
+"""The bots' strength table of docs/bots.md: duplicate-deal tournaments, one JSON line per figure.
+
+Each figure is one ``skitgubbe tournament`` run (the same function, the same seeding, so the
+command printed with each line reproduces it exactly)::
+
+    python benchmarks/strength.py --list                  # the figures and their commands
+    nice -n 10 python benchmarks/strength.py --only counter-pagat,counter-goat
+    nice -n 10 python benchmarks/strength.py --deals 20   # every figure with 20 deals
+
+Every figure seats one bot against copies of an opponent as separate entrants
+(``--bots A,B,B``), so every seating of a deal has exactly one A.  The A row's loser rate is the
+figure; its 95% interval is the tournament's (Student t over deals).  ``--jobs`` is 1: the results
+do not depend on it, and the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from skitgubbe.tournament import run_tournament
+from skitgubbe.variants import find_variant
+
+# name: (rules, players, bots, deals, seed)
+FIGURES: dict[str, tuple[str, int, str, int, int]] = {
+    "heuristic-random-pagat": ("pagat", 3, "heuristic,random,random", 300, 1),
+    "heuristic-random-goat": ("goat", 3, "heuristic,random,random", 300, 1),
+    "counter-random-pagat": ("pagat", 3, "counter,random,random", 300, 1),
+    "counter-random-goat": ("goat", 3, "counter,random,random", 300, 1),
+    "counter-pagat": ("pagat", 3, "counter,heuristic,heuristic", 1000, 1),
+    "counter-goat": ("goat", 3, "counter,heuristic,heuristic", 1000, 1),
+    "ismcts-random-pagat": ("pagat", 3, "ismcts-70it,random,random", 40, 1),
+    "ismcts-random-goat": ("goat", 3, "ismcts-30it,random,random", 40, 1),
+    "ismcts-counter-pagat": ("pagat", 3, "ismcts-70it,counter,counter", 50, 1),
+    "ismcts-counter-goat": ("goat", 3, "ismcts-30it,counter,counter", 50, 1),
+    "ismcts-counter-goat4": ("goat", 4, "ismcts-30it,counter,counter,counter", 30, 1),
+    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 1, 1),
+    "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 1, 1),
+    "ismcts-randomrollouts-heuristic-pagat": ("pagat", 3, "ismcts-70it-random,heuristic,heuristic", 20, 1),
+    "ismcts-heuristic-pagat": ("pagat", 3, "ismcts-70it,heuristic,heuristic", 20, 1),
+}
+
+
+def command(name: str, deals: int | None = None) -> str:
+    """The ``skitgubbe tournament`` command that reproduces figure ``name``."""
+    rules, players, bots, d, seed = FIGURES[name]
+    return (f"skitgubbe tournament --rules {rules} --players {players} --bots {bots} "
+            f"--deals {deals or d} --seed {seed} --jobs 1 --json")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the figures asked for and print one JSON line each (module docstring)."""
+    parser = argparse.ArgumentParser(prog="python benchmarks/strength.py")
+    parser.add_argument("--only", help="comma-separated figure names (default: all)")
+    parser.add_argument("--deals", type=int, help="deals for every figure (default: each figure's own)")
+    parser.add_argument("--list", action="store_true", help="print the figures and their commands")
+    args = parser.parse_args(argv)
+    names = args.only.split(",") if args.only else list(FIGURES)
+    for name in names:
+        if name not in FIGURES:
+            parser.error(f"no figure {name!r}; figures: {', '.join(FIGURES)}")
+        if args.list:
+            print(f"{name}: {command(name, args.deals)}")
+            continue
+        rules, players, bots, deals, seed = FIGURES[name]
+        deals = args.deals or deals
+        start = time.perf_counter()
+        result = run_tournament(find_variant(rules), players, bots.split(","), deals, seed, jobs=1)
+        row = result.rows()[0]
+        timing = result.timings()[row.bot]
+        print(json.dumps({
+            "figure": name, "command": command(name, deals), "bot": row.bot, "deals": row.deals,
+            "seat_games": row.seat_games, "loser_rate": round(row.loser_rate, 4),
+            "low": round(row.low, 4), "high": round(row.high, 4), "even_share": round(1 / players, 4),
+            "mean_place": round(row.mean_place, 3), "median_ms": round(timing["median_ms"], 3),
+            "p99_ms": round(timing["p99_ms"], 3), "abandoned": result.abandoned,
+            "wall_seconds": round(time.perf_counter() - start, 1),
+        }), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -279,6 +279,79 @@ class SingleHandState:
             self.events.append(Event("lead", self.to_act))
         return self
 
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[int],
+        *,
+        pile: Sequence[int] = (),
+        stock: Sequence[int] = (),
+        to_act: int = 0,
+        dealer: int = 0,
+        action_limit: int = DEFAULT_ACTION_LIMIT,
+    ) -> SingleHandState:
+        """A position in the middle of a deal, to practise or test an end game.
+
+        Args:
+            hands: one card set (bitmask) per seat, 3..8 seats; a seat with no cards is out (then
+                ``stock`` must be empty).
+            pile: the play pile bottom first, one card set of one rank per group put down together
+                (recorded as played by no seat); empty when ``to_act`` is to start a new pile.
+            stock: the stock, top card first.
+            to_act: the seat to act; it must hold cards.
+            dealer, action_limit: as in :meth:`new`.
+
+        Cards in none of these are taken to be cleared from the game (:attr:`discarded`).  Nothing is
+        known about any hand and the history is empty; :attr:`deck` is empty (no deal behind it).
+        Raises ``ValueError`` for a seat count outside 3..8, a card in two places, a pile group that
+        is empty or of two ranks, a pile whose top four cards are of one rank or whose top is a 10
+        (it would have been cleared), a seat without cards while the stock has cards, a hand of fewer
+        than four cards while the stock has cards, fewer than two seats holding cards, or ``to_act``
+        or ``dealer`` not a seat holding cards / a seat.
+        """
+        n = len(hands)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise ValueError(f"Single Hand Skitgubbe is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+        if not 0 <= dealer < n:
+            raise ValueError(f"dealer seat {dealer} does not exist: seats are 0..{n - 1}")
+        seen = 0
+        groups = list(hands) + list(pile) + [1 << c if 0 <= c < 52 else -1 for c in stock]
+        for g in groups:
+            if g < 0 or g & ~FULL_DECK:
+                raise ValueError(f"{g!r} is not a card set of the 52 cards")
+            if seen & g:
+                raise ValueError(f"card {card_label(lowest(seen & g))} is in two places")
+            seen |= g
+        for g in pile:
+            if not g or g & ~RANK_MASKS[_rank(g)]:
+                raise ValueError("each pile group must be one or more cards of one rank")
+        holders = [s for s in range(n) if hands[s]]
+        if len(holders) < 2:
+            raise ValueError("at least two seats must hold cards: otherwise the deal is over")
+        if stock and any(h.bit_count() < HAND_SIZE for h in hands):
+            raise ValueError("while the stock has cards every seat holds four or more (it draws up to four)")
+        if not 0 <= to_act < n or not hands[to_act]:
+            raise ValueError(f"seat {to_act} cannot be to act: the seat to act must exist and hold cards")
+        self = cls.__new__(cls)
+        self.players = n
+        self.dealer = dealer
+        self.deck = ()
+        self.action_limit = action_limit
+        self.hands = list(hands)
+        self.stock = list(reversed(stock))
+        self.pile = [PileEntry(-1, g, PLAYED) for g in pile]
+        self.discarded = FULL_DECK & ~seen
+        self.known = [0] * n
+        self.out_order = [s for s in range(n) if not hands[s]]
+        self.loser = None
+        self.abandoned = False
+        self.history = []
+        self.events = []
+        self.to_act = to_act
+        if self.pile and self._clears():
+            raise ValueError("the pile's top is a 10 or four cards of one rank: it would have been cleared")
+        return self
+
     def clone(self) -> SingleHandState:
         """An independent copy (history and events copied too)."""
         other = object.__new__(type(self))

@@ -200,6 +200,8 @@ EXAMPLES = [
     (Action(Kind.PASS), "pass", "pass (done sluffing)"),
     (Action(Kind.PICK_UP), "pick", "pick up"),
     (Action(Kind.DRECK, m("2C 5H 3D"), (c("5H"), c("2C"), c("3D"))), "dreck 5H 2C 3D", "dreck 2♣ 3♦ 5♥"),
+    (Action(Kind.STORE), "store", "store three trumps"),
+    (Action(Kind.EXCHANGE), "exchange", "exchange the 2 of trumps for the turned-up trump"),
 ]
 
 

@@ -5,20 +5,24 @@ set (bitmask, bit i = card i; see :mod:`skitgubbe.cards`).
 
 Kinds, by phase:
 
-=========  =====================================================================
-``PLAY``   phase one: play one card from hand to the trick; phase two: lead or
-           beat with one card or (where the rules allow) a run of touching cards
-``STOCK``  phase one: turn up the top card of the stock and play it
-``SLUFF``  phase one: throw one card of a rank already in the trick into it
-``PASS``   close one's sluff window (say "done")
-``PICK_UP``phase two: pick up (eat) what the rules say instead of beating
-``DRECK``  chance: the shuffled order in which the dreck is dealt (``order``)
-=========  =====================================================================
+============  =====================================================================
+``PLAY``      phase one: play one card from hand to the trick; phase two: lead or
+              beat with one card or (where the rules allow) a run of touching cards
+``STOCK``     phase one: turn up the top card of the stock and play it
+``SLUFF``     phase one: throw one card of a rank already in the trick into it
+``PASS``      close one's sluff window (say "done")
+``PICK_UP``   phase two (and phase one of Mas): pick up (eat) what the rules say
+              instead of beating
+``DRECK``     chance: the shuffled order in which the dreck is dealt (``order``)
+``STORE``     phase one of Mas: show a hand of three trumps, store it for phase two
+              and draw a new hand
+``EXCHANGE``  phase one of Mas: exchange the 2 of trumps for the turned-up trump
+============  =====================================================================
 
 Notation (``str(action)`` and :func:`parse_action` round-trip): ``play 7H``,
-``play 5D 6D 7D``, ``stock``, ``sluff 7C``, ``pass``, ``pick``, ``dreck 2C 5H
-...``.  On input a bare card list means ``play``, and ``pickup``, ``pick up``,
-``eat``, ``done`` and ``turn`` are accepted.
+``play 5D 6D 7D``, ``stock``, ``sluff 7C``, ``pass``, ``pick``, ``store``,
+``exchange``, ``dreck 2C 5H ...``.  On input a bare card list means ``play``, and
+``pickup``, ``pick up``, ``eat``, ``done`` and ``turn`` are accepted.
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ class Kind(enum.IntEnum):
     PASS = 3
     PICK_UP = 4
     DRECK = 5
+    STORE = 6
+    EXCHANGE = 7
 
 
 _VERBS = {
@@ -52,6 +58,8 @@ _VERBS = {
     Kind.PASS: "pass",
     Kind.PICK_UP: "pick",
     Kind.DRECK: "dreck",
+    Kind.STORE: "store",
+    Kind.EXCHANGE: "exchange",
 }
 _VERB_BY_TEXT = {v: k for k, v in _VERBS.items()}
 _VERB_BY_TEXT.update(
@@ -69,7 +77,8 @@ class Action(NamedTuple):
 
     Attributes:
         kind: :class:`Kind`.
-        cards: card set (bitmask) played or sluffed; 0 for STOCK, PASS, PICK_UP.
+        cards: card set (bitmask) played or sluffed; 0 for STOCK, PASS, PICK_UP, STORE,
+            EXCHANGE (their cards follow from the hand).
         order: for DRECK only, the dreck cards (card ints) in dealing order.
     """
 
@@ -93,6 +102,10 @@ class Action(NamedTuple):
             return "turn up the top stock card"
         if self.kind is Kind.PASS:
             return "pass (done sluffing)"
+        if self.kind is Kind.STORE:
+            return "store three trumps"
+        if self.kind is Kind.EXCHANGE:
+            return "exchange the 2 of trumps for the turned-up trump"
         verb = _VERBS[self.kind]
         return verb + "".join(" " + card_label(c) for c in cards_in(self.cards))
 
@@ -127,7 +140,7 @@ def parse_action(text: str) -> Action:
                 + ", ".join(sorted(_VERB_BY_TEXT))
             ) from None
         raise ActionParseError(str(e)) from None
-    if kind in (Kind.STOCK, Kind.PASS, Kind.PICK_UP):
+    if kind in (Kind.STOCK, Kind.PASS, Kind.PICK_UP, Kind.STORE, Kind.EXCHANGE):
         if cards:
             raise ActionParseError(f"{_VERBS[kind]!r} takes no cards, got {' '.join(rest)!r}")
         return Action(kind)
@@ -148,6 +161,8 @@ def parse_action(text: str) -> Action:
 STOCK_ACTION = Action(Kind.STOCK)
 PASS_ACTION = Action(Kind.PASS)
 PICK_UP_ACTION = Action(Kind.PICK_UP)
+STORE_ACTION = Action(Kind.STORE)
+EXCHANGE_ACTION = Action(Kind.EXCHANGE)
 
 _SUIT_BITS = (1 << 13) - 1
 _single_cache: dict[tuple[Kind, int, int], tuple[Action, ...]] = {}

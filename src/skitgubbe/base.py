@@ -16,7 +16,7 @@ class Phase:
     """Phase constants (plain ints for speed)."""
 
     ONE = 1
-    DRECK = 2  # waiting for the chance action that orders the dreck
+    DRECK = 2  # waiting for the chance action that orders the dreck (or another chance deal)
     TWO = 3
     OVER = 4
 
@@ -128,6 +128,13 @@ class StateBase:
     tie_rank: int  # the tied rank that started the current war or bounce round, 0 if none
     window_start: int
     last_winner: int
+    beat: bool  # Mas: phase one is beat-or-pick-up (FirstPhase.BEAT)
+    last_put: int  # the card most recently put into the trick (played or sluffed), -1 if none
+    # a chance deal other than the dreck waiting in Phase.DRECK (Koira's split, an incomplete trick)
+    chance_seats: list[int]  # the seats dealt to, in dealing order (empty: none pending)
+    chance_cards: int  # the cards to deal
+    chance_to_piles: bool  # into piles (Koira's split) rather than hands
+    reserve: list[int]  # the avstickshög (two seats), top card last
     # phase two (see phase_two.py)
     table: list[int]
     table_owners: list[int]

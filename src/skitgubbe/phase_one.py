@@ -17,9 +17,19 @@ trick (all rounds and all sluffs) and leads the next trick.
 
 from __future__ import annotations
 
-from .actions import CHANCE, PASS_ACTION, STOCK_ACTION, Action, Kind, single_actions
+from .actions import (
+    CHANCE,
+    EXCHANGE_ACTION,
+    PASS_ACTION,
+    PICK_UP_ACTION,
+    STOCK_ACTION,
+    STORE_ACTION,
+    Action,
+    Kind,
+    single_actions,
+)
 from .base import Event, Phase, StateBase
-from .cards import RANK_MASKS, card_label, cards_in, rank_of
+from .cards import RANK_MASKS, SUIT_MASKS, SUIT_NAMES, card_label, cards_in, rank_of
 from .rules import FirstPhase, SecondLead, StockEnd
 
 __all__ = ["PhaseOne"]
@@ -52,6 +62,12 @@ class PhaseOne(StateBase):
         # stock cards that can neither be turned up nor replace a sluff: the bottom card,
         # which becomes the trump card (none when it was set aside at the deal)
         self.spare = 0 if self.rules.bottom_aside else 1
+        self.beat = self.rules.first_phase is FirstPhase.BEAT
+        if self.beat and self.stock:  # Mas: the trump lies face up under the stock from the deal
+            self.trump_suit = self.stock[0] // 13
+        self.chance_seats = []
+        self.chance_cards = 0
+        self.chance_to_piles = False
         self._clear_trick()
         self.round_seats = []
         self.round_pos = 0
@@ -69,8 +85,14 @@ class PhaseOne(StateBase):
         n = self.players
         self._clear_trick()
         self.leader = leader
-        if self.rules.first_phase is FirstPhase.PAIRS:
+        if self.rules.first_phase is not FirstPhase.ALL_PLAY:
             self.round_seats = [leader, (leader + 1) % n]
+        elif self.rules.stock_end is StockEnd.SKIP_EMPTY and not self.stock:
+            # Koira: once the stock is gone, seats without cards are skipped
+            self.round_seats = [s for s in ((leader + i) % n for i in range(n)) if self.hands[s]]
+            if len(self.round_seats) < 2:
+                self._last_holder_collects()
+                return
         else:
             self.round_seats = [(leader + i) % n for i in range(n)]
         self.round_pos = 0
@@ -87,6 +109,12 @@ class PhaseOne(StateBase):
             return
         s = self.round_seats[self.round_pos]
         if not self.hands[s] and not (self.rules.turn_from_stock and len(self.stock) > self.spare):
+            if self.rules.stock_end is StockEnd.SKIP_EMPTY and len(self.rounds) > 1:
+                self._split_trick()  # Koira: a tied seat ran out while the tie was being settled
+                return
+            if self.rules.incomplete_trick_dealt and self.trick_cards:
+                self._deal_incomplete_trick()
+                return
             self._end_phase_one()
             return
         self.to_act = s
@@ -108,9 +136,22 @@ class PhaseOne(StateBase):
         c = stock.pop()
         if stock or self.rules.bottom_aside:
             self.hands[seat] |= 1 << c
+        elif self.beat:  # Mas: the turned-up trump is drawn into the hand, face up
+            self.hands[seat] |= 1 << c
+            self.known[seat] |= 1 << c
+            self.trump_card = c
+            self.trump_holder = seat
         else:
             self.trump_card = c
             self.trump_holder = seat
+            if self.rules.trump_shown_when_drawn:  # catsatcards.com: put face up at once
+                self.trump_suit = c // 13
+                self.events.append(Event("trump", seat, 1 << c, (self.trump_suit,)))
+
+    def _draw_up(self, seat: int) -> None:
+        """Mas: draw until ``seat`` holds ``hand_size`` cards or the stock is empty."""
+        while self.stock and self.hands[seat].bit_count() < self.rules.hand_size:
+            self._draw(seat)
 
     def _must_match(self, seat: int) -> int:
         """Cards ``seat`` is bound to play under "match if you can" (0 if free)."""
@@ -150,6 +191,8 @@ class PhaseOne(StateBase):
         if s < 0:
             return []
         out: list[Action] = []
+        if self.beat:
+            return self._legal_beat(s) if s == self.to_act else out
         if s == self.to_act and not self.pending:
             forced = self._must_match(s)
             out.extend(single_actions(Kind.PLAY, forced or self.hands[s]))
@@ -169,6 +212,41 @@ class PhaseOne(StateBase):
             if self.pending >> s & 1:
                 out.append(PASS_ACTION)
         return out
+
+    def _legal_beat(self, s: int) -> list[Action]:
+        """Mas (pagat.com, "Mas with turned up trump"): lead any card; the follower beats the
+        led card by suit or trump, or picks it up; storing three trumps and exchanging the
+        2 of trumps are open to the seat to act."""
+        hand = self.hands[s]
+        rules = self.rules
+        trump = self.trump_suit
+        if not self.round_cards:
+            out = list(single_actions(Kind.PLAY, hand))
+        else:
+            out = list(single_actions(Kind.PLAY, self._beaters(hand)))
+            out.append(PICK_UP_ACTION)
+        if rules.store_three_trumps and self._can_store(s):
+            out.append(STORE_ACTION)
+        if rules.exchange_two and self.stock and hand >> (trump * 13) & 1:
+            out.append(EXCHANGE_ACTION)
+        return out
+
+    def _beaters(self, hand: int) -> int:
+        """Mas: the cards of ``hand`` that beat the led card (a higher card of its suit, or
+        any trump when a non-trump was led)."""
+        led = self.round_cards[0][1]
+        suit = led // 13
+        m = hand & SUIT_MASKS[suit] & ~((2 << led) - 1)
+        if suit != self.trump_suit:
+            m |= hand & SUIT_MASKS[self.trump_suit]
+        return m
+
+    def _can_store(self, s: int) -> bool:
+        """Mas: ``s`` holds exactly three trumps and nothing else, and the stock holds more than
+        three cards to draw a new hand from (ruling M3)."""
+        hand = self.hands[s]
+        return (hand.bit_count() == 3 and not hand & ~SUIT_MASKS[self.trump_suit]
+                and len(self.stock) > 3)
 
     def _due(self, seat: int) -> bool:
         """True if ``seat`` has yet to play in the current round of an unsettled trick."""
@@ -192,6 +270,8 @@ class PhaseOne(StateBase):
             return 0
         if m and rules.sluff_own_rank:
             m &= self._own_ranks(s)
+        if m and rules.sluff_last_rank:
+            m &= RANK_MASKS[_RANK[self.last_put]]
         if m and rules.sluff_once and self.sluffed >> s & 1:
             if self.occasion != s:
                 return 0
@@ -233,6 +313,10 @@ class PhaseOne(StateBase):
 
     def _explain_one(self, s: int, action: Action) -> str:
         kind = action.kind
+        if self.beat:
+            return self._explain_beat(s, action)
+        if kind in (Kind.STORE, Kind.EXCHANGE):
+            return "storing three trumps and exchanging the 2 of trumps belong to Mas, not these rules"
         if kind == Kind.PICK_UP:
             return "there is nothing to pick up in phase one: play a card to the trick"
         if kind == Kind.PASS:
@@ -268,6 +352,39 @@ class PhaseOne(StateBase):
             return self._match_reason(forced)
         return "that play is not allowed now"  # pragma: no cover
 
+    def _explain_beat(self, s: int, action: Action) -> str:
+        kind = action.kind
+        if s != self.to_act:
+            return f"it is seat {self.to_act}'s turn, not yours"
+        hand = self.hands[s]
+        trump = self.trump_suit
+        if kind == Kind.STORE:
+            if not self.rules.store_three_trumps:
+                return "these rules do not let a seat store three trumps"
+            if hand.bit_count() != 3 or hand & ~SUIT_MASKS[trump]:
+                return "you may store only a hand of exactly three trumps and nothing else"
+            return "the stock holds too few cards to draw a new hand of three"
+        if kind == Kind.EXCHANGE:
+            if not self.rules.exchange_two:
+                return "these rules do not let the 2 of trumps be exchanged"
+            if not self.stock:
+                return "the turned-up trump has been drawn: there is nothing to exchange it for"
+            return f"you do not hold the {card_label(trump * 13)}"
+        if kind == Kind.PICK_UP:
+            return "there is no led card to pick up: lead a card"
+        if kind not in (Kind.PLAY,):
+            return "in Mas you lead or beat with a card from your hand, or pick up the led card"
+        cards = action.cards
+        if cards.bit_count() != 1:
+            return "play exactly one card to a trick in phase one"
+        if cards & ~hand:
+            return f"you do not hold {card_label(cards.bit_length() - 1)}"
+        led = self.round_cards[0][1]
+        how = ("only a higher trump can" if led // 13 == trump else
+               f"only a higher {SUIT_NAMES[led // 13][:-1]} or a trump can")
+        played = card_label(cards.bit_length() - 1)
+        return f"the {played} does not beat the {card_label(led)}: {how}, or pick it up"
+
     def _match_reason(self, forced: int) -> str:
         held = " ".join(card_label(c) for c in cards_in(forced))
         rank = _RANK[(forced & -forced).bit_length() - 1]
@@ -297,6 +414,9 @@ class PhaseOne(StateBase):
                     f"{_RANK_WORD[self._winning_rank()]} that heads it")
         if self.rules.sluff_own_rank and not cards & self._own_ranks(s):
             return "in these rules you may only sluff the rank you played yourself in your latest round"
+        if self.rules.sluff_last_rank and not cards & RANK_MASKS[_RANK[self.last_put]]:
+            return (f"in these rules you may only sluff the rank of the card just put into the trick "
+                    f"(a {_RANK_WORD[_RANK[self.last_put]]})")
         if self.rules.sluff_guard_high and self._due(s) and cards & self._guarded(s):
             return (
                 f"you have yet to play to this round and {card_label(c)} matches its highest "
@@ -311,6 +431,9 @@ class PhaseOne(StateBase):
 
     def _play_one(self, s: int, action: Action) -> None:
         cards = action.cards
+        if self.beat:
+            self._play_beat(s, cards)
+            return
         if cards:
             c = cards.bit_length() - 1
             self.hands[s] ^= cards
@@ -329,23 +452,77 @@ class PhaseOne(StateBase):
         self.round_cards.append((s, c))
         self.round_pos += 1
         self.trick_cards |= cards
+        self.last_put = c
         r = _RANK[c]
         self.trick_ranks |= RANK_MASKS[r]
         self.contributed[s] |= cards
         st = self.strength
         if st[r] > st[self.round_high]:
             self.round_high = r
-        if self.round_pos == len(self.round_seats):
-            self._resolve_round()
+        if self.round_pos == len(self.round_seats) and self._resolve_round():
+            return  # the trick is over already (Koira's tie-deal)
         if self.rules.sluffing:
             self._open_window(s)
         self._advance_one()
 
-    def _resolve_round(self) -> None:
+    def _play_beat(self, s: int, cards: int) -> None:
+        """Mas: lead, or beat the led card and win the trick; then draw up to the hand size."""
+        c = cards.bit_length() - 1
+        self.hands[s] ^= cards
+        self.known[s] &= ~cards
+        self.events.append(Event("play", s, cards))
+        self._draw_up(s)
+        self.round_cards.append((s, c))
+        self.round_pos += 1
+        self.trick_cards |= cards
+        self.contributed[s] |= cards
+        if self.round_pos == 2:
+            self.winner = s
+        self._advance_one()
+
+    def _act_beat(self, s: int, kind: int) -> None:
+        """Mas: pick up the led card, store three trumps, or exchange the 2 of trumps."""
+        if kind == Kind.PICK_UP:
+            led = self.trick_cards
+            self.hands[s] |= led
+            self.known[s] |= led
+            self.events.append(Event("pick-up", s, led))
+            nxt = self.left_of(s)
+            self._clear_trick()
+            if not self.stock:  # the turned-up trump was drawn in this trick: phase one ends
+                self.leader = nxt
+                self.round_seats = [nxt]
+                self.round_pos = 0
+                self._end_phase_one()
+                return
+            self._start_trick(nxt)
+            return
+        if kind == Kind.STORE:
+            stored = self.hands[s]
+            self.hands[s] = 0
+            self.known[s] &= ~stored
+            self.piles[s] |= stored
+            self.events.append(Event("store", s, stored))
+            self._draw_up(s)
+            return
+        # EXCHANGE: the 2 of trumps goes face up under the stock, the turned-up trump to the hand
+        two = self.trump_suit * 13
+        turned = self.stock[0]
+        self.hands[s] ^= (1 << two) | (1 << turned)
+        self.known[s] = (self.known[s] & ~(1 << two)) | (1 << turned)
+        self.stock[0] = two
+        self.events.append(Event("exchange", s, (1 << two) | (1 << turned)))
+
+    def _resolve_round(self) -> bool:
+        """Settle a complete round: a single highest card wins, a tie starts a bounce or war
+        round (or, under ``tie_deal``, ends the trick: then True is returned)."""
         _, top = self._head()
         if len(top) == 1:
             self.winner = top[0]
-            return
+            return False
+        if self.rules.tie_deal and self.stock:  # once the stock is gone ties are replayed (ruling K4)
+            self._tie_deal(top)
+            return True
         kind = "bounce" if self.rules.first_phase is FirstPhase.PAIRS else "war"
         self.events.append(Event(kind, top[0], 0, tuple(top)))
         self.tie_rank = self._head()[0]
@@ -354,6 +531,113 @@ class PhaseOne(StateBase):
         self.round_cards = []
         self.rounds.append(self.round_cards)
         self.round_high = 0
+        return False
+
+    def _tie_deal(self, tied: list[int]) -> None:
+        """Koira's tie-deal (pagat.com, Koira variants): the tied seats take back the cards of
+        the tied rank they played; the other cards of the trick go to their piles one at a time,
+        lowest first (rank, then suit), starting with the last tied seat and going
+        counterclockwise; the first tied seat leads the next trick (ruling K3)."""
+        head = self._head()[0]
+        back_all = 0
+        for s, c in self.round_cards:
+            if _RANK[c] == head:
+                self.hands[s] |= 1 << c
+                self.known[s] |= 1 << c
+                back_all |= 1 << c
+        rest = self.trick_cards & ~back_all
+        order = sorted(cards_in(rest), key=lambda c: (self.strength[_RANK[c]], c))
+        ring = list(reversed(tied))  # tied seats are in play order, clockwise from the leader
+        for i, c in enumerate(order):
+            self.piles[ring[i % len(ring)]] |= 1 << c
+        self.events.append(Event("tie-deal", tied[0], rest, tuple(tied)))
+        self.tricks += 1
+        self.last_winner = tied[0]
+        self.winner = -1
+        self._next_trick(tied[0])
+
+    def _next_trick(self, leader: int) -> None:
+        """Start the next phase-one trick with ``leader``, unless the rules end phase one now."""
+        end = self.rules.stock_end
+        if not self.stock and end in (StockEnd.STOP, StockEnd.STOP_UNLESS_TWO) and (
+                end is StockEnd.STOP or any(h.bit_count() < 2 for h in self.hands)):
+            self._clear_trick()
+            self.leader = leader
+            self.round_seats = [leader]
+            self.round_pos = 0
+            self._end_phase_one()
+            return
+        if end is StockEnd.SKIP_EMPTY and not self.hands[leader] and not self.stock:
+            n = self.players
+            nxt = (leader + 1) % n
+            while nxt != leader and not self.hands[nxt]:
+                nxt = (nxt + 1) % n
+            leader = nxt
+        self._start_trick(leader)
+
+    def _last_holder_collects(self) -> None:
+        """Koira, once at most one seat holds cards: it would win every trick alone, so its
+        cards go to its pile (ruling K1), and phase one is over."""
+        for s in range(self.players):
+            if self.hands[s]:
+                self.piles[s] |= self.hands[s]
+                self.events.append(Event("win", s, self.hands[s]))
+                self.hands[s] = 0
+        self.round_seats = [self.leader]
+        self.round_pos = 0
+        self._end_phase_one()
+
+    def _split_trick(self) -> None:
+        """Koira: a tied seat has no card to settle the tie with: the cards of the trick are
+        shuffled and shared out, one at a time, among the tied seats' piles (a chance action;
+        see :meth:`_give_chance`)."""
+        tied = list(self.round_seats)
+        self._chance_deal(self.trick_cards, tied, to_piles=True)
+
+    def _deal_incomplete_trick(self) -> None:
+        """pagat.com, "Incomplete trick dealt to players": phase one ends in the middle of a
+        trick; its cards are shuffled and dealt one at a time to every seat, clockwise from the
+        dealer's left (a chance action), instead of being taken back."""
+        n = self.players
+        seats = [(self.dealer + 1 + i) % n for i in range(n)]
+        self.events.append(Event("end-one", self.round_seats[self.round_pos]))
+        self._chance_deal(self.trick_cards, seats, to_piles=False)
+
+    def _chance_deal(self, cards: int, seats: list[int], *, to_piles: bool) -> None:
+        """Wait for the chance action that orders ``cards`` to be dealt round the ``seats``."""
+        self.chance_cards = cards
+        self.chance_seats = seats
+        self.chance_to_piles = to_piles
+        self.phase = Phase.DRECK
+        self.to_act = CHANCE
+
+    def _give_chance(self, order: list[int]) -> None:
+        """Deal the shuffled ``order`` of :attr:`chance_cards` one at a time round
+        :attr:`chance_seats` (into piles for Koira's split, into hands for an incomplete trick);
+        then play goes on."""
+        seats = self.chance_seats
+        k = len(seats)
+        for i, c in enumerate(order):
+            s = seats[i % k]
+            if self.chance_to_piles:
+                self.piles[s] |= 1 << c
+            else:
+                self.hands[s] |= 1 << c
+                self.known[s] |= 1 << c
+        kind = "split" if self.chance_to_piles else "trick-dealt"
+        self.events.append(Event(kind, -1, self.chance_cards, tuple(seats)))
+        self.chance_cards = 0
+        self.phase = Phase.ONE
+        to_piles = self.chance_to_piles
+        self.chance_seats = []
+        if to_piles:
+            self.tricks += 1
+            self.last_winner = seats[0]
+            self.contributed = [0] * self.players
+            self._next_trick(seats[0])
+        else:
+            self.contributed = [0] * self.players  # nothing is taken back
+            self._end_phase_one(announced=True)
 
     def _open_window(self, after: int) -> None:
         """Open a sluff window after seat ``after`` acted (see the state module docstring)."""
@@ -378,6 +662,7 @@ class PhaseOne(StateBase):
         self.events.append(Event("sluff", s, cards))
         for c in cards_in(cards):
             self.sluffs.append((s, c))
+            self.last_put = c
             if not (self.rules.restaurant and self.spare and len(self.stock) == 1):
                 self._draw(s)
         # Others' options can only have shrunk (the stock is shorter); the sluffer is
@@ -404,23 +689,15 @@ class PhaseOne(StateBase):
         self.last_winner = w
         self.tricks += 1
         self.events.append(Event("win", w, cards))
-        end = self.rules.stock_end
-        if not self.stock and end is not StockEnd.PLAY_ON and (
-                end is StockEnd.STOP or any(h.bit_count() < 2 for h in self.hands)):
-            self._clear_trick()
-            self.leader = w
-            self.round_seats = [w]
-            self.round_pos = 0
-            self._end_phase_one()
-            return
-        self._start_trick(w)
+        self._next_trick(w)
 
     # -- the end of phase one ---------------------------------------------------
 
-    def _end_phase_one(self) -> None:
+    def _end_phase_one(self, *, announced: bool = False) -> None:
         n = self.players
         hands = self.hands
-        self.events.append(Event("end-one", self.round_seats[self.round_pos]))
+        if not announced:
+            self.events.append(Event("end-one", self.round_seats[self.round_pos]))
         for s in range(n):
             back = self.contributed[s]
             if back:
@@ -449,7 +726,8 @@ class PhaseOne(StateBase):
                 hands[holder] |= 1 << tc
                 if shown:
                     self.known[holder] |= 1 << tc
-            self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
+            if not (self.rules.trump_shown_when_drawn and holder >= 0):  # else announced when drawn
+                self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
         self._redistribute_dreck()
 
     def _clear_trick(self) -> None:
@@ -467,6 +745,7 @@ class PhaseOne(StateBase):
         self.occasion = -1
         self.occasion_hand = 0
         self.tie_rank = 0
+        self.last_put = -1
 
     def _redistribute_dreck(self) -> None:
         """The dreck (Flurst "Make sure everyone has at least six cards")."""
@@ -504,6 +783,16 @@ class PhaseOne(StateBase):
 
     def _give_dreck(self, needy: list[int], order: list[int]) -> None:
         k = len(needy)
+        if self.rules.dreck_remainder_aside and len(order) % k:
+            # catsatcards.com, Flurst: what does not share out evenly joins the first trick of
+            # phase two and leaves the game with it (ruling C2); the last cards dealt are those
+            keep = len(order) - len(order) % k
+            aside = 0
+            for c in order[keep:]:
+                aside |= 1 << c
+            self.killed |= aside
+            order = order[:keep]
+            self.events.append(Event("dreck-aside", -1, aside))
         for i, c in enumerate(order):
             self.hands[needy[i % k]] |= 1 << c
         if k == 1:

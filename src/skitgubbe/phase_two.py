@@ -260,7 +260,7 @@ class PhaseTwo(StateBase):
             ev.append(Event("three-cards", s))
         elif k == 1:
             ev.append(Event("one-card", s))
-        elif k == 0:
+        elif k == 0 and not self.reserve:  # with cards in the avstickshög a seat is not out yet
             self.out_order.append(s)
             ev.append(Event("out", s))
             if self._in_game() == 1:
@@ -270,7 +270,11 @@ class PhaseTwo(StateBase):
                 return
         if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(cards)):
             self._kill(s)
-            self._lead_two(s if k else self._next_active(s), self._in_game())
+            if self.reserve:
+                self._draw_reserve(s)
+                if self.phase == Phase.OVER:
+                    return
+            self._lead_two(s if hands[s] else self._next_active(s), self._in_game())
             return
         if self.blue:
             self.to_act = self._next_active(s)
@@ -312,8 +316,29 @@ class PhaseTwo(StateBase):
         self.table = []
         self.table_owners = []
 
+    def _draw_reserve(self, last: int) -> None:
+        """Two seats with an avstickshög (pagat.com, "Two Player Game"): after a kill each seat
+        draws one card from it, ``last`` (the seat that played last) first.  A seat with no cards
+        once the pile is empty is out, and then the other loses."""
+        seats = (last, 1 - last)
+        for seat in seats:
+            if self.reserve:
+                self.hands[seat] |= 1 << self.reserve.pop()
+                self.events.append(Event("reserve-draw", seat))
+        if self.reserve:
+            return
+        for seat in seats:
+            if not self.hands[seat] and seat not in self.out_order:
+                self.out_order.append(seat)
+                self.events.append(Event("out", seat))
+        holding = [seat for seat in seats if self.hands[seat]]
+        if len(holding) == 1:
+            self._finish(holding[0])
+
     def _pick_up(self, s: int) -> None:
         table = self.table
+        # two seats with an avstickshög: picking up a last card led loses at once
+        led_last = bool(self.reserve) and len(table) == 1 and not self.hands[self.table_owners[0]]
         if self.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
             self.blue ^= 1 << s
             take = table[0] & -table[0]
@@ -338,6 +363,12 @@ class PhaseTwo(StateBase):
         self.hands[s] |= take
         self.known[s] |= take
         self.events.append(_event(Event, ("pick-up", s, take, ())))
+        if led_last:
+            other = 1 - s
+            self.out_order.append(other)
+            self.events.append(Event("out", other))
+            self._finish(s)
+            return
         if table:
             self.forced = self.rules.forced_pickup
             self.to_act = self._next_active(s)

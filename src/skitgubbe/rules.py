@@ -42,10 +42,18 @@ class FirstPhase(enum.Enum):
     ``ALL_PLAY``: every seat plays one card to each trick in clockwise order
     from the leader (Swedish Goat Game / Flurst, "Tricks"; pagat.com, "All
     Players play to Each Trick").
+    ``BEAT``: Mas (pagat.com, "Mas with turned up trump"): the trump is turned up
+    under the stock at the deal (the last card of the deck order) and known from the
+    start; the seat to the leader's left beats the led card (a higher card of its
+    suit, or a trump on a non-trump) and wins the trick, or picks it up, and then the
+    seat to its left leads; a seat holding fewer cards than ``hand_size`` draws up to
+    it; the turned-up trump is drawn like any card (face up) and phase one ends when
+    the trick in which it was drawn is complete.
     """
 
     PAIRS = "pairs"
     ALL_PLAY = "all-play"
+    BEAT = "beat"
 
 
 class FirstLead(enum.Enum):
@@ -67,11 +75,15 @@ class StockEnd(enum.Enum):
     ``PLAY_ON``: tricks go on with the cards in hand until a seat due to play has none.
     ``STOP``: phase one ends when the trick in which the last stock card was drawn is won.
     ``STOP_UNLESS_TWO``: after that, a new trick begins only if every seat holds two cards.
+    ``SKIP_EMPTY``: tricks go on among the seats that still hold cards until every card
+    has been played (pagat.com, Koira); a seat that runs out while a tie is being
+    settled ends that trick: its cards are shared among the tied seats' piles.
     """
 
     PLAY_ON = "play-on"
     STOP = "stop"
     STOP_UNLESS_TWO = "stop-unless-two"
+    SKIP_EMPTY = "skip-empty"
 
 
 class EmptyHand(enum.Enum):
@@ -223,6 +235,30 @@ class Rules:
         high_trump_kills_only: the highest trump left in the game may only be
             played to kill a trick; a seat on lead holding nothing else passes the
             lead to its right (Flurst, "High trump rule").
+        reserve: cards set aside face down at the deal (after the hands) as a
+            second draw pile, the avstickshög: after each kill in phase two both
+            seats draw one, the seat that played last first (pagat.com, "Two Player
+            Game"; two seats only; 0 = none).
+        store_three_trumps: a seat whose hand is exactly three trumps may show and
+            store them for phase two and draw a new hand (pagat.com, Mas).
+        exchange_two: a seat holding the 2 of trumps may exchange it for the
+            turned-up trump under the stock (pagat.com, Mas).
+        trump_shown_when_drawn: the last stock card is put face up as soon as it is
+            drawn, so the trump suit is known for the rest of phase one
+            (catsatcards.com Skitgubbe).
+        sluff_last_rank: only the rank of the card most recently put into the trick
+            may be sluffed (catsatcards.com, Flurst: "the same rank as that just
+            played").
+        dreck_remainder_aside: dreck cards that do not share out evenly among the
+            seats that get the dreck lie in the first trick of phase two and leave the
+            game with it (catsatcards.com, Flurst).
+        tie_deal: a tie for the highest card ends the phase-one trick: the tied seats
+            take back the cards they played, and the other cards are dealt to them from
+            the lowest, starting with the last tied seat and going counterclockwise
+            (pagat.com, Koira variants).
+        incomplete_trick_dealt: when phase one ends in the middle of a trick, its cards
+            are shuffled and dealt one at a time clockwise from the dealer's left instead
+            of being taken back (pagat.com, "Incomplete trick dealt to players").
     """
 
     name: str = "custom"
@@ -262,6 +298,14 @@ class Rules:
     trump_ends_trick: bool = False
     anti_trump: AntiTrump = AntiTrump.NONE
     high_trump_kills_only: bool = False
+    reserve: int = 0
+    store_three_trumps: bool = False
+    exchange_two: bool = False
+    trump_shown_when_drawn: bool = False
+    sluff_last_rank: bool = False
+    dreck_remainder_aside: bool = False
+    tie_deal: bool = False
+    incomplete_trick_dealt: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players <= 8:
@@ -310,6 +354,51 @@ class Rules:
             raise RulesError(
                 f"dreck_trump_rank={self.dreck_trump_rank}: must be 0 (none) or a rank 2..14"
             )
+        self._check_new_options()
+
+    def _check_new_options(self) -> None:
+        beat = self.first_phase is FirstPhase.BEAT
+        if beat:
+            for option, bad in (("sluffing", self.sluffing), ("turn_from_stock", self.turn_from_stock),
+                                ("must_match", self.must_match), ("bottom_aside", self.bottom_aside),
+                                ("aces_low_first", self.aces_low_first),
+                                ("max_equal_play", self.max_equal_play != 1),
+                                ("trump_shown_when_drawn", self.trump_shown_when_drawn)):
+                if bad:
+                    raise RulesError(f"first_phase=beat with {option}={getattr(self, option)}: in Mas a "
+                                     "play is one card from hand, beaten by suit and trump, and the "
+                                     "trump lies face up under the stock from the start")
+            if not self.exposed_bottom:
+                raise RulesError("first_phase=beat needs exposed_bottom=True: in Mas the trump is turned "
+                                 "up under the stock at the deal")
+            if self.stock_end is not StockEnd.STOP:
+                raise RulesError("first_phase=beat needs stock_end=stop: Mas ends phase one with the "
+                                 "trick in which the turned-up trump is drawn")
+        for option in ("store_three_trumps", "exchange_two"):
+            if getattr(self, option) and not beat:
+                raise RulesError(f"{option}=True needs first_phase=beat: only Mas knows the trump suit "
+                                 "in phase one")
+        if self.reserve:
+            if not 0 <= self.reserve <= 30:
+                raise RulesError(f"reserve={self.reserve}: must be 0 (none) to 30 cards")
+            if self.max_players != 2:
+                raise RulesError(f"reserve={self.reserve} with max_players={self.max_players}: the "
+                                 "avstickshög is for two seats only (set min_players and max_players to 2)")
+        if self.sluff_last_rank and not self.sluffing:
+            raise RulesError("sluff_last_rank=True with sluffing=False: it restricts sluffing, which is off")
+        if self.dreck_remainder_aside and not self.dreck_below:
+            raise RulesError("dreck_remainder_aside=True with dreck_below=0: there is no dreck to share")
+        if self.tie_deal and self.first_phase is not FirstPhase.ALL_PLAY:
+            raise RulesError("tie_deal=True needs first_phase=all-play: the tied seats share the other "
+                             "cards of a trick to which every seat played")
+        if self.tie_deal and self.ties_beat_unique:
+            raise RulesError("tie_deal=True with ties_beat_unique=True: both settle ties, differently; "
+                             "choose one")
+        if self.incomplete_trick_dealt and self.stock_end is not StockEnd.PLAY_ON:
+            raise RulesError("incomplete_trick_dealt=True needs stock_end=play-on: only then can phase one "
+                             "end in the middle of a trick")
+        if self.stock_end is StockEnd.SKIP_EMPTY and self.first_phase is not FirstPhase.ALL_PLAY:
+            raise RulesError("stock_end=skip-empty needs first_phase=all-play (Koira)")
 
     def replace(self, **changes: object) -> Rules:
         """A copy with ``changes`` applied (validated again); ``name`` becomes ``"custom"``
@@ -374,7 +463,8 @@ OPTION_HELP: dict[str, str] = {
     "min_players": "the fewest seats allowed",
     "max_players": "the most seats allowed",
     "hand_size": "cards dealt to each seat and kept by drawing in phase one",
-    "first_phase": "pairs: two-card tricks passed along the table; all-play: every seat plays to each trick",
+    "first_phase": "pairs: two-card tricks passed along the table; all-play: every seat plays to each "
+                   "trick; beat: Mas, beat the led card by suit or trump, or pick it up",
     "first_lead": "who leads the first trick: the dealer's left, or the holder of the lowest card dealt",
     "aces_low_first": "aces rank below the 2s in phase one",
     "exposed_bottom": "the bottom stock card is shown face up after the deal (the trump suit to come)",
@@ -387,7 +477,8 @@ OPTION_HELP: dict[str, str] = {
     "sluff_losing_only": "only ranks losing the trick may be sluffed",
     "sluff_own_rank": "a seat may only sluff the rank it played itself",
     "ties_beat_unique": "a rank played by two or more seats beats every rank played once",
-    "stock_end": "once the stock is empty: play on, stop after that trick, or stop unless all hold two",
+    "stock_end": "once the stock is empty: play on, stop after that trick, stop unless all hold two, or "
+                 "play on among the seats holding cards until all are played",
     "turn_from_stock": "a seat may turn up the top stock card and play it instead of a card from hand",
     "must_match": "match if you can: holding the rank of the highest card of the round, you must play it",
     "sluffing": "a card of a rank already in the trick may be thrown in, and is replaced from the stock",
@@ -411,5 +502,13 @@ OPTION_HELP: dict[str, str] = {
     "trump_ends_trick": "a trump played on a non-trump ends the trick",
     "anti_trump": "a suit that trumps cannot beat: none, the trump's colour partner, or electric clubs",
     "high_trump_kills_only": "the highest trump left may only be played to kill a trick",
+    "reserve": "two seats: cards set aside at the deal, drawn one each after every kill in phase two",
+    "store_three_trumps": "Mas: a hand of exactly three trumps may be stored for phase two and replaced",
+    "exchange_two": "Mas: the 2 of trumps may be exchanged for the trump turned up under the stock",
+    "trump_shown_when_drawn": "the last stock card is shown face up as soon as it is drawn",
+    "sluff_last_rank": "only the rank of the card most recently put into the trick may be sluffed",
+    "dreck_remainder_aside": "dreck cards that do not share out evenly leave the game with the first trick",
+    "tie_deal": "a tie ends the trick: the tied seats take back their cards and are dealt the others",
+    "incomplete_trick_dealt": "a trick left unfinished by phase one's end is shuffled and dealt round",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

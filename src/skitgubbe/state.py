@@ -41,7 +41,7 @@ from .cards import FULL_DECK, card_label, cards_in, lowest, rank_of
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
-from .rules import FirstLead, Rules
+from .rules import FirstLead, FirstPhase, Rules
 
 __all__ = [
     "State",
@@ -169,6 +169,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         dealt = players * rules.hand_size
         for i in range(dealt):
             self.hands[(dealer + 1 + i) % players] |= 1 << d[i]
+        # the avstickshög: the next cards after the hands, set aside face down (pagat.com, "Two Player Game")
+        self.reserve = list(reversed(d[dealt:dealt + rules.reserve]))
+        dealt += rules.reserve
         self.stock = list(reversed(d[dealt:]))
         self.trump_card = self.trump_holder = self.trump_suit = -1
         if rules.bottom_aside:  # the bottom card names the trump suit later (Flurst, "No bottom card")
@@ -232,6 +235,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self.deck = ()
             self.hands = list(hands)
             self.stock = []
+            self.reserve = []
             self.trump_suit = trump_suit
             self._init_phase_one()
             self.killed = FULL_DECK & ~seen
@@ -263,6 +267,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.hands = list(position.hands)
         self.known = [0] * n
         self.stock = []
+        self.reserve = []  # a written position has no avstickshög
         self.trump_suit = position.trump_suit
         self.trump_card = -1
         self._init_phase_one()
@@ -310,6 +315,28 @@ class State(PhaseOne, PhaseTwo, StateBase):
         return Outcome(self.loser, tuple(self.out_order), self.abandoned)
 
     @property
+    def exposed_card(self) -> int:
+        """The card lying face up under the stock for all to see, or -1: the bottom card under
+        ``exposed_bottom`` (in Mas, the turned-up trump, or the 2 of trumps exchanged for it,
+        until it is drawn)."""
+        if not self.rules.exposed_bottom or not self.deck:
+            return -1
+        if self.rules.first_phase is FirstPhase.BEAT:
+            return self.stock[0] if self.stock else -1
+        return self.deck[-1]
+
+    def pending_deal(self) -> int:
+        """The card set the pending chance action must order (the dreck, Koira's split or an
+        incomplete trick), 0 if none is pending."""
+        if self.phase != Phase.DRECK:
+            return 0
+        return self.chance_cards if self.chance_seats else self.dreck
+
+    def deal_seats(self) -> list[int]:
+        """The seats the pending chance deal goes to, one card at a time in this order."""
+        return list(self.chance_seats) if self.chance_seats else list(self.needy)
+
+    @property
     def trump_known(self) -> bool:
         """True once the trump suit has been revealed (phase two)."""
         return self.trump_suit >= 0
@@ -351,7 +378,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if ph == Phase.TWO:
             return self._legal_two(s) if s == self.to_act else []
         if ph == Phase.DRECK and s == CHANCE:
-            return [Action(Kind.DRECK, self.dreck, tuple(cards_in(self.dreck)))]
+            cards = self.pending_deal()
+            return [Action(Kind.DRECK, cards, tuple(cards_in(cards)))]
         return []
 
     def random_action(self, rng: random.Random) -> Action:
@@ -378,9 +406,10 @@ class State(PhaseOne, PhaseTwo, StateBase):
         """
         if self.phase != Phase.DRECK:
             raise ValueError("no chance action is pending: the dreck is not waiting to be dealt")
-        order = list(cards_in(self.dreck))
+        cards = self.pending_deal()
+        order = list(cards_in(cards))
         rng.shuffle(order)
-        return Action(Kind.DRECK, self.dreck, tuple(order))
+        return Action(Kind.DRECK, cards, tuple(order))
 
     # -- acting ----------------------------------------------------------------
 
@@ -435,8 +464,12 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 self._play_one(s, action)
             elif kind == _SLUFF:
                 self._sluff(s, action[1])
-            else:  # PASS
+            elif kind == Kind.PASS:
                 self._pass(s)
+            else:  # Mas: PICK_UP, STORE, EXCHANGE
+                self._act_beat(s, kind)
+        elif self.chance_seats:
+            self._give_chance(list(action.order))
         else:
             self.dreck_move = len(history) - 1
             self._deal_dreck(action.order)
@@ -464,8 +497,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         m = 0
         for c in order:
             m |= 1 << c
-        if len(order) != self.dreck.bit_count() or m != self.dreck:
-            raise IllegalActionError(
-                s, action, "the dreck order must list each dreck card exactly once"
-            )
+        cards = self.pending_deal()
+        if len(order) != cards.bit_count() or m != cards:
+            word = "trick" if self.chance_seats else "dreck"
+            raise IllegalActionError(s, action, f"the {word} order must list each {word} card exactly once")
 

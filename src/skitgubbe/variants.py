@@ -16,11 +16,23 @@ joined sequences picked up from the top).
 ``atlanta``: pagat.com's Atlanta variation of three-player Mattis (compulsory ties,
 sluffing losing ranks once after playing, the dreck, joined runs picked up from the
 bottom).
+``two-player``: pagat.com's two-player game: ``pagat`` with an avstickshög of 12 cards
+drawn from after each kill in phase two.
+``mas``: pagat.com's "Mas with turned up trump" (Kortoxen): the trump turned up at the
+deal, phase-one tricks beaten by suit and trump or picked up, hands kept at three, three
+trumps stored, the 2 of trumps exchanged, then phase two as in ``pagat``.
+``koira``: the Finnish game on pagat.com (all play, ties replayed, play on among the seats
+still holding cards until every card is played, runs, pick up the lowest play).
+``catsatcards``: Skitgubbe as catsatcards.com describes it (``pagat`` for three, the last
+stock card shown face up when drawn).
+``catsatcards-flurst``: catsatcards.com's Flurst (the Goat Game for four or five: only the
+rank just played may be sluffed, the trump card shown, dreck that does not share out evenly
+set aside with the first trick, the high card picked up with its downward run).
 """
 
 from __future__ import annotations
 
-from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLead
+from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
 
 __all__ = ["PRESETS", "ALIASES", "find_variant", "UnknownVariantError", "rules_diff"]
 
@@ -130,6 +142,49 @@ PRESETS["helmfrid"] = Rules(
     pick_up=PickUp.TOP_RUN,
 )
 
+PRESETS["two-player"] = PRESETS["pagat"].replace(name="two-player", min_players=2, max_players=2, reserve=12)
+
+PRESETS["mas"] = Rules(
+    name="mas",
+    min_players=2,
+    max_players=4,
+    hand_size=3,
+    first_phase=FirstPhase.BEAT,
+    exposed_bottom=True,
+    turn_from_stock=False,
+    stock_end=StockEnd.STOP,
+    store_three_trumps=True,
+    exchange_two=True,
+    expose_leftover=False,
+    show_trump_card=True,
+    second_lead=SecondLead.TRUMP_DRAWER,
+    plays=Plays.SINGLE,
+    pick_up=PickUp.TOP_CARD,
+)
+
+PRESETS["koira"] = Rules(
+    name="koira",
+    min_players=3,
+    max_players=8,
+    hand_size=3,
+    first_phase=FirstPhase.ALL_PLAY,
+    turn_from_stock=True,
+    stock_end=StockEnd.SKIP_EMPTY,
+    expose_leftover=True,
+    dreck_below=0,
+    second_lead=SecondLead.TRUMP_DRAWER,
+    plays=Plays.RUN,
+    pick_up=PickUp.BOTTOM_PLAY,
+)
+
+PRESETS["catsatcards"] = PRESETS["pagat"].replace(
+    name="catsatcards", min_players=3, max_players=3, trump_shown_when_drawn=True,
+)
+PRESETS["catsatcards-flurst"] = PRESETS["goat"].replace(
+    name="catsatcards-flurst", min_players=4, max_players=5, show_trump_card=True, sluff_last_rank=True,
+    dreck_remainder_aside=True, pick_up=PickUp.TOP_RUN,
+)
+
 ALIASES: dict[str, str] = {
     "skitgubbe": "pagat",
     "mjolnarmatte": "pagat",
@@ -139,6 +194,10 @@ ALIASES: dict[str, str] = {
     "hurtenflurst": "howell",
     "norwegian": "mattis",
     "finnish": "myllymatti",
+    "avstickshog": "two-player",
+    "two": "two-player",
+    "kortoxen": "mas",
+    "dog": "koira",
 }
 
 

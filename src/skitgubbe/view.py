@@ -54,8 +54,9 @@ class View(NamedTuple):
         history: public history, ``(seat, Action)``; the order of a dreck dealt to
             several seats is hidden (``order`` empty).
         legal: this seat's legal actions now.
-        exposed_card: the bottom stock card shown face up after the deal
-            (``rules.exposed_bottom``), else -1.
+        exposed_card: the card face up under the stock (``rules.exposed_bottom``; in Mas
+            the turned-up trump or the 2 of trumps exchanged for it), else -1.
+        reserve_size: cards left in the avstickshög (``rules.reserve``), else 0.
     """
 
     seat: int
@@ -86,6 +87,7 @@ class View(NamedTuple):
     history: History
     legal: tuple[Action, ...]
     exposed_card: int = -1
+    reserve_size: int = 0
 
     @property
     def my_turn(self) -> bool:
@@ -180,6 +182,7 @@ def view_of(state: State, seat: int) -> View:
         len(state.stock),
         state.trump_holder,
         state.trump_card if revealed and (state.rules.show_trump_card or state.rules.exposed_bottom
+                                          or state.rules.trump_shown_when_drawn
                                           or seat == state.trump_holder or state.trump_holder < 0) else -1,
         state.trump_suit,
         state.leader if one else -1,
@@ -195,5 +198,6 @@ def view_of(state: State, seat: int) -> View:
         state.loser,
         _public_history(state),
         tuple(state.legal_actions(seat)),
-        state.deck[-1] if state.rules.exposed_bottom and state.deck else -1,
+        state.exposed_card,
+        len(state.reserve),
     )

@@ -488,7 +488,7 @@ def test_render_view_and_labels() -> None:
     s = new(["5C 5D AC AS", "AD KD QD JD", "AH KH QH JH"], "9S", dealer=2)
     text = render_view(view_of(s, 0))
     assert "Your hand: A♣ A♠ 5♣ 5♦" in text
-    assert "Pile (1 cards, bottom first): 9♠" in text
+    assert "Pile (1 card, bottom first): 9♠" in text
     assert "1) play 5♣" in text and "◀ to act" in text
     assert action_label(PICK_UP) == "pick up the pile" and action_label(TAKE_CHANCE) == "take a chance"
     s.apply(play("5C"))

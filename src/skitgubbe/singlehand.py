@@ -805,7 +805,8 @@ def render_view(view: SingleHandView, names: Sequence[str] | None = None) -> str
     lines.append(f"Stock: {view.stock_size} cards" + ("" if view.stock_size else " (no draws, no chances)"))
     if view.pile:
         groups = " | ".join(_labels(e.cards) for e in view.pile)
-        lines.append(f"Pile ({view.pile_cards().bit_count()} cards, bottom first): {groups}")
+        k = view.pile_cards().bit_count()
+        lines.append(f"Pile ({k} card{'' if k == 1 else 's'}, bottom first): {groups}")
         top = view.pile[-1].cards
         lines.append(f"  to cover: {card_label(lowest(top))}: equal or higher (toward 2), or a 10")
     else:

@@ -812,7 +812,8 @@ def render_view(view: SingleHandView, names: Sequence[str] | None = None) -> str
     else:
         lines.append("Pile: empty: a new pile is to be started with any card(s) of one rank")
     if view.discarded:
-        lines.append(f"Cleared from the game: {view.discarded.bit_count()} cards")
+        k = view.discarded.bit_count()
+        lines.append(f"Cleared from the game: {k} card{'' if k == 1 else 's'}")
     for i in range(view.players):
         tag = ""
         if i in view.out_order:

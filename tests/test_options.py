@@ -1143,6 +1143,164 @@ def test_high_trump_moves_down_after_the_ace_is_killed() -> None:
     assert no_ace.high_trump() == parse_card("KH") and plays_of(no_ace) == {cs("5C")}
 
 
+# -- the options of the two-player, mas, koira and catsatcards presets --------------------------------------
+
+
+MAS = find_variant("mas")
+KOIRA = find_variant("koira")
+GOAT = find_variant("goat")
+STORE = Action(Kind.STORE)
+EXCHANGE = Action(Kind.EXCHANGE)
+
+
+def test_reserve_avstickshog_set_aside_and_drawn_after_each_kill() -> None:
+    # pagat.com, "Two Player Game": a second face-down pile of 12 cards is put aside at the deal and only
+    # used in phase two, where both seats draw one after each kill, the seat that played last first.
+    reserve = "8H 9H TH JH QH KH AH 2S 3S 4S 5S 6S"
+    deck = stack_deck(["2C 3C 4C", "5D 6D 7D"], reserve, dealer=B)
+    plain = State.new(PAGAT, 2, dealer=B, deck=deck)
+    state = State.new(PAGAT.replace(max_players=2, reserve=12), 2, dealer=B, deck=deck)
+    assert len(plain.stock) == 46 and plain.stock[-1] == parse_card("8H")
+    assert len(state.stock) == 34 and state.stock[-1] == deck[18]  # the stock starts after the 12 cards
+    assert mask_of(state.reserve) == cs(reserve) and view_of(state, A).reserve_size == 12
+    for game in (plain, state):
+        while game.phase == Phase.ONE:
+            game.apply(game.legal_actions()[0])
+        game.apply(game.legal_actions()[0])  # the leader's lowest card
+        last = game.to_act
+        beat = [a for a in game.legal_actions() if a.kind is Kind.PLAY]
+        game.apply(beat[-1])  # beaten: two cards kill the trick
+        assert events(game, "kill")
+    assert not events(plain, "reserve-draw")
+    assert [e.seat for e in events(state, "reserve-draw")] == [last, 1 - last]
+    assert state.hands[last] & cs("8H") and state.hands[1 - last] & cs("9H") and len(state.reserve) == 10
+
+
+def test_store_three_trumps() -> None:
+    # pagat.com, "Mas with turned up trump": a seat whose hand is three trumps and nothing else may show
+    # them, store them for phase two and draw three new cards.
+    deck = stack_deck(["2H 9H KH", "9C 3S 4D", "5C 8S TC"], "JD QD 6C 7D", dealer=C, bottom="AH")
+    off = State.new(MAS.replace(store_three_trumps=False), 3, dealer=C, deck=deck)
+    assert STORE not in off.legal_actions()
+    state = State.new(MAS, 3, dealer=C, deck=deck)
+    assert STORE in state.legal_actions() and STORE not in state.legal_actions(B)
+    state.apply(STORE)
+    assert state.piles[A] == cs("2H 9H KH") and state.hands[A] == cs("JD QD 6C")
+    assert state.to_act == A and view_of(state, B).piles[A] == cs("2H 9H KH")  # shown, so public
+
+
+def test_exchange_two_of_trumps_for_the_turned_up_trump() -> None:
+    # pagat.com, "Mas with turned up trump": while the turned-up trump lies under the stock, a seat holding
+    # the 2 of trumps may exchange it for that card.
+    deck = stack_deck(["7C 2H KD", "9C 3S 4D", "5H 8S TC"], "JD QD 6C", dealer=C, bottom="AH")
+    off = State.new(MAS.replace(exchange_two=False), 3, dealer=C, deck=deck)
+    assert EXCHANGE not in off.legal_actions()
+    state = State.new(MAS, 3, dealer=C, deck=deck)
+    assert view_of(state, B).exposed_card == parse_card("AH")
+    state.apply(EXCHANGE)
+    assert state.hands[A] == cs("7C AH KD") and state.stock[0] == parse_card("2H")
+    assert view_of(state, B).exposed_card == parse_card("2H") and state.known[A] == cs("AH")
+    assert state.to_act == A and EXCHANGE not in state.legal_actions()
+
+
+def test_trump_shown_when_drawn() -> None:
+    # catsatcards.com, standard game: the seat that draws the last stock card lays it face up at once, so the
+    # trump suit is known for the rest of phase one.  pagat.com keeps it face down until phase one ends.
+    for rules, shown in ((PAGAT, False), (PAGAT.replace(trump_shown_when_drawn=True), True)):
+        state = new_game(rules, ["7C 9C 3D", "7D 2H 3H", "4S 5S 6S"], bottom="KS", drain=2, dealer=C)
+        drain(state, 1)
+        moves(state, (A, "play 7C"))  # A draws the last stock card
+        assert state.phase == Phase.ONE and state.trump_holder == A
+        view = view_of(state, B)
+        if shown:
+            assert view.trump_suit == SUITS.index("S") and view.trump_card == parse_card("KS")
+            assert [(e.seat, e.cards) for e in events(state, "trump")] == [(A, cs("KS"))]
+        else:
+            assert view.trump_suit == -1 and view.trump_card == -1 and not events(state, "trump")
+
+
+def test_sluff_last_rank() -> None:
+    # catsatcards.com, Flurst: a card may be sluffed only if it has the rank of the card just put into the
+    # trick (ruling C3: played, turned up or sluffed).  The goat preset allows any rank in the trick.
+    for rules, after_nine, after_turned in ((GOAT, "7H 9S", "7H 9S"),
+                                            (GOAT.replace(sluff_last_rank=True), "9S", "7H")):
+        state = new_game(rules, ["7C 7H 9S", "9D 2D 3D", "4H 5H 6H"], "2S 3S 7S KC")
+        moves(state, (A, "play 7C"))
+        state.apply(play("9D"))
+        assert sluffs_of(state, A) == cs(after_nine)
+        pass_windows(state)
+        state.apply(STOCK)  # C turns up the 7S
+        assert sluffs_of(state, A) == cs(after_turned)
+
+
+def test_dreck_remainder_aside() -> None:
+    # catsatcards.com, Flurst: dreck cards that do not share out evenly among the seats that get the dreck
+    # lie in the first trick of phase two and leave the game; otherwise they are dealt on round.
+    orders = {}
+    for aside in (False, True):
+        state = through_phase_one(GOAT.replace(dreck_remainder_aside=aside), seed=27, players=4)
+        assert state.phase == Phase.DRECK and state.needy == [C, D, A] and state.dreck.bit_count() == 17
+        order = tuple(sorted(cards_in_mask(state.dreck)))
+        orders[aside] = order
+        before = list(state.hands)
+        state.apply(Action(Kind.DRECK, state.dreck, order), CHANCE)
+        got = [state.hands[s] & ~before[s] for s in range(4)]
+        if aside:
+            assert state.killed == mask_of(order[15:]) and [g.bit_count() for g in got] == [5, 0, 5, 5]
+        else:
+            assert state.killed == 0 and [g.bit_count() for g in got] == [5, 0, 6, 6]  # C, D, A in turn
+        assert state.phase == Phase.TWO and state.table == []
+    assert orders[False] == orders[True]
+
+
+def cards_in_mask(m: int) -> list[int]:
+    return [c for c in range(52) if m >> c & 1]
+
+
+def test_tie_deal_koira_example() -> None:
+    # pagat.com, Koira "Variants" (the seven-player example): A-2, B-8, C-J, D-5, E-J, F-J, G-4.  C, E and F
+    # take back their jacks; 2, 4, 5, 8 are dealt from F counterclockwise: F the 2, E the 4, C the 5, F the
+    # 8 (into their piles, ruling K3), and C leads.  Without the variant the jacks go to war.
+    hands = ["2C 3D 6H", "8C 4D 7H", "JC 9D 6S", "5C TD 7S", "JD QH 8S", "JH KH 9S", "4C 3H TS"]
+    firsts = ["2C", "8C", "JC", "5C", "JD", "JH", "4C"]
+    war = new_game(KOIRA, hands, "AC AD AH AS")
+    dealt = new_game(KOIRA.replace(tie_deal=True), hands, "AC AD AH AS")
+    for state in (war, dealt):
+        for seat, card in enumerate(firsts):
+            assert state.to_act == seat
+            state.apply(play(card))
+    assert [e.seats for e in events(war, "war")] == [(C, 4, 5)] and war.to_act == C
+    assert not events(war, "tie-deal") and not any(war.piles)
+    assert [e.seats for e in events(dealt, "tie-deal")] == [(C, 4, 5)] and not events(dealt, "war")
+    assert dealt.piles == [0, 0, cs("5C"), 0, cs("4C"), cs("2C 8C"), 0]
+    assert dealt.hands[C] & cs("JC") and dealt.hands[4] & cs("JD") and dealt.hands[5] & cs("JH")
+    assert dealt.hand_sizes() == [3, 3, 4, 3, 4, 4, 3] and dealt.to_act == C and dealt.trick_cards == 0
+
+
+def test_incomplete_trick_dealt() -> None:
+    # pagat.com, "Variants: end of phase one" (incomplete trick dealt to players): when phase one ends in the
+    # middle of a trick, its cards are shuffled and dealt one at a time clockwise from the dealer's left
+    # instead of being taken back.
+    hands = ["7C 9C 3D", "7D 2H 3H", "4S 5S 6S"]
+    for rules in (ALL_PLAY, ALL_PLAY.replace(incomplete_trick_dealt=True)):
+        state = new_game(rules, hands, bottom="KS", drain=3, dealer=C)
+        drain(state, 1)
+        moves(state, (A, "play 9C"), (B, "play 2H"), (C, "play 4S"))  # A wins and holds the trump card
+        moves(state, (A, "play 7C"), (B, "play 7D"), (C, "play 5S"))  # a war between A and B
+        moves(state, (A, "play 3D"), (B, "play 3H"))  # another war: A is due with no card
+        if not rules.incomplete_trick_dealt:
+            assert state.phase == Phase.TWO and state.hands[B] == cs("7D 3H")  # taken back
+            continue
+        assert state.phase == Phase.DRECK and state.to_act == CHANCE
+        trick = cs("7C 7D 5S 3D 3H")
+        assert state.pending_deal() == trick and state.deal_seats() == [A, B, C]
+        state.apply(Action(Kind.DRECK, trick, tuple(parse_cards("5S 3H 7C 3D 7D"))), CHANCE)
+        assert state.phase == Phase.TWO
+        # dealt one at a time from A: A 5S 3D, B 3H 7D, C 7C
+        assert state.hands[B] == cs("3H 7D") and state.hands[C] == cs("6S 7C")
+        assert state.hands[A] & cs("5S 3D") == cs("5S 3D") and state.known[A] & cs("5S 3D") == cs("5S 3D")
+
+
 # -- validation ----------------------------------------------------------------------------------------------
 
 
@@ -1235,6 +1393,14 @@ SCENARIOS = {
     "high_trump_kills_only": [test_high_trump_only_kills, test_high_trump_only_kills_lead_passes_to_the_right,
                               test_high_trump_only_kills_lead_passes_in_a_set_up_position,
                               test_high_trump_moves_down_after_the_ace_is_killed],
+    "reserve": [test_reserve_avstickshog_set_aside_and_drawn_after_each_kill],
+    "store_three_trumps": [test_store_three_trumps],
+    "exchange_two": [test_exchange_two_of_trumps_for_the_turned_up_trump],
+    "trump_shown_when_drawn": [test_trump_shown_when_drawn],
+    "sluff_last_rank": [test_sluff_last_rank],
+    "dreck_remainder_aside": [test_dreck_remainder_aside],
+    "tie_deal": [test_tie_deal_koira_example],
+    "incomplete_trick_dealt": [test_incomplete_trick_dealt],
 }
 NOT_PLAY = {"name", "min_players", "max_players"}  # they name the rules or bound the table
 

@@ -43,7 +43,7 @@ def _play(name: str, players: int, seed: int, steps: int | None = None) -> list[
 
 
 def test_action_ids_round_trip() -> None:
-    assert encoding.NUM_ACTIONS == 549
+    assert encoding.NUM_ACTIONS == 551
     seen = set()
     for i in range(encoding.NUM_ACTIONS):
         action = encoding.action_of(i)
@@ -67,6 +67,9 @@ def test_documented_ids() -> None:
     assert encoding.action_of(184) == parse_action("play KC AC")
     assert encoding.action_of(185) == parse_action("play 2D 3D")
     assert encoding.action_of(418) == parse_action("play KS AS")
+    assert encoding.action_of(419) == parse_action("play 2C 2D")
+    assert encoding.action_of(encoding.STORE_ID) == encoding.action_of(549) == parse_action("store")
+    assert encoding.action_of(encoding.EXCHANGE_ID) == encoding.action_of(550) == parse_action("exchange")
 
 
 @pytest.mark.parametrize("bad", [-1, encoding.NUM_ACTIONS, 10**6])
@@ -132,7 +135,7 @@ def test_layout_is_contiguous_and_documented() -> None:
         assert o == off, name
         assert encoding.__doc__ is not None and f"\n{o:<8d}{size}" in encoding.__doc__.replace("8x52", "416")
         off += size
-    assert off == encoding.OBS_SIZE == 1651
+    assert off == encoding.OBS_SIZE == 1652
 
 
 def test_seats_are_rotated() -> None:
@@ -151,8 +154,8 @@ def test_seats_are_rotated() -> None:
 
 def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     """A copy of ``state`` in which cards that ``seat`` cannot see have changed places: another
-    seat's unknown hand card with a stock card or with the face-down trump card, or unknown hand
-    cards of two other seats with each other.  None if there is nothing to swap."""
+    seat's unknown hand card with a stock card (not one face up under it), a reserve card or the
+    face-down trump card, or unknown hand cards of two other seats with each other.  None if there is nothing to swap."""
     other = state.clone()
     places: list[tuple[str, int, int]] = []  # (where, index, card)
     for s in range(state.players):
@@ -160,8 +163,11 @@ def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
             for c in range(52):
                 if (state.hands[s] & ~state.known[s]) >> c & 1:
                     places.append(("hand", s, c))
-    for i, c in enumerate(state.stock):
+    shown = 1 if state.rules.exposed_bottom else 0  # the card face up under the stock is public
+    for i, c in enumerate(state.stock[shown:], start=shown):
         places.append(("stock", i, c))
+    for i, c in enumerate(state.reserve):
+        places.append(("reserve", i, c))
     if state.trump_card >= 0 and state.trump_suit < 0:
         places.append(("trump", 0, state.trump_card))
     if state.phase != Phase.ONE:
@@ -178,6 +184,8 @@ def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
                     other.hands[i] ^= (1 << c) | (1 << new)
                 elif where == "stock":
                     other.stock[i] = new
+                elif where == "reserve":
+                    other.reserve[i] = new
                 else:
                     other.trump_card = new
             return other
@@ -199,7 +207,7 @@ def test_observation_ignores_cards_the_seat_cannot_see(name: str, players: int, 
             assert encoding.observation_string(a) == encoding.observation_string(b)
             # the swap is real: some seat's own observation (or the stock) changed
             assert other.hands != state.hands or other.stock != state.stock or (
-                other.trump_card != state.trump_card
+                other.trump_card != state.trump_card or other.reserve != state.reserve
             )
     assert swaps > 0
 
@@ -230,6 +238,6 @@ def test_observation_shows_a_bottom_card_shown_at_the_deal() -> None:
         view = view_of(state, seat)
         obs = encoding.observation(view)
         assert obs[fields["exposed"][0] + bottom] == 1.0
-        assert f"bottom card shown: {card_name(bottom)}" in encoding.observation_string(view)
+        assert f"face up under the stock: {card_name(bottom)}" in encoding.observation_string(view)
     plain = encoding.observation(view_of(State.new(PRESETS["pagat"], 3, seed=5), 0))
     assert not any(plain[fields["exposed"][0]:fields["exposed"][0] + 52])

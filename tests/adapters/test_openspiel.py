@@ -82,7 +82,7 @@ def test_registered_with_metadata() -> None:
     assert t.provides_information_state_string and t.provides_information_state_tensor
     assert t.provides_observation_string and t.provides_observation_tensor
     assert game.num_players() == 4
-    assert game.num_distinct_actions() == encoding.NUM_ACTIONS == 549
+    assert game.num_distinct_actions() == encoding.NUM_ACTIONS == 551
     assert game.max_chance_outcomes() == 52
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.max_game_length() == osg.DEFAULT_MAX_TURNS
@@ -348,7 +348,7 @@ def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: in
             p = state.current_player()
             if not engine.pending >> p & 1:
                 assert state.legal_actions() == [encoding.PASS_ID]
-        if not core.window and core.pending is None and not core.dreck_order and i % 7 == 0:
+        if not core.window and core.pending is None and not core.deal_order and i % 7 == 0:
             plain = _replayed(engine)
             for name in _FIELDS:
                 assert getattr(plain, name) == getattr(engine, name), name
@@ -549,7 +549,7 @@ def test_resample_while_the_dreck_is_dealt() -> None:
     for seed in range(30, 60):
         for state in _states(game, seed):
             core = state._core
-            if not core.dreck_order:
+            if not core.deal_order:
                 continue
             for seat in range(6):
                 new = state.resample_from_infostate(seat, sampler)

@@ -2,7 +2,7 @@
 
 Standard library only (no numpy, no framework): adapters turn the lists into arrays.
 
-Action space (version 1, ``NUM_ACTIONS`` = 549 ids)
+Action space (version 2, ``NUM_ACTIONS`` = 551 ids)
 ===================================================
 
 A card ``c`` is 0..51 as in :mod:`skitgubbe.cards` (``suit * 13 + rank - 2``; suits clubs,
@@ -15,9 +15,12 @@ ids         count  action
 52          1      ``stock``: turn up the top stock card and play it
 53..104     52     ``sluff c`` as id ``53 + c``
 105         1      ``pass``: leave the sluff window
-106         1      ``pick``: pick up instead of beating (phase two)
+106         1      ``pick``: pick up instead of beating (phase two; phase one of ``mas``)
 107..418    312    ``play`` a run of 2..13 touching cards of one suit (phase two, ``plays = run``)
 419..548    130    ``play`` two or three cards of one rank (phase one, ``max_equal_play`` > 1)
+549         1      ``store``: store a hand of three trumps and draw a new hand (``mas``)
+550         1      ``exchange``: exchange the 2 of trumps for the card face up under the stock
+                   (``mas``)
 ==========  =====  ==========================================================================
 
 Runs are numbered suit by suit (clubs first), then by the rank of their lowest card (2 first),
@@ -27,10 +30,11 @@ So 107 is ``play 2C 3C``, 108 ``play 2C 3C 4C``, ..., 118 ``play 2C .. AC``, 119
 ..., 184 ``play KC AC``, 185 ``play 2D 3D``, ..., 418 ``play KS AS``.  A single card is never a
 run id: it is ``play c``.  Sets of equal cards are numbered rank by rank (2 first), and within
 a rank by the card set's bitmask value, pairs (6) before triples (4): 419 is ``play 2C 2D``.
-The dreck shuffle (``Kind.DRECK``) is a chance action and has no id.
-Sorting ids sorts a seat's legal actions into a fixed order.
+``store`` and ``exchange`` come last because version 2 added them to version 1's 549 ids,
+which keep their numbers.  The dreck shuffle and the other chance deals (``Kind.DRECK``) are
+chance actions and have no id.  Sorting ids sorts a seat's legal actions into a fixed order.
 
-Observation (version 1, ``OBS_SIZE`` = 1651 floats in [0, 1])
+Observation (version 2, ``OBS_SIZE`` = 1652 floats in [0, 1])
 =============================================================
 
 Built from one seat's :class:`~skitgubbe.view.View` only, never from the
@@ -53,7 +57,8 @@ offset  size    field
 1404    52      killed: every card killed in phase two
 1456    52      trump card, if this seat may see it (turned face up, or its holder)
 1508    4       trump suit one-hot (clubs, diamonds, hearts, spades); zero while unknown
-1512    4       phase one-hot: phase one, dreck deal, phase two, game over
+1512    4       phase one-hot: phase one, chance deal (the dreck, a split or a trick
+                dealt round), phase two, game over
 1516    8       seats present (1 for each seat at the table)
 1524    8       hand sizes / 52, per seat
 1532    1       stock size / 52
@@ -67,8 +72,10 @@ offset  size    field
 1575    8       seat one-hot: the holder of the face-down trump card
 1583    8       per seat: 1 if it has gone out
 1591    8       seat one-hot: the loser, once the deal is over
-1599    52      exposed: the bottom stock card shown face up after the deal
-                (``rules.exposed_bottom``)
+1599    52      exposed: the card face up under the stock (``rules.exposed_bottom``: the
+                bottom card shown after the deal; in ``mas`` the turned-up trump, or the
+                2 of trumps exchanged for it, until it is drawn)
+1651    1       reserve size / 52: cards left in the avstickshög (``rules.reserve``)
 ======  ======  =========================================================================
 
 An adapter whose protocol differs from the engine's (the OpenSpiel adapter asks every seat in a
@@ -78,7 +85,7 @@ sluff window) passes a view whose ``to_act`` and ``sluff_window`` it has replace
 
 from __future__ import annotations
 
-from ..actions import PASS_ACTION, PICK_UP_ACTION, STOCK_ACTION, Action, Kind
+from ..actions import EXCHANGE_ACTION, PASS_ACTION, PICK_UP_ACTION, STOCK_ACTION, STORE_ACTION, Action, Kind
 from ..base import Phase
 from ..cards import SUIT_NAMES, card_name
 from ..state import State
@@ -94,6 +101,9 @@ __all__ = [
     "PASS_ID",
     "PICK_UP_ID",
     "RUN_BASE",
+    "EQUAL_BASE",
+    "STORE_ID",
+    "EXCHANGE_ID",
     "OBS_FIELDS",
     "action_id",
     "action_of",
@@ -120,6 +130,10 @@ RUN_BASE = 107
 """Id of the first run, ``play 2C 3C``."""
 EQUAL_BASE = 419
 """Id of the first set of equal cards, ``play 2C 2D``."""
+STORE_ID = 549
+"""Id of ``store`` (Mas: store a hand of three trumps)."""
+EXCHANGE_ID = 550
+"""Id of ``exchange`` (Mas: exchange the 2 of trumps for the card face up under the stock)."""
 
 
 def _build_actions() -> list[Action]:
@@ -138,6 +152,8 @@ def _build_actions() -> list[Action]:
         sets = [sum(1 << cards[i] for i in range(4) if pick >> i & 1) for pick in range(16)]
         for size in (2, 3):
             acts.extend(Action(Kind.PLAY, m) for m in sorted(m for m in sets if m.bit_count() == size))
+    acts.append(STORE_ACTION)
+    acts.append(EXCHANGE_ACTION)
     return acts
 
 
@@ -146,18 +162,19 @@ _IDS: dict[tuple[int, int], int] = {(int(a.kind), a.cards): i for i, a in enumer
 _BY_ACTION: dict[Action, int] = {a: i for i, a in enumerate(_ACTIONS)}  # the fast path of legal_ids
 
 NUM_ACTIONS = len(_ACTIONS)
-"""Number of action ids: 549 (see the module docstring)."""
-assert NUM_ACTIONS == 549
+"""Number of action ids: 551 (see the module docstring)."""
+assert NUM_ACTIONS == 551
+assert _ACTIONS[STORE_ID] == STORE_ACTION and _ACTIONS[EXCHANGE_ID] == EXCHANGE_ACTION
 
 
 def action_id(action: Action) -> int:
     """The id (0..NUM_ACTIONS-1) of a seat's ``action``.
 
-    Raises ``ValueError`` for a chance action (``dreck``) or an action that has no id (e.g. a
-    play of several cards that are not a run).
+    Raises ``ValueError`` for a chance action (``dreck``: the dreck or another chance deal) or an
+    action that has no id (e.g. a play of several cards that are not a run).
     """
     if action.kind == Kind.DRECK:
-        raise ValueError("the dreck shuffle is a chance action: it has no action id")
+        raise ValueError("a chance deal (the dreck shuffle, a split) is a chance action: it has no action id")
     i = _IDS.get((int(action.kind), action.cards))
     if i is None:
         raise ValueError(f"{action} has no action id: a play is one card, a run of touching cards, "
@@ -198,7 +215,7 @@ def _layout() -> tuple[tuple[str, int, int], ...]:
         ("top", 52), ("killed", 52), ("trump_card", 52), ("trump_suit", 4), ("phase", 4),
         ("present", 8), ("hand_sizes", 8), ("stock_size", 1), ("table_count", 1), ("to_act", 8),
         ("window", 8), ("my_window", 1), ("due", 8), ("leader", 8), ("trick_winner", 8),
-        ("trump_holder", 8), ("out", 8), ("loser", 8), ("exposed", 52),
+        ("trump_holder", 8), ("out", 8), ("loser", 8), ("exposed", 52), ("reserve_size", 1),
     ]
     out = []
     off = 0
@@ -211,8 +228,8 @@ def _layout() -> tuple[tuple[str, int, int], ...]:
 OBS_FIELDS = _layout()
 _OFF = {name: off for name, off, _ in OBS_FIELDS}
 OBS_SIZE = OBS_FIELDS[-1][1] + OBS_FIELDS[-1][2]
-"""Length of :func:`observation`: 1651 (see the module docstring)."""
-assert OBS_SIZE == 1651
+"""Length of :func:`observation`: 1652 (see the module docstring)."""
+assert OBS_SIZE == 1652
 
 _PHASE_INDEX = {Phase.ONE: 0, Phase.DRECK: 1, Phase.TWO: 2, Phase.OVER: 3}
 
@@ -288,6 +305,8 @@ def observation_entries(view: View) -> dict[int, float]:
         out[_OFF["loser"] + rel(view.loser)] = 1.0
     if view.exposed_card >= 0:
         out[_OFF["exposed"] + view.exposed_card] = 1.0
+    if view.reserve_size:
+        out[_OFF["reserve_size"]] = view.reserve_size / 52
     return out
 
 
@@ -305,13 +324,15 @@ def observation_string(view: View) -> str:
         "hand sizes: " + " ".join(str(k) for k in view.hand_sizes),
         f"stock: {view.stock_size}",
     ]
+    if view.rules.reserve:
+        lines.append(f"reserve: {view.reserve_size}")
     if view.trump_suit >= 0:
         card = f" ({_NAMES[view.trump_card]})" if view.trump_card >= 0 else ""
         lines.append(f"trump: {SUIT_NAMES[view.trump_suit]}{card}")
     elif view.trump_holder >= 0:
         lines.append(f"trump card: face down with seat {view.trump_holder}")
     if view.exposed_card >= 0:
-        lines.append(f"bottom card shown: {_NAMES[view.exposed_card]}")
+        lines.append(f"face up under the stock: {_NAMES[view.exposed_card]}")
     for s in range(n):
         if view.known[s]:
             lines.append(f"known {s}: {_cards_text(view.known[s])}")

@@ -19,9 +19,9 @@ go.  Only this module imports Gymnasium; the core never does.
 The learner's seat acts whenever the engine's sequential protocol (docs/sluffing.md) names it
 (:attr:`State.to_act <skitgubbe.state.State>`): to play, turn up the stock, pick up, or sluff or
 pass in its sluff window.  Between its decisions the bots (:func:`skitgubbe.bots.make_bot`) play
-the other seats and chance (the dreck shuffle) is drawn, all from generators seeded by the
-environment's ``np_random``, so ``reset(seed=s)`` and the same actions replay the same deal.
-After the learner goes out, the bots play the deal to its end.
+the other seats and chance (the dreck shuffle, Koira's split, a trick dealt round) is drawn, all
+from generators seeded by the environment's ``np_random``, so ``reset(seed=s)`` and the same
+actions replay the same deal.  After the learner goes out, the bots play the deal to its end.
 
 Spaces:
 
@@ -109,7 +109,7 @@ def action_index(action: object) -> int:
 def observation_array(view: View) -> np.ndarray:
     """:func:`skitgubbe.adapters.encoding.observation` of ``view`` as a new float32 array of shape
     ``(OBS_SIZE,)``, filled from the sparse :func:`~skitgubbe.adapters.encoding.observation_entries`
-    (about a hundred entries: several times faster than converting the 1651-float list)."""
+    (about a hundred entries: several times faster than converting the 1652-float list)."""
     entries = encoding.observation_entries(view)
     out = np.zeros(encoding.OBS_SIZE, dtype=np.float32)
     out[list(entries)] = list(entries.values())

@@ -68,7 +68,7 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from ..actions import CHANCE, PASS_ACTION, Action, Kind
 from ..base import Phase
 from ..cards import FULL_DECK, SUIT_MASKS, card_name, cards_in, format_cards, rank_of
-from ..rules import Rules
+from ..rules import FirstPhase, Rules
 from ..state import State
 from ..variants import find_variant
 from ..view import View, view_of
@@ -102,11 +102,19 @@ _CHANCE = int(pyspiel.PlayerId.CHANCE)
 assert _CHANCE == CHANCE
 
 # Kinds of log entry: a move; a card dealt, drawn, turned up, set aside as the trump card (the
-# last stock card), dealt from the dreck, or put at the bottom of the stock at the deal.
-_MOVE, _DEAL, _DRAW, _TURN, _TRUMP, _DRECK, _BOTTOM = range(7)
-_KIND_WORDS = ("move", "deal", "draw", "turn", "trump", "dreck", "bottom")
+# last stock card; in Mas drawn face up), dealt from the dreck, put at the bottom of the stock at
+# the deal, drawn from the reserve (avstickshög), dealt to a pile in Koira's split, dealt to a
+# hand from an unfinished trick, or set aside from a dreck that does not share out evenly.
+_MOVE, _DEAL, _DRAW, _TURN, _TRUMP, _DRECK, _BOTTOM, _RESERVE, _SPLIT, _SHARE, _ASIDE = range(11)
+_KIND_WORDS = ("move", "deal", "draw", "turn", "trump", "dreck", "bottom", "reserve", "split", "share",
+               "aside")
 # Who saw a log entry: a seat, everyone, or nobody.
 _ALL, _NOBODY = 99, -1
+# Where a card a move takes comes from (see _HeldState.draws): turned up from the stock by the
+# move itself, drawn from the stock, drawn from the reserve.
+_FROM_TURN, _FROM_STOCK, _FROM_RESERVE = range(3)
+# How a decision or chance deal is given to the engine (see _Core._engine_op).
+_ONE, _TWO, _PASS, _CHANCE_DEAL = range(4)
 
 _ACTION_TEXT = tuple(str(encoding.action_of(i)) for i in range(encoding.NUM_ACTIONS))
 _CARD_TEXT = tuple(card_name(c) for c in range(52))
@@ -138,23 +146,41 @@ _RESAMPLE_TRIES = 200
 
 class _HeldState(State):
     """An engine :class:`~skitgubbe.state.State` whose phase-one step after a sluff window can be
-    held back.
+    held back, and which can report who draws the cards a step takes.
 
     While ``hold`` is set and the engine has no seat pending in its own window, the engine does
     not move on (collect the trick, let the next seat play, end phase one): it waits in the
-    state right after the last play, sluff or pass until :meth:`release`.  Everything else is
-    the engine's own code.  This relies on ``PhaseOne._advance_one`` being the single place where
-    phase one moves on (the engine offers no public hook for it).
+    state right after the last play, sluff or pass until :meth:`release`.  While ``draws`` is a
+    list, every card drawn from the stock or the reserve appends ``(source, seat)`` to it
+    (``_FROM_STOCK`` or ``_FROM_RESERVE``, and the seat that receives it), in drawing order.
+    Everything else is the engine's own code.  This relies on ``PhaseOne._advance_one`` being the
+    single place where phase one moves on, and on ``PhaseOne._draw`` and
+    ``PhaseTwo._draw_reserve`` being the only draws (the engine offers no public hooks for
+    them); a card turned up by ``stock`` leaves the stock without a draw and is counted by the
+    adapter itself.
     """
 
     hold = False
     held = False
+    draws: list[tuple[int, int]] | None = None
 
     def _advance_one(self) -> None:
         if self.hold and not self.pending:
             self.held = True
             return
         super()._advance_one()
+
+    def _draw(self, seat: int) -> None:
+        if self.draws is not None and self.stock:
+            self.draws.append((_FROM_STOCK, seat))
+        super()._draw(seat)
+
+    def _draw_reserve(self, last: int) -> None:
+        before = len(self.reserve)
+        super()._draw_reserve(last)
+        if self.draws is not None:
+            taken = before - len(self.reserve)
+            self.draws.extend((_FROM_RESERVE, s) for s in (last, 1 - last)[:taken])
 
     def release(self) -> None:
         """Stop holding and take the held step, if any."""
@@ -185,10 +211,15 @@ class _Core:
             ``deal[i]``).
         engine: the engine state once the deal is complete, else None.
         drawn: cards that left the stock, in order.
-        pending: a phase-one move ``(seat, Action)`` waiting for the chance node that decides
-            the card it draws or turns up, else None.
+        reserve_drawn: cards drawn from the reserve (avstickshög), in order.
+        pending: a step ``(seat, Action, how)`` (``how`` one of ``_ONE``, ``_TWO``, ``_PASS``,
+            ``_CHANCE_DEAL``) waiting for the chance nodes that decide the cards it takes from
+            the stock or the reserve, else None.
+        slots: for the pending step, ``(source, seat)`` of each card it takes, in order.
+        chosen: the cards already picked for ``slots``.
         window: seats still to be asked in the open sluff window, the one asked now first.
-        dreck_order: dreck cards dealt so far by chance (while the engine waits in Phase.DRECK).
+        deal_order: cards of a chance deal dealt so far (while the engine waits in Phase.DRECK:
+            the dreck, Koira's split or an unfinished trick; see ``State.pending_deal``).
         turns: decisions taken so far.
         bottom: the bottom stock card chosen at the deal when the rules set it aside or show it
             (``bottom_aside``, ``exposed_bottom``), else -1.
@@ -210,10 +241,9 @@ class _Core:
             resampled history, legal by construction, is replayed).
     """
 
-    __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine", "drawn", "pending",
-                 "chosen", "needed", "window", "dreck_order", "turns", "log", "held", "put", "played",
-                 "no_match", "texts",
-                 "views", "legal", "to_decide", "checks")
+    __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine", "drawn",
+                 "reserve_drawn", "pending", "slots", "chosen", "window", "deal_order", "turns", "log",
+                 "held", "put", "played", "no_match", "texts", "views", "legal", "to_decide", "checks")
 
     def __init__(self, rules: Rules, players: int, max_turns: int, dealer: int = 0) -> None:
         self.rules = rules
@@ -224,11 +254,12 @@ class _Core:
         self.bottom = -1
         self.engine: _HeldState | None = None
         self.drawn: list[int] = []
-        self.pending: tuple[int, Action] | None = None
-        self.chosen: list[int] = []  # stock cards already picked for the pending move (top first)
-        self.needed = 0  # stock cards the pending move takes
+        self.reserve_drawn: list[int] = []
+        self.pending: tuple[int, Action, int] | None = None
+        self.slots: list[tuple[int, int]] = []
+        self.chosen: list[int] = []
         self.window: list[int] = []
-        self.dreck_order: list[int] = []
+        self.deal_order: list[int] = []
         self.turns = 0
         self.log: list[tuple[int, int, int, int, int]] = []
         self.held = [0] * players
@@ -314,15 +345,21 @@ class _Core:
                 dealt |= 1 << c
             return list(cards_in(FULL_DECK & ~dealt))
         if self.pending is not None:
-            stock = [c for c in e.stock if c not in self.chosen]
-            if self.rules.exposed_bottom and len(e.stock) > 1 and len(stock) > 1:
-                stock = [c for c in stock if c != e.stock[0]]  # the shown bottom card comes last
-            return sorted(stock)
+            # the stock and the reserve are one pool of unseen cards in a placeholder order: any
+            # of them may be the next card of either (but a card face up under the stock is last)
+            chosen = self.chosen
+            stock = e.stock
+            j = len(chosen)
+            if self.rules.exposed_bottom and stock:
+                if self.slots[j][0] != _FROM_RESERVE and len(stock) - self._stock_slots(j) == 1:
+                    return [stock[0]]
+                stock = stock[1:]
+            return sorted(c for c in stock + e.reserve if c not in chosen)
         if e.phase == Phase.DRECK:
             done = 0
-            for c in self.dreck_order:
+            for c in self.deal_order:
                 done |= 1 << c
-            return list(cards_in(e.dreck & ~done))
+            return list(cards_in(e.pending_deal() & ~done))
         raise ValueError("not a chance node")
 
     # -- acting -------------------------------------------------------------------------------
@@ -342,36 +379,22 @@ class _Core:
         self.turns += 1
         kind = action.kind
         if self.window and kind == Kind.PASS:
-            if e.pending >> player & 1:  # a pass the engine waits for
-                e.apply(PASS_ACTION, player, trusted=True)
-            del self.window[0]
-            if not self.window:
-                e.release()  # the held step may end phase one: hands change
-                self._note_hands()
-            return
-        # (a sluff in a window goes on below like any phase-one move: it draws if it can)
-        if e.phase == Phase.TWO:
-            e.apply(action, player, trusted=True)
-            self.played[player] |= action.cards
-            self._note_hands()
-            return
-        # phase one
-        rules = self.rules
-        if rules.must_match and e.round_high and kind != Kind.SLUFF and not rules.ties_beat_unique:
-            high = e.round_high
-            if kind == Kind.STOCK or _RANK[action.cards.bit_length() - 1] != high:
-                self.no_match.append((player, len(self.log) - 1, high))
-        if e.stock and not (kind == Kind.SLUFF and rules.restaurant and len(e.stock) == 1):
-            self.pending = (player, action)  # the cards it draws or turns up: chance nodes
-            takes = 1 if kind != Kind.PLAY else action.cards.bit_count()
-            self.needed = min(takes, len(e.stock))
-            self.chosen = []
-            return
-        self._engine_one(player, action, takes=0)
+            self._take(player, action, _PASS)
+        elif e.phase == Phase.TWO:
+            self._take(player, action, _TWO)
+        else:
+            rules = self.rules
+            if rules.must_match and e.round_high and kind != Kind.SLUFF and not rules.ties_beat_unique:
+                high = e.round_high
+                if kind == Kind.STOCK or _RANK[action.cards.bit_length() - 1] != high:
+                    self.no_match.append((player, len(self.log) - 1, high))
+            # (a sluff in a window goes on here like any phase-one move: it draws if it can)
+            self._take(player, action, _ONE)
 
     def apply_chance(self, card: int) -> None:
         """Take the outcome ``card`` of the current chance node.  Raises ``ValueError`` for a card
-        that is not one of its outcomes."""
+        that is not one of its outcomes, and ``RuntimeError`` if the engine then takes other
+        cards than those the chance nodes were made for (it should never)."""
         if card not in self.chance_outcomes():
             raise ValueError(f"{_CARD_TEXT[card] if 0 <= card < 52 else card} is not a chance outcome here")
         self.views = {}
@@ -393,50 +416,184 @@ class _Core:
                 self._build_engine()
             return
         if self.pending is not None:
-            seat, action = self.pending
             self.chosen.append(card)
-            if len(self.chosen) < self.needed:  # a play of equal cards draws one card for each
+            if len(self.chosen) < len(self.slots):
                 return
-            self.pending = None
-            stock = e.stock
-            for j, chosen in enumerate(self.chosen):  # the picked cards on top, in drawing order
-                i = stock.index(chosen)
-                stock[i], stock[-1 - j] = stock[-1 - j], stock[i]
-            e.deck = self._deck()
-            self.drawn.extend(self.chosen)
-            self._engine_one(seat, action, takes=self.needed)
-            for chosen in self.chosen:
-                if action.kind == Kind.STOCK:
-                    kind, seen = _TURN, _ALL
-                    self.put[seat] |= 1 << chosen
-                elif e.trump_card == chosen and e.trump_holder == seat:  # set aside as the trump card
-                    kind, seen = _TRUMP, _ALL if rules.exposed_bottom else _NOBODY
-                else:
-                    kind, seen = _DRAW, seat
-                self.log.append((_CHANCE, chosen, kind, seat, seen))
-            self.chosen = []
+            self._take_pending()
             return
-        # the dreck, dealt card by card to the needy seats in turn
-        needy = e.needy
-        seat = needy[len(self.dreck_order) % len(needy)]
-        self.dreck_order.append(card)
-        self.log.append((_CHANCE, card, _DRECK, seat, seat))
-        if len(self.dreck_order) == e.dreck.bit_count():
-            e.apply(Action(Kind.DRECK, e.dreck, tuple(self.dreck_order)), CHANCE, trusted=True)
-            self.dreck_order = []
-            self._note_hands()
+        # a chance deal (the dreck, Koira's split, an unfinished trick), one card at a time
+        seat, kind, seen = self._deal_slot(len(self.deal_order))
+        self.deal_order.append(card)
+        self.log.append((_CHANCE, card, kind, seat, seen))
+        cards = e.pending_deal()
+        if len(self.deal_order) == cards.bit_count():
+            self._take(CHANCE, Action(Kind.DRECK, cards, tuple(self.deal_order)), _CHANCE_DEAL)
+
+    def _stock_slots(self, j: int) -> int:
+        """How many of the first ``j`` cards of the pending step come from the stock."""
+        return j - [src for src, _ in self.slots[:j]].count(_FROM_RESERVE)
+
+    def _deal_slot(self, i: int) -> tuple[int, int, int]:
+        """``(seat, log kind, seen by)`` of the ``i``-th card of the pending chance deal (seat -1
+        for a dreck card set aside under ``dreck_remainder_aside``)."""
+        e = self.engine
+        assert e is not None
+        seats = e.deal_seats()
+        k = len(seats)
+        seat = seats[i % k]
+        if e.chance_seats:  # Koira's split, an unfinished trick dealt round: seen by all
+            return seat, _SPLIT if e.chance_to_piles else _SHARE, _ALL
+        if self.rules.dreck_remainder_aside:
+            total = e.dreck.bit_count()
+            if i >= total - total % k:  # does not share out evenly: set aside, face up
+                return -1, _ASIDE, _ALL
+        return seat, _DRECK, seat
+
+    def _take(self, seat: int, action: Action, how: int) -> None:
+        """Give ``action`` of ``seat`` to the engine (``how``: see :meth:`_engine_op`).  If the
+        step takes cards from the stock or the reserve (found by taking it on a copy first), it
+        waits for one chance node per card instead (:attr:`pending`)."""
+        e = self.engine
+        assert e is not None
+        if e.stock or e.reserve:
+            trial = e.clone()
+            assert isinstance(trial, _HeldState)
+            draws: list[tuple[int, int]] = []
+            trial.draws = draws
+            window = self._engine_op(trial, seat, action, how)
+            turned = len(e.stock) - len(trial.stock) - [src for src, _ in draws].count(_FROM_STOCK)
+            if turned:  # a card turned up by ``stock``: it leaves the stock first
+                draws.insert(0, (_FROM_TURN, seat))
+            trial.draws = None
+            if draws:
+                self.pending = (seat, action, how)
+                self.slots = draws
+                self.chosen = []
+                return
+            self.engine = trial  # nothing random happened: the copy is the result
+        else:
+            window = self._engine_op(e, seat, action, how)
+        self._after(seat, action, how, window)
+
+    def _take_pending(self) -> None:
+        """Every card of the pending step is known: put them on top of the stock and the reserve
+        in drawing order, give the step to the engine and log the cards."""
+        e = self.engine
+        assert e is not None and self.pending is not None
+        seat, action, how = self.pending
+        slots, chosen = self.slots, self.chosen
+        for pile, from_reserve in ((e.stock, False), (e.reserve, True)):
+            j = 0  # the picked cards on top, in drawing order (taken from the other pile if there)
+            for (src, _), c in zip(slots, chosen, strict=True):
+                if (src == _FROM_RESERVE) == from_reserve:
+                    if c in pile:
+                        i = pile.index(c)
+                        pile[i], pile[-1 - j] = pile[-1 - j], pile[i]
+                    else:
+                        other = e.reserve if pile is e.stock else e.stock
+                        i = other.index(c)
+                        other[i], pile[-1 - j] = pile[-1 - j], other[i]
+                    j += 1
+        e.deck = self._deck()
+        draws: list[tuple[int, int]] = []
+        e.draws = draws
+        stock = len(e.stock)
+        window = self._engine_op(e, seat, action, how)
+        e.draws = None
+        if slots[0][0] == _FROM_TURN:
+            draws.insert(0, (_FROM_TURN, seat))
+        from_stock = len(slots) - [src for src, _ in slots].count(_FROM_RESERVE)
+        if draws != slots or stock - len(e.stock) != from_stock:
+            raise RuntimeError(  # pragma: no cover - the engine drew differently from its copy
+                f"the engine took {draws} for {action}, its copy {slots}: update SkitgubbeState")
+        self.pending = None
+        self.slots = []
+        self.chosen = []
+        rules = self.rules
+        for (src, to), c in zip(slots, chosen, strict=True):
+            if src == _FROM_TURN:
+                kind, seen = _TURN, _ALL
+                self.put[to] |= 1 << c
+                self.drawn.append(c)
+            elif src == _FROM_RESERVE:
+                kind, seen = _RESERVE, to
+                self.reserve_drawn.append(c)
+            else:
+                self.drawn.append(c)
+                if e.trump_card == c and e.trump_holder == to:  # the last stock card: the trump card
+                    shown = rules.exposed_bottom or rules.trump_shown_when_drawn
+                    kind, seen = _TRUMP, _ALL if shown else _NOBODY
+                else:
+                    kind, seen = _DRAW, to
+            self.log.append((_CHANCE, c, kind, to, seen))
+        self._after(seat, action, how, window)
+
+    def _engine_op(self, e: _HeldState, seat: int, action: Action, how: int) -> list[int] | None:
+        """Give a step to the engine ``e`` (the real one, or a copy to see what it draws):
+        ``_ONE`` a phase-one move (and open the sluff window after it), ``_TWO`` a phase-two
+        move, ``_PASS`` a pass in the sluff window (given to the engine only if it waits for
+        ``seat``; after the last seat the held step is taken), ``_CHANCE_DEAL`` a chance deal.
+        Returns the new sluff window when the move opens one, else None.  Changes only ``e``."""
+        if how == _PASS:
+            if e.pending >> seat & 1:  # a pass the engine waits for
+                e.apply(PASS_ACTION, seat, trusted=True)
+            if len(self.window) == 1:
+                e.release()  # the held step may end phase one: hands change
+            return None
+        if how != _ONE:
+            e.apply(action, seat if how == _TWO else CHANCE, trusted=True)
+            return None
+        opening = self.rules.sluffing and not self.window
+        if opening:
+            e.hold = True
+        e.apply(action, seat, trusted=True)
+        if not opening:
+            return None
+        if action.kind == Kind.SLUFF:
+            return [seat]
+        n = self.players
+        hands = e.hands
+        window = [s for s in ((seat + 1 + i) % n for i in range(n)) if hands[s]]
+        if not window:
+            e.release()
+        return window
+
+    def _after(self, seat: int, action: Action, how: int, window: list[int] | None) -> None:
+        """The adapter's bookkeeping once the engine has taken a step."""
+        if how == _PASS:
+            del self.window[0]
+        elif how == _TWO:
+            self.played[seat] |= action.cards
+        elif how == _CHANCE_DEAL:
+            self.deal_order = []
+        else:
+            if action.cards:
+                self.put[seat] |= action.cards
+            if window is not None:
+                self.window = window
+        self._note_hands()
 
     def _has_bottom(self) -> bool:
         """True if the rules set aside or show the bottom stock card at the deal."""
         return self.rules.bottom_aside or self.rules.exposed_bottom
 
     def _deck(self) -> tuple[int, ...]:
-        """The deck order the engine state stands for: the deal, the cards drawn, the stock from
-        the top, and the bottom card if it was set aside."""
+        """The deck order the engine state stands for: the deal, the reserve (the cards drawn
+        from it, then the rest from the top), the stock (the cards drawn, then the rest from the
+        top) and the bottom card chosen at the deal if it was set aside or shown.  (In Mas the
+        card under the stock may since have been exchanged for the 2 of trumps: the deck keeps
+        the card dealt there, and the exchange in the history moves it.)"""
         e = self.engine
         assert e is not None
-        aside = [self.bottom] if self.rules.bottom_aside else []
-        return tuple(self.deal + self.drawn + e.stock[::-1] + aside)
+        rules = self.rules
+        if rules.exposed_bottom:
+            stock = self.drawn + e.stock[:0:-1] if e.stock else self.drawn[:-1]
+            stock.append(self.bottom)
+        else:
+            stock = self.drawn + e.stock[::-1]
+            if rules.bottom_aside:
+                stock.append(self.bottom)
+        return tuple(self.deal + self.reserve_drawn + e.reserve[::-1] + stock)
 
     def _build_engine(self) -> None:
         dealt = 0
@@ -448,37 +605,6 @@ class _Core:
                                 action_limit=self.max_turns + 10)
         assert isinstance(engine, _HeldState)
         self.engine = engine
-
-    def _engine_one(self, seat: int, action: Action, *, takes: int) -> None:
-        """Give a phase-one play, turn-up or sluff to the engine (the card it draws or turns up,
-        if it ``takes`` one, already on top of the stock) and open the sluff window after it."""
-        e = self.engine
-        assert e is not None
-        if action.cards:
-            self.put[seat] |= action.cards
-        stock = len(e.stock)
-        opening = self.rules.sluffing and not self.window
-        if opening:
-            e.hold = True
-        e.apply(action, seat, trusted=True)
-        if stock - len(e.stock) != takes:  # pragma: no cover
-            raise RuntimeError(  # the engine draws differently from what the adapter models
-                f"the engine took {stock - len(e.stock)} stock cards for {action}; the adapter "
-                "modelled a different number of chance nodes: update SkitgubbeState for these rules"
-            )
-        if not self.rules.sluffing:
-            self._note_hands()
-            return
-        if opening:
-            if action.kind == Kind.SLUFF:
-                self.window = [seat]
-            else:
-                n = self.players
-                hands = e.hands
-                self.window = [s for s in ((seat + 1 + i) % n for i in range(n)) if hands[s]]
-            if not self.window:
-                e.release()
-        self._note_hands()
 
     def _note_hands(self) -> None:
         e = self.engine
@@ -517,16 +643,26 @@ class _Core:
         v = view_of(e, seat)
         window = tuple(sorted(self.window)) if self.window else ()
         v = v._replace(to_act=to_act, sluff_window=window)
-        if self.dreck_order:
+        if self.deal_order:  # a chance deal under way: the cards dealt so far are where they went
             sizes = list(v.hand_sizes)
             hand = v.hand
-            needy = e.needy
-            for i, c in enumerate(self.dreck_order):
-                s = needy[i % len(needy)]
-                sizes[s] += 1
-                if s == seat:
-                    hand |= 1 << c
-            v = v._replace(hand=hand, hand_sizes=tuple(sizes))
+            known = list(v.known)
+            piles = list(v.piles)
+            killed = v.killed
+            for i, c in enumerate(self.deal_order):
+                s, kind, _ = self._deal_slot(i)
+                if kind == _SPLIT:
+                    piles[s] |= 1 << c
+                elif kind == _ASIDE:
+                    killed |= 1 << c
+                else:
+                    sizes[s] += 1
+                    if kind == _SHARE:
+                        known[s] |= 1 << c
+                    if s == seat:
+                        hand |= 1 << c
+            v = v._replace(hand=hand, hand_sizes=tuple(sizes), known=tuple(known), piles=tuple(piles),
+                           killed=killed)
         return v
 
     def history_text(self, seat: int) -> str:
@@ -561,6 +697,9 @@ class _Core:
             m |= 1 << v.exposed_card
         if self.pending is not None:
             m |= self.pending[1].cards
+        e = self.engine
+        if e is not None and e.phase == Phase.DRECK and e.chance_seats:
+            m |= e.pending_deal()  # the cards of a trick being split or dealt round are public
         return m
 
     # -- resampling ---------------------------------------------------------------------------
@@ -571,7 +710,7 @@ class _Core:
         log = self.log
         hidden = FULL_DECK & ~self.visible(seat)
         e = self.engine
-        split = e.dreck if e is not None and e.phase != Phase.ONE and len(e.needy) > 1 else 0
+        split = e.dreck if e is not None and len(e.needy) > 1 else 0
         # the entry that put each card where it is now: its last chance entry; for the dreck
         # dealt to several seats, its dreck entry (a dreck card not dealt yet has none)
         last: dict[int, int] = {}
@@ -581,8 +720,9 @@ class _Core:
         groups = [hidden]
         trump_slot = -1
         trump_suit = -1
-        if e is not None and e.phase != Phase.ONE:
+        if split:
             groups = [hidden & split, hidden & ~split]
+        if e is not None and e.trump_suit >= 0:
             tc = e.trump_card
             if tc >= 0 and hidden >> tc & 1 and not split >> tc & 1 and log[last[tc]][2] == _TRUMP:
                 trump_slot = last[tc]
@@ -656,10 +796,12 @@ class _Core:
             lines.append("table: " + " | ".join(format_cards(p) for p in e.table))
         if self.window:
             lines.append("sluff window: " + " ".join(map(str, self.window)))
+        if e.reserve:
+            lines.append("reserve (top last): " + " ".join(_CARD_TEXT[c] for c in e.reserve))
         if self.pending is not None:
-            lines.append(f"waiting for the card of: {self.pending[0]} {self.pending[1]}")
-        if self.dreck_order:
-            lines.append("dreck dealt: " + " ".join(_CARD_TEXT[c] for c in self.dreck_order))
+            lines.append(f"waiting for the cards of: {self.pending[0]} {self.pending[1]}")
+        if self.deal_order:
+            lines.append("dealt by chance: " + " ".join(_CARD_TEXT[c] for c in self.deal_order))
         if e.phase == Phase.OVER:
             lines.append(f"loser: {e.loser}")
         return "\n".join(lines)
@@ -794,13 +936,25 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         if e is None:
             return f"deal {card} to seat {(core.dealer + len(core.deal) + 1) % core.players}"
         if core.pending is not None:
-            seat, act = core.pending
-            if act.kind == Kind.STOCK:
+            j = len(core.chosen)
+            src, seat = core.slots[j]
+            if src == _FROM_TURN:
                 return f"seat {seat} turns up {card}"
-            if len(e.stock) == 1:
+            if src == _FROM_RESERVE:
+                return f"seat {seat} draws {card} from the reserve"
+            left = len(e.stock) - core._stock_slots(j)
+            if left == 1 and not core.rules.bottom_aside:
+                if core.rules.first_phase is FirstPhase.BEAT:
+                    return f"seat {seat} draws {card} face up, the last stock card"
                 return f"seat {seat} sets aside {card} as the trump card"
             return f"seat {seat} draws {card}"
-        seat = e.needy[len(core.dreck_order) % len(e.needy)]
+        seat, kind, _ = core._deal_slot(len(core.deal_order))
+        if kind == _SPLIT:
+            return f"split {card} to seat {seat}'s pile"
+        if kind == _SHARE:
+            return f"deal {card} of the unfinished trick to seat {seat}"
+        if kind == _ASIDE:
+            return f"dreck {card} set aside"
         return f"dreck {card} to seat {seat}"
 
     def is_terminal(self) -> bool:

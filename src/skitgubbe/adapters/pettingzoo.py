@@ -19,9 +19,10 @@ Turn order follows the engine's *sequential* sluffing protocol (``State.new(...,
 docs/sluffing.md): :attr:`raw_env.agent_selection` is always the seat :attr:`State.to_act
 <skitgubbe.state.State>` names, so an agent acts only when the engine asks it (to play, turn up
 the stock, pick up, or to sluff or pass in its sluff window); the out-of-turn sluffs the engine
-would also accept are not offered.  Chance (the shuffle of the dreck among several needy seats) is
-resolved inside :meth:`raw_env.step` with a ``random.Random`` seeded from the environment's
-``np_random``, and so is the deck order and, with ``dealer=None``, the dealer.
+would also accept are not offered.  Chance (the shuffle of the dreck among several needy seats,
+Koira's split of a trick, a trick dealt round at the end of phase one) is resolved inside
+:meth:`raw_env.step` with a ``random.Random`` seeded from the environment's ``np_random``, and so
+is the deck order and, with ``dealer=None``, the dealer.
 
 Spaces, the same for every agent (one object per agent, so each can be seeded on its own):
 

@@ -59,10 +59,12 @@ def placed(st: State) -> list[int]:
     out = list(st.hands) + list(st.piles) + [st.trick_cards, st.killed]
     out += [p for p in st.table]
     out += [1 << c for c in st.stock]
-    if st.phase == Phase.ONE and st.trump_card >= 0:  # drawn face down, or set aside at the deal
-        out.append(1 << st.trump_card)
-    if st.phase == Phase.DRECK:
-        out.append(st.dreck)
+    out += [1 << c for c in st.reserve]
+    one = st.phase == Phase.ONE or bool(st.chance_seats)  # a chance deal inside phase one (Koira's split)
+    if one and st.trump_card >= 0 and not any(h >> st.trump_card & 1 for h in st.hands):
+        out.append(1 << st.trump_card)  # drawn face down, or set aside at the deal (Mas: into a hand)
+    if st.phase == Phase.DRECK and not st.chance_seats:  # (a split's cards are still the trick's)
+        out.append(st.pending_deal())
     return out
 
 
@@ -272,7 +274,7 @@ def test_errors() -> None:
 # -- a State rebuilt from a View ----------------------------------------------------------------
 
 # fields a View does not determine: hidden cards, and what the module docstring says is not rebuilt
-HIDDEN = {"hands", "stock", "trump_card", "deck", "events", "tricks", "position", "occasion_hand"}
+HIDDEN = {"hands", "stock", "trump_card", "deck", "events", "tricks", "position", "occasion_hand", "reserve"}
 # phase-one bookkeeping left over once phase one is over (phase two never reads it)
 STALE = {"leader", "round_seats", "round_pos", "last_winner", "first_leader", "window_start"}
 
@@ -281,6 +283,7 @@ def graft(rebuilt: State, real: State) -> None:
     """Give ``rebuilt`` the real hidden cards."""
     rebuilt.hands = list(real.hands)
     rebuilt.stock = list(real.stock)
+    rebuilt.reserve = list(real.reserve)
     rebuilt.trump_card = real.trump_card
     rebuilt.occasion_hand = real.occasion_hand
 

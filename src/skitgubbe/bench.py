@@ -15,14 +15,11 @@ from dataclasses import dataclass
 
 from .rules import Rules
 from .state import State
+from .variants import USUAL_PLAYERS  # re-exported: the table each preset is benchmarked at
 
 __all__ = ["BenchResult", "bench_random_play", "baseline_shuffles_per_second", "USUAL_PLAYERS"]
 
-USUAL_PLAYERS = {
-    "pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3, "helmfrid": 4,
-}
-"""The player count each preset is benchmarked with (its usual table); other presets use 4
-(or their nearest allowed count)."""
+
 
 
 @dataclass(frozen=True)

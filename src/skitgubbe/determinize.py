@@ -64,7 +64,7 @@ from typing import NamedTuple
 from .actions import Action, Kind
 from .base import Phase
 from .cards import FULL_DECK, SUIT_MASKS, cards_in
-from .rules import Rules
+from .rules import FirstPhase, Rules, StockEnd
 from .state import State
 from .view import View, view_of
 
@@ -96,6 +96,7 @@ class HiddenPlaces(NamedTuple):
         stock: unknown stock cards (the whole stock, less a bottom card the rules show).
         exposed: the shown bottom card still at the bottom of the stock, else -1.
         trump_slot: True if a face-down trump card the seat has not seen lies apart (phase one).
+        reserve: cards in the avstickshög (``rules.reserve``), all unseen.
     """
 
     hidden: int
@@ -103,14 +104,16 @@ class HiddenPlaces(NamedTuple):
     stock: int
     exposed: int
     trump_slot: bool
+    reserve: int = 0
 
 
-def hidden_places(view: View, *, visible: int = 0) -> HiddenPlaces:
+def hidden_places(view: View, *, visible: int = 0, one: bool | None = None) -> HiddenPlaces:
     """The places ``view.seat`` has not seen and their sizes, from its ``view``.
 
     ``visible``: further cards whose place is public but which the View does not show (the dreck
     while it waits to be dealt).  Raises ``ValueError`` if the counts do not add up (a View that
-    no deal produces).
+    no deal produces).  ``one``: the deal is in phase one (default: ``view.phase`` says so; a
+    chance deal inside phase one, such as Koira's split, shows the dreck-deal phase).
     """
     rules = view.rules
     seen = view.hand | view.trick_cards() | view.killed | visible
@@ -121,20 +124,24 @@ def hidden_places(view: View, *, visible: int = 0) -> HiddenPlaces:
     # (a trump card the seat saw is placed by the above, or hidden in a share of a split dreck)
     if view.exposed_card >= 0:
         seen |= 1 << view.exposed_card
+    one = view.phase == Phase.ONE if one is None else one
+    shown_trump = one and view.trump_card >= 0  # face up as soon as drawn (trump_shown_when_drawn)
+    if shown_trump:
+        seen |= 1 << view.trump_card
     hidden = FULL_DECK & ~seen
     seats = tuple(0 if s == view.seat else view.hand_sizes[s] - view.known[s].bit_count()
                   for s in range(view.players))
-    one = view.phase == Phase.ONE
     exposed = -1
     stock = view.stock_size
     if (one and stock and rules.exposed_bottom and not rules.bottom_aside and view.exposed_card >= 0):
         exposed = view.exposed_card
         stock -= 1
-    trump_slot = one and not rules.exposed_bottom and (rules.bottom_aside or view.trump_holder >= 0)
-    total = sum(seats) + stock + int(trump_slot)
+    trump_slot = (one and not rules.exposed_bottom and not shown_trump
+                  and (rules.bottom_aside or view.trump_holder >= 0))
+    total = sum(seats) + stock + int(trump_slot) + view.reserve_size
     if total != hidden.bit_count() or min(seats) < 0:
         raise ValueError(f"seat {view.seat} has {hidden.bit_count()} unseen cards but {total} unseen places")
-    return HiddenPlaces(hidden, seats, stock, exposed, trump_slot)
+    return HiddenPlaces(hidden, seats, stock, exposed, trump_slot, view.reserve_size)
 
 
 def _synthetic_deck(rules_exposed: bool, exposed: int, had_deck: bool) -> tuple[int, ...]:
@@ -168,7 +175,8 @@ class Determinizer:
         phase = state.phase
         self.base = state
         self.seat = seat
-        self.places = hidden_places(view, visible=state.dreck if phase == Phase.DRECK else 0)
+        self._one = phase == Phase.ONE or bool(state.chance_seats)  # a chance deal inside phase one
+        self.places = hidden_places(view, visible=state.pending_deal(), one=self._one)
         self._hidden = list(cards_in(self.places.hidden))
         self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck))
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
@@ -254,7 +262,7 @@ class Determinizer:
                     m |= 1 << c
                 hands[s] |= m
                 i += k
-        if st.phase == Phase.ONE:
+        if self._one:
             stock = pool[i:i + places.stock]
             i += places.stock
             if places.exposed >= 0:
@@ -264,10 +272,14 @@ class Determinizer:
                 st.trump_card = pool[i]
             if 0 <= st.occasion != self.seat:  # another seat's sluffing occasion: its hand
                 st.occasion_hand = hands[st.occasion]
+            if places.trump_slot:
+                i += 1
         elif self._trump_hidden:
             holder = st.trump_holder
             trumps = hands[holder] & ~known[holder] & SUIT_MASKS[st.trump_suit]
             st.trump_card = (trumps & -trumps).bit_length() - 1
+        if places.reserve:  # the avstickshög (two seats), in a random order
+            st.reserve = pool[i:i + places.reserve]
         st.deck = self._deck
         st.position = None
         if shares is not None:
@@ -337,7 +349,7 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
 def _stock_after(view: View, actions: Sequence[tuple[int, Action]]) -> int:
     """Stock cards left after ``actions`` from the deal: the stock size is public at every moment."""
     rules = view.rules
-    left = 52 - view.players * rules.hand_size - (1 if rules.bottom_aside else 0)
+    left = 52 - view.players * rules.hand_size - rules.reserve - (1 if rules.bottom_aside else 0)
     spare = 0 if rules.bottom_aside else 1
     for _, a in actions:
         kind = a.kind
@@ -372,14 +384,23 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     engine itself with every hand full (hands only decide who may sluff, which the history shows,
     and who holds no card, which does not happen inside a trick).  The cards are dealt later."""
     rules, n = view.rules, view.players
+    if rules.first_phase is FirstPhase.BEAT:
+        return _rebuild_beat(view, history)
     t0 = _trick_start(view, history)
     stock0 = _stock_after(view, history[:t0])
     st = object.__new__(_TrickReplay)
     st.__dict__.update(_template(rules, n, view.dealer, -1).clone().__dict__)
     st.hands = [FULL_DECK] * n
+    if rules.stock_end is StockEnd.SKIP_EMPTY and stock0 == 0:
+        # Koira: the seats without cards at the lead are skipped; the first round shows who had some
+        first = {s for s, _ in view.rounds[0]} if view.rounds else set()
+        if len(view.rounds) <= 1:
+            first |= set(view.round_seats)
+        st.hands = [FULL_DECK if s in first else 0 for s in range(n)]
     st.piles = list(view.piles)
     st.known = list(view.known)
     st.stock = [0] * stock0
+    st.reserve = [0] * view.reserve_size
     drawn = stock0 == 0 and not rules.bottom_aside
     st.trump_holder = view.trump_holder if drawn else -1
     st.trump_card = 0 if drawn or rules.bottom_aside else -1
@@ -423,7 +444,8 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     out.pending = window
     out.to_act = view.to_act
     if out.trump_holder >= 0 or rules.bottom_aside:  # the trump card lies apart: shown, or dealt later
-        out.trump_card = view.exposed_card if rules.exposed_bottom else 0
+        out.trump_card = view.exposed_card if rules.exposed_bottom else max(view.trump_card, 0)
+    out.trump_suit = view.trump_suit  # known in phase one when the trump card is shown as it is drawn
     if out.occasion == view.seat:  # the seat's own sluffing occasion: what it may still sluff
         out.occasion_hand = 0
         for a in view.legal:
@@ -432,6 +454,46 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     if window:
         out.window_start = view.to_act if window >> view.to_act & 1 else view.sluff_window[0]
     return out
+
+
+def _rebuild_beat(view: View, history: list[tuple[int, Action]]) -> State:
+    """Mas (``FirstPhase.BEAT``): a trick is at most a lead and a beat, with no sluffing, so the
+    public fields of the view say everything: no replay is needed."""
+    rules, n = view.rules, view.players
+    st = _template(rules, n, view.dealer, -1).clone()
+    st.piles = list(view.piles)
+    st.known = list(view.known)
+    st.stock = [0] * view.stock_size
+    if st.stock and view.exposed_card >= 0:
+        st.stock[0] = view.exposed_card  # face up under the stock
+    st.reserve = [0] * view.reserve_size
+    st.trump_holder = view.trump_holder
+    st.trump_card = view.trump_card
+    st.trump_suit = view.trump_suit
+    st.history = history
+    st.first_leader = history[0][0] if history else view.leader
+    st.last_winner = -1
+    led = False  # walk the tricks: a play after a lead is a beat, which wins the trick
+    for s, a in history:
+        if a.kind == _PLAY:
+            if led:
+                st.last_winner = s
+            led = not led
+        elif a.kind == _PICK_UP:
+            led = False
+    st._clear_trick()
+    leader = view.leader
+    st.leader = leader
+    st.round_seats = [leader, (leader + 1) % n]
+    st.round_cards = list(view.rounds[0]) if view.rounds else []
+    st.rounds = [st.round_cards]
+    st.round_pos = len(st.round_cards)
+    for s, c in st.round_cards:
+        st.trick_cards |= 1 << c
+        st.contributed[s] |= 1 << c
+        st.last_put = c
+    st.to_act = view.to_act
+    return st
 
 
 def _rebuild_two(view: View, history: list[tuple[int, Action]]) -> State:
@@ -449,6 +511,7 @@ def _rebuild_two(view: View, history: list[tuple[int, Action]]) -> State:
     st.known = list(view.known)
     st.piles = list(view.piles)
     st.stock = []
+    st.reserve = [0] * view.reserve_size
     st.trump_holder = view.trump_holder
     st.trump_card = view.trump_card
     st.history = history

@@ -475,6 +475,7 @@ class PhaseOne(StateBase):
         self.round_cards.append((s, c))
         self.round_pos += 1
         self.trick_cards |= cards
+        self.last_put = c
         self.contributed[s] |= cards
         if self.round_pos == 2:
             self.winner = s
@@ -630,6 +631,7 @@ class PhaseOne(StateBase):
         self.phase = Phase.ONE
         to_piles = self.chance_to_piles
         self.chance_seats = []
+        self.chance_to_piles = False
         if to_piles:
             self.tricks += 1
             self.last_winner = seats[0]

@@ -220,6 +220,27 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
             return who("has", "have") + " no cards after phase one (Blåmattis) and loses at once"
         return (who("has", "have") + " no cards after phase one (Blåmattis): at the first turn with cards on "
                 "the table, the lowest card must be picked up")
+    if k == "store":
+        return who("shows", "show") + f" three trumps, {_cards(cards)}, and " + (
+            "store them for phase two and draw a new hand" if names[s] == "You"
+            else "stores them for phase two and draws a new hand")
+    if k == "exchange":
+        return who("exchanges", "exchange") + " the 2 of trumps for the turned-up trump " + _cards(cards)
+    if k == "tie-deal":
+        tied = _join([names[x] for x in event.seats])
+        return (f"Tie: {tied} take back their tied cards and are dealt the rest of the trick, lowest "
+                f"first ({_n_cards(cards.bit_count())}); {names[event.seats[0]]} leads")
+    if k == "split":
+        tied = _join([names[x] for x in event.seats])
+        return (f"A tied player has no card left: the trick ({_n_cards(cards.bit_count())}) is shuffled "
+                f"and shared between {tied}")
+    if k == "trick-dealt":
+        return (f"The unfinished trick ({_n_cards(cards.bit_count())}) is shuffled and dealt round "
+                "instead of taken back")
+    if k == "reserve-draw":
+        return who("draws", "draw") + " a card from the avstickshög"
+    if k == "dreck-aside":
+        return f"Dreck that does not share out evenly goes with the first trick: {_cards(cards)}"
     if k == "lead-passes":
         return (who("holds", "hold") + " only the highest trump, which may only kill a trick: "
                 f"the lead passes to {names[event.seats[0]]}")
@@ -229,7 +250,8 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
 _EVENT_STYLE = {
     "win": "bold", "trump": "bold magenta", "end-one": "bold", "dreck": "bold", "dreck-dealt": "bold",
     "kill": "bold", "out": "bold green", "loser": "bold red", "bounce": "yellow", "war": "yellow",
-    "three-cards": "cyan", "one-card": "cyan", "abandoned": "bold red",
+    "three-cards": "cyan", "one-card": "cyan", "abandoned": "bold red", "store": "bold magenta",
+    "exchange": "bold magenta", "tie-deal": "yellow", "split": "yellow", "trick-dealt": "bold",
 }
 
 
@@ -398,6 +420,10 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
     head = Text()
     if one:
         head.append(f"Stock: {_n_cards(view.stock_size) if view.stock_size else 'empty'}   ")
+        if view.exposed_card >= 0:
+            head.append(f"Under the stock: {card_label(view.exposed_card)}   ")
+    if view.reserve_size:
+        head.append(f"Avstickshög: {_n_cards(view.reserve_size)}   ")
     head.append("Trump: ")
     if view.trump_suit >= 0:
         s = view.trump_suit
@@ -454,9 +480,18 @@ def render_help(rules: Rules) -> str:
         "Answer with a move number, or type the move: 7h, play 5d 6d 7d, sluff 7c, stock, pass, pick.",
         "Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).",
         "? = the legal moves and why (and why not the others), t = table, q = quit.",
-        "Phase one: play a card (or turn up the top stock card); the highest card takes the trick,"
-        " a tie plays again.",
     ]
+    if rules.first_phase is FirstPhase.BEAT:
+        lines.append("Phase one (Mas): lead a card; the next player beats it (a higher card of its suit, or a"
+                     " trump) and wins the trick, or picks it up.  Keep three cards by drawing.")
+        if rules.store_three_trumps:
+            lines.append("  store: with exactly three trumps in hand, store them for phase two, draw anew.")
+        if rules.exchange_two:
+            lines.append("  exchange: swap the 2 of trumps for the trump turned up under the stock.")
+    else:
+        tie = " a tie shares the trick among the tied players." if rules.tie_deal else " a tie plays again."
+        lines.append("Phase one: play a card (or turn up the top stock card); the highest card takes the "
+                     "trick," + tie)
     if rules.must_match:
         lines.append("  Match if you can: holding the rank of the highest card so far, you must play it.")
     if rules.sluffing:
@@ -613,8 +648,13 @@ class Session:
         or, for the human only, the card drawn."""
         state = self.state
         if holder < 0 and state.trump_holder == seat:
-            self._say(_subject(self.names, seat, "draws", "draw")
-                      + " the last stock card: it stays face down, and its suit will be trump", "magenta")
+            rules = state.rules
+            if rules.first_phase is FirstPhase.BEAT or rules.trump_shown_when_drawn:
+                self._say(_subject(self.names, seat, "draws", "draw") + " the last stock card face up: "
+                          + card_label(state.trump_card), "magenta")
+            else:
+                self._say(_subject(self.names, seat, "draws", "draw")
+                          + " the last stock card: it stays face down, and its suit will be trump", "magenta")
         elif seat == self.human and state.phase == Phase.ONE:
             new = state.hands[self.human] & ~hand
             if new:

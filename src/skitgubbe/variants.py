@@ -34,7 +34,8 @@ from __future__ import annotations
 
 from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
 
-__all__ = ["PRESETS", "ALIASES", "find_variant", "UnknownVariantError", "rules_diff"]
+__all__ = ["PRESETS", "ALIASES", "USUAL_PLAYERS", "find_variant", "usual_players", "UnknownVariantError",
+           "rules_diff"]
 
 
 class UnknownVariantError(ValueError):
@@ -199,6 +200,21 @@ ALIASES: dict[str, str] = {
     "kortoxen": "mas",
     "dog": "koira",
 }
+
+
+USUAL_PLAYERS: dict[str, int] = {
+    "pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3, "helmfrid": 4,
+    "two-player": 2, "mas": 3, "koira": 4, "catsatcards": 3, "catsatcards-flurst": 4,
+}
+"""The seat count each preset is usually played with (the default table of the CLI and the
+benchmark)."""
+
+
+def usual_players(rules: Rules) -> int:
+    """The usual seat count for ``rules``: :data:`USUAL_PLAYERS` for a preset, else 3 (or 4),
+    always within ``rules.min_players..max_players``."""
+    n = USUAL_PLAYERS.get(rules.name, 3)
+    return min(max(n, rules.min_players), rules.max_players)
 
 
 def find_variant(name: str) -> Rules:

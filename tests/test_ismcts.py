@@ -12,12 +12,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from skitgubbe import Action, State, find_variant
+from skitgubbe import Action, State, find_variant, parse_action
 from skitgubbe.base import Phase
 from skitgubbe.bots import RandomBot
 from skitgubbe.bots.base import Bot
-from skitgubbe.bots.ismcts import ISMCTSBot, _rewards, main
+from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _greedy_two, _rewards, main
+from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.determinize import determinize
+from skitgubbe.rules import Rules
 from skitgubbe.runner import play_out
 from skitgubbe.variants import PRESETS
 from skitgubbe.view import View, view_of
@@ -136,7 +138,7 @@ def test_single_legal_action_and_errors() -> None:
     with pytest.raises(ValueError, match="not to act"):
         bot.search(st, (st.to_act + 1) % 3)
     with pytest.raises(ValueError, match="rollout"):
-        ISMCTSBot(random.Random(0), rollout="greedy")
+        ISMCTSBot(random.Random(0), rollout="smart")
     with pytest.raises(ValueError, match="budget"):
         ISMCTSBot(random.Random(0), iterations=None)
     with pytest.raises(ValueError, match="iterations"):
@@ -161,9 +163,38 @@ def test_rewards_and_rollout_limit() -> None:
     fresh = State.new(find_variant("goat"), 4, seed=4)
     assert fresh.phase == Phase.ONE
     assert bot.search(fresh, fresh.to_act) in fresh.legal_actions()
-    heuristic = ISMCTSBot(random.Random(0), iterations=5, rollout="heuristic")
-    heuristic.rollout_limit = 3
-    assert heuristic.search(fresh, fresh.to_act) in fresh.legal_actions()
+    for policy in ROLLOUTS:
+        cut = ISMCTSBot(random.Random(0), iterations=5, rollout=policy)
+        cut.rollout_limit = 3
+        assert cut.search(fresh, fresh.to_act) in fresh.legal_actions()
+
+
+@pytest.mark.parametrize("policy", ROLLOUTS)
+def test_every_rollout_policy_plays_to_the_end(policy: str) -> None:
+    st = State.new(find_variant("goat"), 4, seed=6)
+    bot = ISMCTSBot(random.Random(0), iterations=3, rollout=policy)
+    bots: list[Bot] = [CheckingBot(bot)] + [RandomBot(random.Random(s)) for s in range(1, 4)]
+    play_out(st, bots, random.Random(1))
+    assert st.is_over and bot.searches > 0
+
+
+def test_the_greedy_rollout_move() -> None:
+    """Go out if possible; else the play shedding most cards for the lowest top card, a trump
+    counting above every non-trump; pick up only when nothing can be played."""
+    goat = find_variant("goat")
+    pagat = find_variant("pagat")
+
+    def greedy(rules: Rules, hands: list[str], moves: list[str]) -> str:
+        st = State.from_phase_two(rules, [mask_of(parse_cards(h)) for h in hands], trump_suit=3, leader=0)
+        for m in moves:
+            st.apply(parse_action(m))
+        return str(_greedy_two(st, st.to_act))
+
+    assert greedy(goat, ["5H 2D KD", "6H 7H 8H", "4C"], ["play 5H"]) == "play 6H 7H 8H"
+    assert greedy(pagat, ["5H 2D KD", "9H 7H 3S 2C", "4C"], ["play 5H"]) == "play 7H"
+    assert greedy(pagat, ["5H 2D KD", "2S QH 2C", "4C"], ["play 5H"]) == "play QH"
+    assert greedy(pagat, ["5H 2D KD", "2C 3D 4H", "4C"], ["play 5H"]) == "pick"
+    assert greedy(goat, ["2C 3C 4C 9H 2S", "6C 8C QD", "5H"], []) == "play 2C 3C 4C"
 
 
 def test_main(capsys: pytest.CaptureFixture[str]) -> None:

@@ -58,13 +58,23 @@ class CounterBot(HeuristicBot):
 
     name = "counter"
 
-    trump_worth: float = 6.0
-    """Phase one: a card of a suit that is certainly trump is worth this much more to own."""
-    power_scale: float = 2.5
+    center: float = 11.0
+    """Phase one: a non-trump card of rank above this is worth owning, one below it is a burden
+    (measured: in phase two only the high non-trump cards pay their way; see docs/bots.md)."""
+    rank_slope: float = 1.0
+    """Phase one: a non-trump card of rank r is worth ``rank_slope * (r - center)`` to own."""
+    trump_worth: float = 9.0
+    """Phase one: a two of trumps is worth this much to own."""
+    trump_slope: float = 0.1
+    """Phase one: each rank above the two adds this much to a trump's worth."""
+    power_scale: float = 3.0
     """Phase two: a card that beats every live card the others may hold has this much strength."""
     master_bonus: float = 0.3
     """Phase two: extra strength of a card no live card can beat."""
-    force_bonus: float = 0.9
+    rank_tiebreak: float = 0.001
+    """Phase two: strength per rank (a trump 13 ranks above the rest), to prefer the lower of two cards
+    otherwise equal against the live cards."""
+    force_bonus: float = 0.3
     """Phase two: the worth, per card, of a play the next seat cannot beat (it must pick up)."""
 
     def __init__(self, rng: random.Random) -> None:
@@ -100,8 +110,13 @@ class CounterBot(HeuristicBot):
             if owned < rules.dreck_below + 2:
                 center -= self.needy_shift
         odds = tr.trump_odds
-        tw = self.trump_worth
-        return [_RANK[c] - center + tw * odds[_SUIT[c]] for c in range(52)]
+        slope, tw, ts = self.rank_slope, self.trump_worth, self.trump_slope
+        out = []
+        for c in range(52):
+            r = _RANK[c]
+            p = odds[_SUIT[c]]
+            out.append((1.0 - p) * slope * (r - center) + p * (tw + ts * (r - 2)))
+        return out
 
     def _score_one_counted(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float]:
         me = view.seat
@@ -194,8 +209,9 @@ class CounterBot(HeuristicBot):
 
     def strengths(self, view: View, tr: Tracking) -> dict[int, float]:
         """Phase two: the strength of each card of the hand and of the table, 0 to
-        :attr:`power_scale` (+ :attr:`master_bonus`): the share of the live cards the other seats
-        may hold that it beats."""
+        :attr:`power_scale` (+ :attr:`master_bonus` if no live card beats it, + a tiny
+        :attr:`rank_tiebreak`): the share of the live cards the other seats may hold that it beats.
+        Returns ``{card: strength}``."""
         trump = view.trump_suit
         anti = anti_suit(view)
         opp = 0
@@ -213,7 +229,8 @@ class CounterBot(HeuristicBot):
             p = self.power_scale * below.bit_count() / n_opp if n_opp else self.power_scale
             if not beaters(c, opp, trump, anti):
                 p += self.master_bonus
-            out[c] = p
+            # between cards equal against the live cards, the higher rank is kept (a cheap beat)
+            out[c] = p + self.rank_tiebreak * (_RANK[c] + (13 if suit == trump else 0))
         return out
 
     def _next_seat(self, view: View, after: int, leaving: bool) -> int:

@@ -1,0 +1,205 @@
+"""The counter bot: always legal, deterministic, the documented choices in hand-built positions
+(beats cheaply, saves trumps, picks up rather than spend a strong trump, kills, forces a pick-up on
+a seat whose cards it knows, counts a king as the top card once the ace is killed, keeps the
+likely trumps in phase one, sluffs low cards), and stronger than the heuristic and random bots in
+a small seeded sample.
+
+Run: .venv/bin/pytest -q tests/test_counter.py
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from skitgubbe import Action, Kind, Rules, State, find_variant, parse_action, parse_cards
+from skitgubbe.bots import CounterBot, HeuristicBot, RandomBot, make_bot
+from skitgubbe.bots.base import Bot
+from skitgubbe.bots.tracker import track
+from skitgubbe.cards import SUITS, mask_of
+from skitgubbe.runner import play_out
+from skitgubbe.tournament import run_tournament
+from skitgubbe.variants import PRESETS
+from skitgubbe.view import View, view_of
+
+PAGAT = find_variant("pagat")
+GOAT = find_variant("goat")
+
+
+def cards(text: str) -> int:
+    return mask_of(parse_cards(text))
+
+
+def phase_two(rules: Rules, hands: Sequence[str], trump: str, leader: int, moves: Sequence[str] = (), *,
+              open_hands: bool = False) -> State:
+    """A phase-two position: ``hands`` in card notation, ``trump`` a suit letter, then ``moves``.
+    ``open_hands``: every hand is known to every seat (as after pagat's phase one, where the piles
+    were collected face up and the leftover cards and the trump card are shown)."""
+    st = State.from_phase_two(rules, [cards(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
+    if open_hands:
+        st.known = list(st.hands)
+    for m in moves:
+        st.apply(parse_action(m))
+    return st
+
+
+def dealt(rules: Rules, hands: Sequence[str], stock: str = "") -> State:
+    """A new deal with dealer 0: seat s gets ``hands[s]``; the stock is drawn in the order ``stock``
+    lists, then the other cards in card order (the last, the ace of spades, is the trump card)."""
+    n = len(hands)
+    per_seat = [parse_cards(h) for h in hands]
+    deck: list[int] = []
+    for i in range(rules.hand_size * n):
+        deck.append(per_seat[(1 + i) % n][i // n])
+    deck += parse_cards(stock)
+    deck += [c for c in range(52) if c not in deck]
+    return State.new(rules, n, deck=deck)
+
+
+def choice(state: State, bot: type[HeuristicBot] = CounterBot) -> str:
+    s = state.to_act
+    return str(bot(random.Random(0)).choose(view_of(state, s), state.legal_actions(s)))
+
+
+class CheckingBot:
+    """Wraps a bot and asserts that every choice is one of the legal actions."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.decisions = 0
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        action = self.bot.choose(view, legal)
+        assert action in legal, f"{self.name} chose {action}, not in {[str(a) for a in legal]}"
+        self.decisions += 1
+        return action
+
+
+# -- legal and deterministic -------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_always_legal_under_every_preset(preset: str) -> None:
+    rules = PRESETS[preset]
+    for players in sorted({rules.min_players, min(rules.max_players, 5)}):
+        for g in range(3):
+            bots = [CheckingBot(CounterBot(random.Random(g * 8 + s)) if s % 2 == 0
+                                else RandomBot(random.Random(s))) for s in range(players)]
+            state = play_out(State.new(rules, players, seed=f"{preset}{g}"), bots, random.Random(g))
+            assert state.is_over
+            assert bots[0].decisions > 0
+
+
+def test_same_seed_same_game() -> None:
+    def game() -> list[tuple[int, Action]]:
+        bots = [CounterBot(random.Random(s)) for s in range(4)]
+        return list(play_out(State.new(GOAT, 4, seed=11), bots, random.Random(0)).history)
+
+    assert game() == game()
+
+
+def test_make_bot_medium_is_the_counter_bot() -> None:
+    assert isinstance(make_bot("medium", random.Random(0)), CounterBot)
+    assert isinstance(make_bot(" Counter ", random.Random(0)), CounterBot)
+
+
+# -- phase two -----------------------------------------------------------------------------------
+
+def test_beats_with_the_cheapest_card_of_the_suit() -> None:
+    st = phase_two(PAGAT, ["5H 2D KD", "9H 7H 3S 2C", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "play 7H"
+
+
+def test_saves_its_trumps_for_later() -> None:
+    st = phase_two(PAGAT, ["5H 2D KD", "2S QH 2C", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "play QH"
+    # a trump only when nothing else beats, and then the lowest
+    st = phase_two(PAGAT, ["5H 2D KD", "9S 3S 2C", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "play 3S"
+
+
+def test_picks_up_rather_than_spend_the_top_trump_early() -> None:
+    st = phase_two(PAGAT, ["5H 2D KD", "AS 2C 3C 5C 6C 9C TC", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "pick"
+
+
+def test_picks_up_when_it_cannot_beat() -> None:
+    st = phase_two(PAGAT, ["5H 2D KD", "2C 3D 4H", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "pick"
+
+
+def test_kills_when_it_can() -> None:
+    # three seats: the third play kills the trick, even with the top trump
+    st = phase_two(PAGAT, ["5H 2D KD", "7H 3D 4D", "AS 2C 3C 5C 6C 9C TC"], "S", 0, ["play 5H", "play 7H"])
+    assert choice(st) == "play AS"
+
+
+def test_goes_out_when_it_can() -> None:
+    st = phase_two(GOAT, ["5H 2D KD", "6H 7H 8H", "4C 8C JD"], "S", 0, ["play 5H"])
+    assert choice(st) == "play 6H 7H 8H"
+
+
+def test_leads_a_card_the_next_seat_is_known_not_to_beat() -> None:
+    # seat 1 holds no heart, no diamond above the 4 and no trump: the 7D or the 9H forces it to
+    # pick up; the 9H is the weaker of the two against the live cards (it beats none of them)
+    hands = ["3C 7D 9H QC", "2D 4D 5C 6C", "8C TD JH KS"]
+    st = phase_two(PAGAT, hands, "S", 0, open_hands=True)
+    assert choice(st) == "play 9H"
+    assert choice(st, HeuristicBot) == "play 3C"  # the heuristic bot does not know seat 1's cards
+    # hidden hands: the counter bot cannot know, and leads its lowest card like the heuristic bot
+    assert choice(phase_two(PAGAT, hands, "S", 0)) == "play 3C"
+
+
+def test_a_king_counts_as_the_top_card_once_the_ace_is_killed() -> None:
+    st = phase_two(PAGAT, ["KH 2D 3C", "4C 8C JD AH", "5H 9D 7C"], "S", 0)
+    bot = CounterBot(random.Random(0))
+    (king,) = parse_cards("KH")
+    live = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
+    st.hands[1] &= ~cards("AH")  # as if the ace had been killed
+    st.killed |= cards("AH")
+    dead = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
+    # the same card beaten (the 5H) out of the seven cards the others may hold, then six
+    assert live == pytest.approx(bot.power_scale / 7 + 13 * bot.rank_tiebreak)
+    assert dead == pytest.approx(bot.power_scale / 6 + bot.master_bonus + 13 * bot.rank_tiebreak)
+
+
+# -- phase one -----------------------------------------------------------------------------------
+
+def test_keeps_the_card_of_the_suit_that_will_be_trump() -> None:
+    # the bottom card (the ace of spades) is shown: spades will be trumps
+    rules = PAGAT.replace(exposed_bottom=True)
+    st = dealt(rules, ["4C 5D 6H", "KC 3D 4S", "6D 6S QH"])
+    st.apply(parse_action("play KC"), 1)
+    assert st.to_act == 2
+    assert choice(st) == "play 6D"  # gives away the diamond, keeps the coming trump
+    view = view_of(st, 2)
+    worth = CounterBot(random.Random(0)).worths(view, track(view))
+    (d6, s6) = parse_cards("6D 6S")
+    bot = CounterBot
+    assert worth[s6] == pytest.approx(bot.trump_worth + 4 * bot.trump_slope)  # a sure trump
+    assert worth[d6] == pytest.approx(bot.rank_slope * (6 - bot.center))  # a sure non-trump
+
+
+def test_goat_sluffs_a_low_card_into_a_trick_it_has_lost() -> None:
+    st = dealt(GOAT, ["4H 6C 3D", "9C 4S KS", "KD 7H 8S"], "7C 9H TC JC QC")
+    for move, seat in (("play 9C", 1), ("play KD", 2), ("pass", 1), ("pass", 2), ("play 4H", 0)):
+        st.apply(parse_action(move), seat)
+    assert st.to_act == 1
+    assert choice(st) == "sluff 4S"
+    assert Action(Kind.SLUFF, cards("KS")) in st.legal_actions(1)  # but never the king
+
+
+# -- strength (seeded, so never flaky; a sanity check, not a benchmark) ------------------------------
+
+@pytest.mark.parametrize("preset", ["pagat", "goat"])
+def test_counter_beats_random_bots(preset: str) -> None:
+    rows = run_tournament(PRESETS[preset], 3, ["counter", "random", "random"], 40, 7, jobs=1).rows()
+    assert rows[0].loser_rate < 0.1  # an even share is 1/3
+
+
+def test_counter_beats_heuristic_bots() -> None:
+    rows = run_tournament(PAGAT, 3, ["counter", "heuristic", "heuristic"], 100, 7, jobs=1).rows()
+    assert rows[0].loser_rate < 1 / 3 - 0.02
+    assert rows[0].loser_rate < min(rows[1].loser_rate, rows[2].loser_rate)

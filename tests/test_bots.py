@@ -315,11 +315,38 @@ def test_heuristic_beats_random_bots(preset: str) -> None:
 
 
 def test_make_bot_names_and_difficulty_aliases() -> None:
-    from skitgubbe.bots import BOT_NAMES, ISMCTSBot, make_bot
+    from skitgubbe.bots import BOT_NAMES, CounterBot, ISMCTSBot, make_bot
 
-    assert set(BOT_NAMES) == {"random", "heuristic", "ismcts"}
-    assert isinstance(make_bot("easy", random.Random(0)), HeuristicBot)
+    assert set(BOT_NAMES) == {"random", "heuristic", "counter", "ismcts"}
+    easy = make_bot("easy", random.Random(0))
+    assert isinstance(easy, HeuristicBot) and not isinstance(easy, CounterBot)
+    assert isinstance(make_bot("medium", random.Random(0)), CounterBot)
     hard = make_bot("hard", random.Random(0))
-    assert isinstance(hard, ISMCTSBot) and isinstance(make_bot("ismcts", random.Random(0)), ISMCTSBot)
-    with pytest.raises(ValueError, match="ismcts, easy, hard"):
+    assert isinstance(hard, ISMCTSBot) and hard.budget_seconds == 1.0 and hard.budget_iterations is None
+    default = make_bot("ismcts", random.Random(0))
+    assert isinstance(default, ISMCTSBot) and default.budget_iterations == 200 and default.rollout == "greedy"
+    with pytest.raises(ValueError, match="ismcts, easy, medium, hard"):
         make_bot("genius", random.Random(0))
+
+
+@pytest.mark.parametrize(
+    ("name", "iterations", "seconds", "rollout"),
+    [("ismcts-70it", 70, None, "greedy"), ("ISMCTS-50ms", None, 0.05, "greedy"),
+     ("ismcts-1s", None, 1.0, "greedy"), ("ismcts-0.5s-random", None, 0.5, "random"),
+     ("ismcts-30it-heuristic", 30, None, "heuristic"), ("ismcts-mixed", 200, None, "mixed")],
+)
+def test_make_bot_reads_an_ismcts_budget_from_the_name(
+    name: str, iterations: int | None, seconds: float | None, rollout: str
+) -> None:
+    from skitgubbe.bots import ISMCTSBot
+
+    bot = make_bot(name, random.Random(0))
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.budget_iterations, bot.budget_seconds, bot.rollout) == (iterations, seconds, rollout)
+
+
+@pytest.mark.parametrize("name", ["ismcts-0it", "ismcts-2.5it", "ismcts-10", "ismcts-5x",
+                                  "ismcts-10it-smart"])
+def test_make_bot_refuses_a_malformed_ismcts_budget(name: str) -> None:
+    with pytest.raises(ValueError, match="no bot called"):
+        make_bot(name, random.Random(0))

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from . import singlehand_cli
 from .actions import CHANCE
 from .base import Phase
 from .bots import BOT_NAMES, make_bot
@@ -25,7 +26,7 @@ from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
 from .rules import Rules
 from .rulesfile import RulesFileError, describe_diff, parse_rules_file
 from .state import State
-from .variants import ALIASES, PRESETS, find_variant
+from .variants import ALIASES, PRESETS, find_variant, usual_players
 
 __all__ = ["main", "build_parser"]
 
@@ -46,7 +47,10 @@ def load_rules(text: str) -> Rules:
     return find_variant(text)
 
 
-def _rules_arg(text: str) -> Rules:
+def _rules_arg(text: str) -> Rules | str:
+    """A Rules, or :data:`skitgubbe.singlehand_cli.NAME` for Single Hand Skitgubbe (its own game)."""
+    if singlehand_cli.is_single_hand(text):
+        return singlehand_cli.NAME
     try:
         return load_rules(text)
     except ValueError as e:
@@ -76,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "default pagat")
         q.add_argument("--rules-file", dest="rules", type=_rules_arg, metavar="FILE",
                        help="house rules: a TOML file naming a preset and the options it changes")
-        q.add_argument("--players", type=int, default=3, help="number of seats; default 3")
+        q.add_argument("--players", type=int, default=None,
+                       help="number of seats; default the preset's usual table (3 for most)")
         q.add_argument("--bots", type=_bots_arg, default=_bots_arg(default_bots),
                        help=f"bot names, comma separated, repeated over the seats ({', '.join(BOT_NAMES)});"
                        f" default {default_bots}")
@@ -159,7 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``skitgubbe`` command; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    single = getattr(args, "rules", None) == singlehand_cli.NAME
+    if getattr(args, "players", 0) is None:
+        args.players = singlehand_cli.USUAL_PLAYERS if single else usual_players(args.rules)
     console = Console(highlight=False, soft_wrap=True)
+    if single:
+        return _single_hand(parser, args, console)
     try:
         if args.command == "play":
             return _play(parser, args, console)
@@ -229,6 +239,29 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
     return play_game(rules, players, human_seat=args.seat, bot_names=args.bots, seed=seed,
                      record_dir=args.record, console=console, read_line=input,
                      open_hands=args.open, start=start)
+
+
+def _single_hand(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    """``play`` and ``simulate`` with ``--rules single-hand`` (catsatcards.com, Single Hand Skitgubbe)."""
+    problem = singlehand_cli.check_table(args.players)
+    if problem:
+        parser.error(f"--players: {problem}")
+    if args.command == "play":
+        if args.open or args.phase != "one" or args.trump or args.from_file or args.record:
+            parser.error("single-hand is played whole: --open, --phase, --trump, --from and --record "
+                         "are for the Skitgubbe presets")
+        if not 0 <= args.seat < args.players:
+            parser.error(f"--seat: seats are 0..{args.players - 1}")
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+        return singlehand_cli.play(args.players, human_seat=args.seat, bot_names=args.bots, seed=seed,
+                                   console=console, read_line=input)
+    if args.command == "simulate":
+        if args.games < 1:
+            parser.error("--games must be at least 1")
+        return singlehand_cli.simulate(args.players, args.games, args.bots, args.seed, as_json=args.json,
+                                       console=console)
+    parser.error(f"{args.command} is for the Skitgubbe presets; for single-hand use play or simulate")
+    return 2  # pragma: no cover (parser.error exits)
 
 
 def _hint(args: argparse.Namespace, console: Console) -> int:
@@ -429,6 +462,7 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
         for name, rules in PRESETS.items():
             aliases = ", ".join(a for a, target in ALIASES.items() if target == name)
             t.add_row(name, f"{rules.min_players}-{rules.max_players}", aliases)
+        t.add_row(singlehand_cli.NAME, "3-8", "its own game: play and simulate only")
         console.print(t)
         return 0
     if args.rules_command == "diff":
@@ -460,7 +494,7 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
 
 
 def _bench(args: argparse.Namespace, console: Console) -> int:
-    from .bench import USUAL_PLAYERS, baseline_shuffles_per_second, bench_random_play
+    from .bench import baseline_shuffles_per_second, bench_random_play
 
     if args.games < 1 or args.rounds < 1:
         print("skitgubbe bench: --games and --rounds must be at least 1", file=sys.stderr)
@@ -468,7 +502,7 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
     baseline = baseline_shuffles_per_second()
     rows: list[dict[str, object]] = []
     for name, preset in PRESETS.items():
-        players = min(max(USUAL_PLAYERS.get(name, 4), preset.min_players), preset.max_players)
+        players = usual_players(preset)
         runs = sorted((bench_random_play(find_variant(name), players, args.games, seed=k)
                        for k in range(args.rounds)), key=lambda r: r.games_per_second)
         best, median = runs[-1], runs[len(runs) // 2]
@@ -496,10 +530,6 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
-
-
 def _serve(args: argparse.Namespace, console: Console) -> int:
     """``skitgubbe serve``: the server is imported only here, so the rest works without the extra."""
     try:
@@ -512,3 +542,8 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
                   "Ctrl-C stops it")
     return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+

@@ -37,6 +37,7 @@ from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import FULL_DECK, RANK_MASKS, rank_of, suit_of
 from ..phase_two import pick_up_take
+from ..rules import FirstPhase
 from ..view import View
 
 __all__ = ["HeuristicBot"]
@@ -123,7 +124,9 @@ class HeuristicBot:
         """
         if len(legal) == 1:
             return legal[0]
-        if view.phase == Phase.ONE:
+        if view.phase == Phase.ONE and view.rules.first_phase is FirstPhase.BEAT:
+            scores = self._score_beat(view, legal)
+        elif view.phase == Phase.ONE:
             scores = self._score_one(view, legal)
         elif view.phase == Phase.TWO:
             scores = self._score_two(view, legal)
@@ -145,6 +148,26 @@ class HeuristicBot:
         return best[self.rng.randrange(len(best))]
 
     # -- phase one ---------------------------------------------------------------
+
+    def _score_beat(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """Mas (``FirstPhase.BEAT``): store three trumps and take the turned-up trump whenever
+        allowed; lead the lowest non-trump; beat with the cheapest card that beats (a card of
+        the suit before a trump), and pick up only when nothing beats (picking up never
+        shortens the stock, so seats that only pick up would pass cards round for ever)."""
+        trump = view.trump_suit
+
+        def cost(c: int) -> float:  # what giving the card away costs: high cards and trumps most
+            return _RANK[c] + (20.0 if _SUIT[c] == trump else 0.0)
+
+        scores = []
+        for a in legal:
+            if a.kind in (Kind.STORE, Kind.EXCHANGE):
+                scores.append(100.0)
+            elif a.kind == Kind.PICK_UP:
+                scores.append(-100.0)
+            else:
+                scores.append(-cost(a.cards.bit_length() - 1))
+        return scores
 
     def _score_one(self, view: View, legal: Sequence[Action]) -> list[float]:
         me = view.seat

@@ -243,7 +243,7 @@ class PhaseOne(StateBase):
 
     def _can_store(self, s: int) -> bool:
         """Mas: ``s`` holds exactly three trumps and nothing else, and the stock holds more than
-        three cards to draw a new hand from (ruling M3)."""
+        three cards to draw a new hand from (ruling MA3)."""
         hand = self.hands[s]
         return (hand.bit_count() == 3 and not hand & ~SUIT_MASKS[self.trump_suit]
                 and len(self.stock) > 3)

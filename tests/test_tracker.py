@@ -57,6 +57,8 @@ def check(state: State, seat: int, tr: Tracking) -> None:
             assert tr.owned[s] == tr.known[s]
     if state.phase == Phase.ONE and state.trump_card >= 0 and view.trump_card < 0:
         expect_unseen |= 1 << state.trump_card  # a face-down trump card the seat has not seen
+    for c in state.reserve:  # a face-down reserve pile (the avstickshög of two-player)
+        expect_unseen |= 1 << c
     assert tr.unseen == expect_unseen
     assert tr.table == view.trick_cards()
     assert tr.gone == state.killed
@@ -71,7 +73,7 @@ def check(state: State, seat: int, tr: Tracking) -> None:
     else:
         assert tr.trump_odds[state.trump_suit] == 1.0
         rules = state.rules
-        if rules.expose_leftover and rules.show_trump_card and not rules.dreck_below:
+        if rules.expose_leftover and rules.show_trump_card and not rules.dreck_below and not rules.reserve:
             # every card was seen going into a hand: phase two is played open
             assert tr.unseen == 0
             assert tr.known == tuple(hands)

@@ -31,7 +31,6 @@ Nothing here depends on the preset: the rules come from the view's :class:`~skit
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from ..actions import Action, Kind
@@ -76,9 +75,6 @@ class CounterBot(HeuristicBot):
     otherwise equal against the live cards."""
     force_bonus: float = 0.3
     """Phase two: the worth, per card, of a play the next seat cannot beat (it must pick up)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        super().__init__(rng)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The legal action with the best score for ``view.seat`` (module docstring)."""

@@ -12,11 +12,15 @@ Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI
    iterations in which its action was legal when its parent was reached; children are keyed by
    ``(seat, Action)``, the rewards are those of the seat that took the action;
 3. **expand**: add one child for an untried legal action, chosen at random;
-4. **roll out**: play to the end with the rollout policy (``random``: the engine's fast
-   :meth:`~skitgubbe.state.State.random_action`; ``heuristic``:
-   :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view of the sample, several
-   times slower per iteration but a far better judge of a position: random play sheds cards so
-   badly that random rollouts say little about phase two);
+4. **roll out**: play to the end with the rollout policy (:data:`ROLLOUTS`): ``greedy`` (the
+   default) plays phase one at random (the engine's fast
+   :meth:`~skitgubbe.state.State.random_action`) and phase two greedily (:func:`_greedy_two`: go
+   out if possible, else the play that sheds the most cards for the lowest top card, picking up
+   only when nothing can be played), almost as fast as random play and a far better judge of
+   phase two, where random play picks up at random; ``random`` plays both phases at random;
+   ``heuristic`` runs :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view of the
+   sample (several times slower per iteration); ``mixed`` is the heuristic bot in phase one and
+   greedy in phase two;
 5. **back-propagate** the result from every seat's point of view: -1 for the loser,
    ``+1/(players-1)`` for the others, 0 for all when the deal is abandoned (the engine's action
    limit, or :attr:`ISMCTSBot.rollout_limit` actions in one rollout).
@@ -89,7 +93,8 @@ class ISMCTSBot:
         seconds: stop after this much wall-clock time per decision, measured with
             ``time.perf_counter`` (None: no time limit).  The search stops at whichever limit comes
             first, and always runs at least one iteration.
-        rollout: ``"random"`` or ``"heuristic"`` (see the module docstring).
+        rollout: one of :data:`ROLLOUTS`: ``"greedy"`` (the default), ``"random"``, ``"heuristic"``
+            or ``"mixed"`` (see the module docstring).
         exploration: the UCB1 constant ``c`` (rewards lie in -1..1).
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
@@ -315,7 +320,7 @@ def _rewards(st: State) -> list[float]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m skitgubbe.bots.ismcts [--rules R] [--players N] [--games G] [--iterations K]
-    [--rollout random|heuristic] [--against random|heuristic] [--seed S]``: search speed
+    [--rollout greedy|random|heuristic|mixed] [--against BOT] [--seed S]``: search speed
     (iterations and determinizations per second, ms per searched move) and the ismcts bot's loser
     rate in G deals against the other bot in every other seat, seats rotated, with 95% intervals."""
     import argparse

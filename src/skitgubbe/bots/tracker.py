@@ -39,7 +39,7 @@ from ..cards import FULL_DECK, SUIT_MASKS
 from ..determinize import hidden_places
 from ..view import View
 
-__all__ = ["Tracking", "track", "beaters"]
+__all__ = ["Tracking", "track", "beaters", "anti_suit"]
 
 
 class Tracking(NamedTuple):

@@ -155,7 +155,8 @@ def test_seats_are_rotated() -> None:
 def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
     """A copy of ``state`` in which cards that ``seat`` cannot see have changed places: another
     seat's unknown hand card with a stock card (not one face up under it), a reserve card or the
-    face-down trump card, or unknown hand cards of two other seats with each other.  None if there is nothing to swap."""
+    face-down trump card, or unknown hand cards of two other seats with each other.  None if there
+    is nothing to swap."""
     other = state.clone()
     places: list[tuple[str, int, int]] = []  # (where, index, card)
     for s in range(state.players):

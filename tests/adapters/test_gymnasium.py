@@ -56,6 +56,12 @@ def test_check_env_default_and_via_make() -> None:
                            dealer=None, illegal_reward=-0.5), skip_render_check=True)
 
 
+@pytest.mark.parametrize(("rules", "players"), [("mas", 2), ("two-player", 2), ("koira", 4),
+                                                ("catsatcards", 3), ("catsatcards-flurst", 5)])
+def test_check_env_new_presets(rules: str, players: int) -> None:
+    check_env(SkitgubbeEnv(rules=rules, players=players, opponents="heuristic"), skip_render_check=True)
+
+
 def test_render_modes_through_make(capsys: pytest.CaptureFixture[str]) -> None:
     check_env(gym.make(ENV_ID, render_mode="ansi").unwrapped)  # also renders every declared mode
     env = gym.make(ENV_ID, render_mode="ansi")

@@ -118,7 +118,10 @@ def _api_test_module() -> Any:
     return pytest.importorskip("open_spiel.integration_tests.api_test")
 
 
-@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4)])
+_EVERY_PRESET = [(name, r.min_players) for name, r in sorted(PRESETS.items())]
+
+
+@pytest.mark.parametrize(("rules", "players"), [*_EVERY_PRESET, ("goat", 4)])
 def test_openspiel_api_test_class(rules: str, players: int) -> None:
     """OpenSpiel's EnforceAPIOnPartialTreeBase, pointed at our game."""
     import unittest
@@ -133,7 +136,7 @@ def test_openspiel_api_test_class(rules: str, players: int) -> None:
     assert not result.errors and not result.failures, result.errors + result.failures
 
 
-@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4)])
+@pytest.mark.parametrize(("rules", "players"), [*_EVERY_PRESET, ("pagat", 3), ("goat", 4)])
 def test_full_tree_api_checks_on_sampled_states(rules: str, players: int) -> None:
     """The checks of OpenSpiel's EnforceAPIOnFullTreeBase that do not need the whole tree, on
     every state of two random deals (the tree of a card game cannot be enumerated)."""
@@ -317,11 +320,14 @@ def _replayed(engine: State) -> State:
     return plain
 
 
-_FIELDS = ("hands", "piles", "known", "stock", "trump_card", "trump_holder", "trump_suit", "phase",
-           "to_act", "table", "killed", "out_order", "loser", "pending", "rounds", "sluffs", "tricks")
+_FIELDS = ("hands", "piles", "known", "stock", "reserve", "trump_card", "trump_holder", "trump_suit", "phase",
+           "to_act", "table", "killed", "out_order", "loser", "pending", "rounds", "sluffs", "tricks",
+           "exposed_card")
 
 
-@pytest.mark.parametrize(("rules", "players", "seed"), [("pagat", 3, 5), ("goat", 4, 6), ("goat", 6, 7)])
+@pytest.mark.parametrize(("rules", "players", "seed"), [
+    ("pagat", 3, 5), ("goat", 4, 6), ("goat", 6, 7), ("mas", 3, 7), ("two-player", 2, 5), ("koira", 4, 17),
+    ("catsatcards", 3, 5), ("catsatcards-flurst", 5, 1)])
 def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: int, seed: int) -> None:
     """Swapping drawn cards to the top of the stock and holding windows leaves an engine state
     that a plain State reaches from the same deck and moves; cards are never lost or doubled;
@@ -333,22 +339,24 @@ def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: in
         core = state._core
         if engine is None:
             continue
-        places = [*engine.hands, *engine.piles, engine.killed, sum(1 << c for c in engine.stock)]
+        places = [*engine.hands, *engine.piles, engine.killed, sum(1 << c for c in engine.stock),
+                  sum(1 << c for c in engine.reserve)]
         if engine.phase == Phase.DRECK:
-            places.append(engine.dreck)
-        if engine.trump_suit < 0 <= engine.trump_card:  # set aside face down
-            places.append(1 << engine.trump_card)
+            places.append(engine.pending_deal())
         if engine.phase == Phase.ONE:
             trick = [c for r in engine.rounds for _, c in r] + [c for _, c in engine.sluffs]
             places.append(sum(1 << c for c in trick))
         places.append(sum(engine.table))
+        tc = engine.trump_card
+        if tc >= 0 and not any(p >> tc & 1 for p in places):  # set aside (face down, or shown)
+            places.append(1 << tc)
         assert sum(p.bit_count() for p in places) == 52
         assert not any(p & q for j, p in enumerate(places) for q in places[j + 1:])
         if core.window and not state.is_chance_node():
             p = state.current_player()
             if not engine.pending >> p & 1:
                 assert state.legal_actions() == [encoding.PASS_ID]
-        if not core.window and core.pending is None and not core.deal_order and i % 7 == 0:
+        if not core.window and core.pending is None and not core.deal_order and i % 5 == 0:
             plain = _replayed(engine)
             for name in _FIELDS:
                 assert getattr(plain, name) == getattr(engine, name), name
@@ -440,7 +448,9 @@ def _seat_history(state: Any, seat: int) -> list[tuple[str, int]]:
     return out
 
 
-@pytest.mark.parametrize(("rules", "players", "seed"), [("pagat", 3, 11), ("goat", 4, 12), ("goat", 5, 13)])
+@pytest.mark.parametrize(("rules", "players", "seed"), [
+    ("pagat", 3, 11), ("goat", 4, 12), ("goat", 5, 13), ("mas", 3, 14), ("two-player", 2, 15),
+    ("koira", 4, 17), ("catsatcards", 3, 16), ("catsatcards-flurst", 5, 17)])
 def test_resample_keeps_what_the_seat_knows(rules: str, players: int, seed: int) -> None:
     game = _load(rules, players)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
@@ -463,7 +473,7 @@ def test_resample_keeps_what_the_seat_knows(rules: str, players: int, seed: int)
             assert eb.hands[s] & kept == ea.hands[s] & kept
             assert eb.hands[s].bit_count() == ea.hands[s].bit_count()
         moved += eb.hands != ea.hands
-        if eb.trump_suit >= 0:
+        if eb.trump_suit >= 0 and eb.trump_card >= 0:
             assert eb.trump_suit == ea.trump_suit and SUIT_MASKS[eb.trump_suit] >> eb.trump_card & 1
         # the new history is legal move by move (checked replay), and serializes to itself
         assert str(game.deserialize_state(new.serialize())) == str(new)
@@ -607,3 +617,225 @@ def test_speed_command(capsys: pytest.CaptureFixture[str]) -> None:
     osg.main(["--games", "1"])
     out = capsys.readouterr().out
     assert out.count("steps/s") == sum(len({r.min_players, min(4, r.max_players)}) for r in PRESETS.values())
+
+
+# -- the presets with new chance events ---------------------------------------------------------
+
+
+def _fields(obs: list[float], name: str) -> list[float]:
+    off, size = {n: (o, s) for n, o, s in encoding.OBS_FIELDS}[name]
+    return list(obs[off:off + size])
+
+
+def test_mas_store_and_exchange() -> None:
+    """Mas for two: the trump turned up at the deal is public; seat 1 exchanges the 2 of trumps
+    for it (the 2 is then face up under the stock for all to see), plays from a hand of three and
+    draws one card; seat 0 stores three trumps and draws three cards only it sees."""
+    game = _load("mas", 2)
+    state = game.new_initial_state()
+    for card in ["2H", "3H", "5C", "4H", "7D", "6H"]:  # seat 1: 2H 5C 7D, seat 0: 3H 4H 6H
+        _do(state, card)
+    assert state.action_to_string(CHANCE, parse_card("9H")).startswith("deal 9H")
+    _do(state, "9H")  # the trump, face up under the stock
+    nine, two = parse_card("9H"), parse_card("2H")
+    for seat in (0, 1):
+        assert _fields(state.observation_tensor(seat), "exposed").index(1.0) == nine
+        assert _fields(state.observation_tensor(seat), "trump_suit") == [0.0, 0.0, 1.0, 0.0]
+    assert _asked(state) == (1, ["play 5C", "play 7D", "play 2H", "exchange"])
+    assert encoding.EXCHANGE_ID in state.legal_actions()
+    _do(state, "exchange")
+    for seat in (0, 1):
+        assert _fields(state.observation_tensor(seat), "exposed").index(1.0) == two
+        assert state.view(seat).known[1] == 1 << nine
+        assert "face up under the stock: 2H" in state.observation_string(seat)
+    assert _asked(state) == (1, ["play 5C", "play 7D", "play 9H"])
+    _do(state, "play 5C")
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 52 - 7  # the 2H comes last
+    assert two not in [c for c, _ in state.chance_outcomes()]
+    _do(state, "KS")
+    assert _asked(state) == (0, ["play 3H", "play 4H", "play 6H", "pick", "store"])
+    _do(state, "store")
+    for card in ("QC", "JC", "TC"):
+        assert state.action_to_string(CHANCE, parse_card(card)) == f"seat 0 draws {card}"
+        _do(state, card)
+    assert _asked(state) == (0, ["play TC", "play JC", "play QC", "pick"])  # beat the 5C or pick it up
+    assert state.view(1).piles[0] == sum(1 << parse_card(c) for c in ("3H", "4H", "6H"))
+    assert state.information_state_string(1).count("draw 0 ??") == 3
+    assert "draw 0 QC" in state.information_state_string(0)
+    engine = state.engine
+    plain = _replayed(engine)
+    for name in _FIELDS:
+        assert getattr(plain, name) == getattr(engine, name), name
+    assert engine.stock[0] == two and engine.deck[-1] == nine  # the deck keeps the card dealt there
+    # the rest of the deal: the last stock card is drawn face up, seen by all
+    rng = random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node() and len(state.engine.stock) == 1:
+            assert state.action_to_string(CHANCE, two).endswith("face up, the last stock card")
+        _step(state, rng)
+    trump = [entry for entry in state._core.log if entry[2] == osg._TRUMP]
+    assert [(c, seen) for _, c, _, _, seen in trump] == [(two, osg._ALL)]
+    _replayed(state.engine)
+
+
+def test_mas_resampling_keeps_the_exposed_card_and_stored_trumps() -> None:
+    """Random Mas deals with stores and exchanges: resampled worlds keep what the seat knows and
+    replay move by move (a store or exchange in the history stays legal)."""
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    kinds = set()
+    for players, seed in ((2, 7), (3, 2)):
+        game = _load("mas", players)
+        for state in _states(game, seed, every=4):
+            if state.is_terminal() or state.is_chance_node():
+                continue
+            p = state.current_player()
+            kinds |= {state._core.log[i][1] for i in range(len(state._core.log))
+                      if state._core.log[i][2] == osg._MOVE}
+            new = state.resample_from_infostate(p, sampler)
+            assert new.information_state_string(p) == state.information_state_string(p)
+            assert new.observation_tensor(p) == state.observation_tensor(p)
+            assert new.legal_actions() == state.legal_actions()
+            _replayed(new.engine)
+    assert {encoding.STORE_ID, encoding.EXCHANGE_ID, encoding.PICK_UP_ID} <= kinds
+
+
+def test_two_player_reserve_draws() -> None:
+    """Two seats with a reserve of 12: every unseen card may come first from the stock (the
+    reserve is not a placeholder's lowest cards); after each phase-two kill both seats draw from
+    the reserve, the seat that played last first, each card seen only by the seat drawing it; the
+    observation counts the reserve down; a resample keeps each seat's information."""
+    game = _load("two-player", 2)
+    rng = random.Random(5)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    state = game.new_initial_state()
+    for _ in range(6):  # the deal
+        _step(state, rng)
+    _step(state, rng)  # the first move draws
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 52 - 6
+    draws = resampled = 0
+    while not state.is_terminal():
+        core = state._core
+        reserve = core.pending is not None and core.slots[len(core.chosen)][0] == osg._FROM_RESERVE
+        if state.is_chance_node() and reserve:
+            _, seat = core.slots[len(core.chosen)]
+            assert seat == core.pending[0] if len(core.chosen) == 0 else seat == 1 - core.pending[0]
+            assert {c for c, _ in state.chance_outcomes()} == set(state.engine.reserve) - set(core.chosen)
+            before = state.view(0).reserve_size
+            card = rng.choice(state.chance_outcomes())[0]
+            assert state.action_to_string(CHANCE, card) == f"seat {seat} draws {_card(card)} from the reserve"
+            state.apply_action(card)
+            if state._core.pending is None:  # every card of the kill drawn: the engine has them
+                assert state.view(0).reserve_size < before or state.engine.phase == Phase.OVER
+                obs = state.observation_tensor(0)
+                assert _fields(obs, "reserve_size") == [pytest.approx(len(state.engine.reserve) / 52)]
+                log = state._core.log
+                k = sum(1 for entry in log[-2:] if entry[2] == osg._RESERVE)
+                for _, c, kind, to, seen in log[-k:]:
+                    assert kind == osg._RESERVE and to == seen
+                    assert f"reserve {to} {_card(c)}" in state.information_state_string(to)
+                    assert f"reserve {to} {_card(c)}" not in state.information_state_string(1 - to)
+                    assert f"reserve {to} ??" in state.information_state_string(1 - to)
+                    assert state.engine.hands[to] >> c & 1 or state.engine.phase == Phase.OVER
+            draws += 1
+            continue
+        if not state.is_chance_node() and state.engine.phase == Phase.TWO and draws and resampled < 6:
+            p = state.current_player()
+            new = state.resample_from_infostate(p, sampler)
+            assert new.information_state_string(p) == state.information_state_string(p)
+            assert new.legal_actions() == state.legal_actions()
+            _replayed(new.engine)
+            resampled += 1
+        _step(state, rng)
+    assert draws == 12 and resampled == 6
+    plain = _replayed(state.engine)
+    assert plain.loser == state.engine.loser and plain.reserve == []
+
+
+def _card(c: int) -> str:
+    from skitgubbe.cards import card_name
+
+    return card_name(c)
+
+
+def test_koira_split_is_dealt_by_chance_and_seen_by_all() -> None:
+    """Koira for four: when a tied seat runs out during a war, the trick's cards are dealt one at
+    a time round the tied seats' piles by chance nodes; everyone sees each card; a resample at
+    those chance nodes keeps every seat's information state; the deal replays."""
+    rules = PRESETS["koira"]
+    rng = random.Random(17)
+    core = osg._Core(rules, 4, 10_000)
+    sampler = random.Random(1)
+    splits = 0
+    while core.current_player() != TERMINAL:
+        e = core.engine
+        if e is not None and e.phase == Phase.DRECK and core.pending is None:
+            assert e.chance_seats and e.chance_to_piles and not e.needy
+            cards = e.pending_deal()
+            done = sum(1 << c for c in core.deal_order)
+            assert set(core.chance_outcomes()) == {c for c in range(52) if (cards & ~done) >> c & 1}
+            seat = e.deal_seats()[len(core.deal_order) % len(e.deal_seats())]
+            for s in range(4):
+                assert core.visible(s) & cards == cards  # the trick is public
+                values = core.resampled_actions(s, sampler.random)
+                other = osg._Core(rules, 4, 10_000)
+                other.checks = False
+                for a in values:
+                    if other.current_player() == CHANCE:
+                        other.apply_chance(a)
+                    else:
+                        other.apply_move(other.current_player(), a)
+                assert other.history_text(s) == core.history_text(s) and other.view(s) == core.view(s)
+            card = rng.choice(core.chance_outcomes())
+            core.apply_chance(card)
+            assert core.log[-1] == (CHANCE, card, osg._SPLIT, seat, osg._ALL)
+            piles = core.view(0).piles
+            assert piles[seat] >> card & 1 or core.engine.phase != Phase.DRECK
+            splits += 1
+            continue
+        _core_step(core, rng)
+    assert splits >= 2
+    plain = _replayed(core.engine)
+    assert plain.loser == core.engine.loser and plain.piles == core.engine.piles
+
+
+def test_an_unfinished_trick_dealt_round_is_public() -> None:
+    """Rules with ``incomplete_trick_dealt`` (no preset has it): the cards of a trick left
+    unfinished at the end of phase one are dealt into the hands by chance nodes seen by all."""
+    rules = PRESETS["goat"].replace(incomplete_trick_dealt=True)
+    core = osg._Core(rules, 4, 10_000)
+    rng = random.Random(2)
+    while core.current_player() != TERMINAL:
+        _core_step(core, rng)
+    shared = [entry for entry in core.log if entry[2] == osg._SHARE]
+    assert shared and all(seen == osg._ALL for *_, seen in shared)
+    for _, card, _, seat, _ in shared:
+        assert f"share {seat} {_card(card)}" in core.history_text((seat + 1) % 4)
+    _replayed(core.engine)
+
+
+def test_dreck_set_aside_is_public() -> None:
+    """catsatcards-flurst: dreck cards that do not share out evenly among the needy seats are set
+    aside face up (killed): their chance nodes are seen by all, and the observation shows them
+    killed while the rest of the dreck is still being dealt."""
+    game = _load("catsatcards-flurst", 4)
+    for seed in range(1, 20):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            core = state._core
+            e = core.engine
+            aside = e is not None and e.phase == Phase.DRECK and core.pending is None and (
+                core._deal_slot(len(core.deal_order))[1] == osg._ASIDE)
+            _step(state, rng)
+            if not aside:
+                continue
+            card = core.log[-1][1]
+            assert core.log[-1][2:] == (osg._ASIDE, -1, osg._ALL)
+            assert f"aside -1 {_card(card)}" in core.history_text(0)
+            if state.is_chance_node():  # more set aside still to come
+                assert all(state.view(s).killed >> card & 1 for s in range(4))
+                continue
+            assert state.engine.killed >> card & 1
+            _replayed(state.engine)
+            return
+    raise AssertionError("some deal should set dreck cards aside")

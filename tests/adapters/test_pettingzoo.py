@@ -29,7 +29,7 @@ HIDDEN_CONFIGS = sorted({(name, n) for name, r in PRESETS.items()
                          for n in (r.min_players, min(4, r.max_players))})
 
 # positions of the observation's card fields, and the card each position stands for
-_CARD_FIELDS = ("hand", "known", "piles", "round", "trick", "top", "killed", "trump_card")
+_CARD_FIELDS = ("hand", "known", "piles", "round", "trick", "top", "killed", "trump_card", "exposed")
 _POS = np.concatenate(
     [np.arange(off, off + size) for name, off, size in encoding.OBS_FIELDS if name in _CARD_FIELDS]
 )
@@ -43,7 +43,8 @@ def _bits(mask: int) -> set[int]:
 
 def _visible_and_hidden(game: State, seat: int) -> tuple[set[int], set[int]]:
     """From the engine: the cards ``seat`` may see, and the cards it must not see (other seats'
-    unknown hand cards, the stock, a face-down or unannounced trump card)."""
+    unknown hand cards, the stock and the reserve, a face-down or unannounced trump card); a card
+    face up under the stock is visible."""
     visible = _bits(game.hands[seat])
     for s in range(game.players):
         visible |= _bits(game.known[s]) | _bits(game.piles[s])
@@ -52,10 +53,14 @@ def _visible_and_hidden(game: State, seat: int) -> tuple[set[int], set[int]]:
     for p in game.table:
         visible |= _bits(p)
     visible |= _bits(game.killed)
-    trump_seen = game.trump_suit >= 0 and (game.rules.show_trump_card or seat == game.trump_holder)
+    rules = game.rules
+    trump_seen = game.trump_suit >= 0 and (rules.show_trump_card or rules.exposed_bottom
+                                           or rules.trump_shown_when_drawn or seat == game.trump_holder)
     if game.trump_card >= 0 and trump_seen:
         visible.add(game.trump_card)
-    hidden = set(game.stock)
+    if game.exposed_card >= 0:
+        visible.add(game.exposed_card)
+    hidden = set(game.stock) | set(game.reserve)
     for s in range(game.players):
         if s != seat:
             hidden |= _bits(game.hands[s] & ~game.known[s])
@@ -105,9 +110,65 @@ def test_api_test_goat_and_pagat() -> None:
         api_test(wrappers.OrderEnforcingWrapper(env(rules="goat", players=5)), num_cycles=200)
 
 
+@pytest.mark.parametrize("rules", sorted(set(PRESETS) - {"goat", "pagat"}))
+def test_api_test_every_other_preset(rules: str) -> None:
+    r = PRESETS[rules]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(rules=rules, players=min(r.min_players + 1, r.max_players)), num_cycles=200)
+
+
 def test_seed_test() -> None:
     seed_test(lambda: env(rules="goat", players=4), num_cycles=300)
     seed_test(lambda: env(rules="pagat", players=2, dealer=None), num_cycles=300)
+
+
+@pytest.mark.parametrize(("rules", "players"), [("mas", 3), ("two-player", 2), ("koira", 4),
+                                                ("catsatcards", 3), ("catsatcards-flurst", 5)])
+def test_seed_test_new_presets(rules: str, players: int) -> None:
+    seed_test(lambda: env(rules=rules, players=players, dealer=None), num_cycles=200)
+
+
+def test_chance_deals_of_koira_are_resolved_inside_the_environment() -> None:
+    """Koira's split (a tied seat runs out during a war) is a chance action resolved by ``step``."""
+    e = env(rules="koira", players=4)
+    for seed in range(60):
+        e.reset(seed=seed)
+        _play(e, random.Random(seed))
+        if any(s == CHANCE for s, _ in e.game.history):
+            assert any(ev.kind == "split" for ev in e.game.events)
+            return
+    raise AssertionError("some koira deal should split a trick by chance")
+
+
+def test_mas_store_and_exchange_through_the_environment() -> None:
+    """Mas deals offer ``store`` and ``exchange`` in the mask and take them."""
+    taken = set()
+    for seed in range(40):
+        e = env(rules="mas", players=2)
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"]).tolist()
+            special = [a for a in legal if a in (encoding.STORE_ID, encoding.EXCHANGE_ID)]
+            a = special[0] if special else rng.choice(legal)
+            if a == encoding.EXCHANGE_ID:
+                two = e.game.trump_suit * 13
+                e.step(a)
+                assert all(e.observe(x)["observation"][_EXPOSED + two] == 1.0 for x in e.possible_agents)
+            else:
+                e.step(a)
+            taken.add(a)
+        if {encoding.STORE_ID, encoding.EXCHANGE_ID} <= taken:
+            return
+    raise AssertionError(f"some mas deals should store and exchange, took {sorted(taken)}")
+
+
+_EXPOSED = {name: off for name, off, _ in encoding.OBS_FIELDS}["exposed"]
 
 
 @pytest.mark.parametrize(("rules", "players"), CONFIGS)

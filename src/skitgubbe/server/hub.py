@@ -55,7 +55,7 @@ class RateLimit:
     def allow(self, now: float | None = None) -> bool:
         """Take one token; False (and nothing taken) when the bucket is empty."""
         t = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (t - self.stamp) * self.rate)
+        self.tokens = min(self.burst, self.tokens + max(0.0, t - self.stamp) * self.rate)
         self.stamp = t
         if self.tokens < 1:
             return False
@@ -91,12 +91,12 @@ def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
 class _Live:
     """What the hub keeps per room beside the room itself (not stored)."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, now: float) -> None:
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.clients: list[Client] = []
         self.connected = [0] * players
-        self.gone_since: list[float | None] = [time.monotonic()] * players
+        self.gone_since: list[float | None] = [now] * players
         self.driver: asyncio.Task[None] | None = None
 
 
@@ -131,6 +131,7 @@ class Hub:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self.live: dict[str, _Live] = {}
+        self._closing = False
         self.errors: list[str] = []  # unexpected failures of drivers, for logs and tests
 
     # -- life cycle ---------------------------------------------------------------------
@@ -152,12 +153,13 @@ class Hub:
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
-        live = _Live(room.spec.players)
+        live = _Live(room.spec.players, self.clock())
         self.live[room.code] = live
         live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
 
     async def close(self) -> None:
         """Stop the drivers and the writer (queued writes finish first)."""
+        self._closing = True
         for live in self.live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -452,7 +454,7 @@ class Hub:
         return min(plans) if plans else None
 
     async def _drive(self, room: Room, live: _Live) -> None:
-        while True:
+        while not self._closing:
             live.changed.clear()
             plan = self._plan(room, live)
             if plan is None:
@@ -462,7 +464,8 @@ class Hub:
             wait = at - self.clock()
             if wait > 0:
                 try:
-                    await asyncio.wait_for(live.changed.wait(), wait)
+                    async with asyncio.timeout(wait):  # (wait_for may swallow a cancel in 3.11)
+                        await live.changed.wait()
                     continue  # something changed: plan again
                 except TimeoutError:
                     pass

@@ -146,6 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="address to listen on; default 127.0.0.1 (this machine only)")
     q.add_argument("--port", type=int, default=8000, help="port; default 8000")
     q.add_argument("--bot-workers", type=int, default=2, help="bot processes; default 2")
+    q.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                   help="how long a bot waits before it moves, so people can follow; default 0.6")
 
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
@@ -541,7 +543,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     db = args.db or DEFAULT_DB_URL
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
                   "Ctrl-C stops it")
-    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers)
+    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -200,11 +200,11 @@ def create_app(
 
 
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,
-          bot_workers: int = 2) -> int:
-    """Run the server until interrupted (uvicorn); returns 0.  Raises what uvicorn raises for
-    an address that cannot be bound."""
+          bot_workers: int = 2, bot_delay: float = 0.6) -> int:
+    """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  Other
+    arguments: see :func:`create_app`."""
     import uvicorn
 
-    app = create_app(db_url, bot_workers=bot_workers)
+    app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay)
     uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
     return 0

@@ -1,0 +1,151 @@
+"""Reconnecting resumes the same seat; killing the server mid-deal (SIGKILL of `skitgubbe serve`)
+loses no acknowledged move, and the deal goes on after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from conftest import LiveServer, Player, free_port, play_until_over
+
+
+def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) -> None:
+    made = server.make_room(preset="goat", players=3, seats=["open", "easy"])
+    joined = server.join(made["room"], "Bo")
+
+    async def go() -> None:
+        ann = Player(server.ws, made["room"], 0, made["token"], rng=random.Random(3))
+        bo = Player(server.ws, made["room"], 1, joined["token"], rng=random.Random(4))
+        await ann.connect()
+        await bo.connect()
+        room = server.hub.rooms[made["room"]]
+        # play a little, then Bo's connection drops without a goodbye
+        for _ in range(40):
+            for p in (ann, bo):
+                await p.drain()
+                move = p.choose()
+                if move is not None:
+                    await p.act(move)
+        bo.ws.transport.abort()
+        await asyncio.sleep(0.2)
+        await ann.drain()
+        seat = room.seat_of(1)
+        assert ann.last is not None and ann.last["table"]["seats"][seat]["connected"] is False
+        back = Player(server.ws, made["room"], 1, joined["token"], rng=random.Random(5))
+        back.n = bo.n  # the client keeps numbering its moves
+        sync = await back.connect()
+        assert sync["type"] == "sync" and sync["you"] == {"player": 1, "seat": seat, "name": "Bo"}
+        state = room.state
+        from skitgubbe.server.protocol import seat_part
+        from skitgubbe.view import view_of
+        await back.drain()
+        assert back.last is not None
+        assert back.last["me"]["hand"] == seat_part(view_of(state, seat))["hand"]
+        assert sync["lines"] == room.lines[: len(sync["lines"])] and sync["lines"][0].startswith("Deal 1")
+        await ann.drain()
+        assert ann.last is not None and ann.last["table"]["seats"][seat]["connected"] is True
+        await play_until_over([ann, back])
+        await ann.close()
+        await back.close()
+
+    asyncio.run(go())
+
+
+def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port), "--bot-workers", "1",
+         "--bot-delay", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("skitgubbe serve did not start: " + (proc.stdout.read() if proc.stdout else b"").decode())
+
+
+def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/kill.db"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    ws = f"ws://127.0.0.1:{port}/ws"
+    proc = _serve(db, port)
+    try:
+        made = httpx.post(base + "/api/rooms", json={"name": "Ann", "preset": "goat", "players": 3,
+                                                    "seats": ["open", "easy"]}).json()
+        joined = httpx.post(f"{base}/api/rooms/{made['room']}/join", json={"name": "Bo"}).json()
+        acked: dict[int, list[int]] = {0: [], 1: []}
+        seen_seq = 0
+
+        async def before() -> None:
+            nonlocal seen_seq
+            ps = [Player(ws, made["room"], 0, made["token"], rng=random.Random(1)),
+                  Player(ws, made["room"], 1, joined["token"], rng=random.Random(2))]
+            for p in ps:
+                await p.connect()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                for p in ps:
+                    await p.drain()
+                    move = p.choose()
+                    if move is not None:
+                        await p.act(move)
+                    await asyncio.sleep(0.01)
+                if ps[0].last is not None and ps[0].last["table"]["public"]["seq"] > 30:
+                    break
+            await asyncio.sleep(0.1)
+            for p in ps:
+                await p.drain()
+                acked[p.player or 0] = [json.loads(m)["n"] for m in p.received if '"type":"ack"' in m]
+                assert p.last is not None
+                seen_seq = max(seen_seq, p.last["table"]["public"]["seq"])
+            os.kill(proc.pid, signal.SIGKILL)  # no goodbye, no flush
+            proc.wait()
+
+        asyncio.run(before())
+        assert seen_seq > 10 and acked[0] and acked[1]
+        proc = _serve(db, port)
+
+        async def after() -> dict[str, Any]:
+            ps = [Player(ws, made["room"], 0, made["token"], rng=random.Random(7)),
+                  Player(ws, made["room"], 1, joined["token"], rng=random.Random(8))]
+            syncs = [await p.connect() for p in ps]
+            for p, sync in zip(ps, syncs, strict=True):
+                # every move anyone was shown is still there, and so is every acknowledged one
+                assert sync["table"]["public"]["seq"] >= seen_seq
+                p.n = max(acked[p.player or 0]) + 1000
+            # a replayed move number from before the restart is refused
+            await ps[0].send({"type": "act", "n": acked[0][-1], "move": "pass"})
+            while True:
+                m = await ps[0].recv()
+                if m["type"] == "error":
+                    playing = syncs[0]["table"]["status"] == "playing"
+                    assert m["code"] == ("replayed" if playing else "not-playing"), m
+                    break
+            await play_until_over(ps)
+            replay_req = {"type": "replay"}
+            await ps[0].send(replay_req)
+            while (m := await ps[0].recv())["type"] != "replay":
+                pass
+            for p in ps:
+                await p.close()
+            return m
+
+        replay = asyncio.run(after())
+        assert replay["complete"] and len(replay["moves"]) >= seen_seq
+        assert "skitgubbe-record" in replay["record"]
+    finally:
+        proc.kill()
+        proc.wait()

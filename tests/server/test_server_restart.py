@@ -63,8 +63,8 @@ def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) 
 def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port), "--bot-workers", "1",
-         "--bot-delay", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        [sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port),
+         "--bot-workers", "1", "--bot-delay", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -73,7 +73,8 @@ def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise RuntimeError("skitgubbe serve did not start: " + (proc.stdout.read() if proc.stdout else b"").decode())
+    output = (proc.stdout.read() if proc.stdout else b"").decode()
+    raise RuntimeError("skitgubbe serve did not start: " + output)
 
 
 def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) -> None:

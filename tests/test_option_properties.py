@@ -38,6 +38,7 @@ INT_DOMAINS: dict[str, st.SearchStrategy[int]] = {
     "dreck_below": st.one_of(st.just(-1), st.just(0), st.integers(1, 52)),
     "dreck_max_rank": st.integers(2, 14),
     "dreck_trump_rank": st.one_of(st.just(0), st.integers(2, 14)),
+    "reserve": st.one_of(st.just(0), st.integers(1, 30)),
 }
 SEATS = ("min_players", "max_players")
 
@@ -117,14 +118,17 @@ def places(state: State) -> dict[str, int]:
         out[f"hand {t}"] = state.hands[t]
         out[f"pile {t}"] = state.piles[t]
     out["stock"] = mask_of(state.stock)
-    if state.trump_card >= 0 and state.trump_suit < 0:
-        out["face-down trump card"] = 1 << state.trump_card
-    if state.phase == Phase.ONE:
+    out["avstickshög"] = mask_of(state.reserve)
+    tc = state.trump_card
+    in_one = state.phase == Phase.ONE or bool(state.chance_seats)  # a chance deal inside phase one
+    if tc >= 0 and (in_one or state.trump_suit < 0) and not any(h >> tc & 1 for h in state.hands):
+        out["trump card apart"] = 1 << tc
+    if in_one:
         out["trick"] = state.trick_cards
     for i, p in enumerate(state.table):
         out[f"table play {i}"] = p
     out["killed"] = state.killed
-    if state.phase == Phase.DRECK:
+    if state.phase == Phase.DRECK and not state.chance_seats:
         out["dreck"] = state.dreck
     return out
 
@@ -138,7 +142,7 @@ def check_cards(state: State) -> None:
         assert not seen & m, f"{list(cards_in(seen & m))} are in {place} and somewhere else"
         seen |= m
     assert seen == FULL_DECK, f"cards {list(cards_in(FULL_DECK & ~seen))} are nowhere"
-    if state.phase == Phase.ONE:
+    if state.phase == Phase.ONE or state.chance_seats:  # (a chance deal inside phase one: Koira's split)
         on_table = mask_of(c for rnd in state.rounds for _, c in rnd) | mask_of(c for _, c in state.sluffs)
         assert on_table == state.trick_cards, "the rounds and sluffs disagree with the trick's cards"
     else:
@@ -183,7 +187,7 @@ class Public:
                 for t, pile in enumerate(self.piles):
                     self.hands[t] |= pile
                 self.piles = [0] * len(self.piles)
-            elif k in ("take-back", "exposed", "pick-up") or (k == "trump" and s >= 0):
+            elif k in ("take-back", "exposed", "pick-up", "trick-dealt") or (k == "trump" and s >= 0):
                 self.hands[s] |= m  # a trump card set aside at the deal (seat -1) is in no hand
             elif k == "dreck":
                 self.dreck = m

@@ -1214,9 +1214,9 @@ def test_trump_shown_when_drawn() -> None:
         view = view_of(state, B)
         if shown:
             assert view.trump_suit == SUITS.index("S") and view.trump_card == parse_card("KS")
-            assert [(e.seat, e.cards) for e in events(state, "trump")] == [(A, cs("KS"))]
+            assert [(e.seat, e.cards) for e in events(state, "trump-drawn")] == [(A, cs("KS"))]
         else:
-            assert view.trump_suit == -1 and view.trump_card == -1 and not events(state, "trump")
+            assert view.trump_suit == -1 and view.trump_card == -1 and not events(state, "trump-drawn")
 
 
 def test_sluff_last_rank() -> None:

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.base import Phase
 from skitgubbe.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
-from skitgubbe.rules import Plays
+from skitgubbe.rules import FirstPhase, Plays
 from skitgubbe.state import DEFAULT_ACTION_LIMIT, GameOverError, IllegalActionError, State
 from skitgubbe.variants import PRESETS, find_variant
 from skitgubbe.view import view_of
@@ -97,15 +97,24 @@ def places(state: State) -> dict[str, int]:
         out[f"hand {t}"] = state.hands[t]
         out[f"pile {t}"] = state.piles[t]
     out["stock"] = mask_of(state.stock)
-    if state.trump_card >= 0 and state.trump_suit < 0:
-        out["face-down trump"] = 1 << state.trump_card
+    out["avstickshög"] = mask_of(state.reserve)
+    if trump_apart(state):
+        out["trump card apart"] = 1 << state.trump_card
     out["trick"] = state.trick_cards
     for i, play in enumerate(state.table):
         out[f"table play {i}"] = play
     out["killed"] = state.killed
-    if state.phase == Phase.DRECK:
+    if state.phase == Phase.DRECK and not state.chance_seats:  # (another chance deal: still the trick)
         out["dreck"] = state.dreck
     return out
+
+
+def trump_apart(state: State) -> bool:
+    """True if the trump card lies apart from every hand: set aside at the deal, or drawn (face
+    down, or face up as soon as drawn) while phase one goes on; in Mas it is drawn into a hand."""
+    tc = state.trump_card
+    in_one = state.phase == Phase.ONE or bool(state.chance_seats)
+    return tc >= 0 and (in_one or state.trump_suit < 0) and not any(h >> tc & 1 for h in state.hands)
 
 
 def check_cards(state: State) -> None:
@@ -222,9 +231,10 @@ def illegal_actions(state: State, rng: random.Random) -> list[tuple[str, int, Ac
     if ph == Phase.DRECK:
         h = state.hands[0]
         out.append(("a seat plays during the dreck deal", 0, Action(Kind.PLAY, h & -h)))
-        order = tuple(cards_in(state.dreck))
-        out.append(("the dreck dealt by a seat", 0, Action(Kind.DRECK, state.dreck, order)))
-        out.append(("a dreck order missing a card", CHANCE, Action(Kind.DRECK, state.dreck, order[1:])))
+        deal = state.pending_deal()
+        order = tuple(cards_in(deal))
+        out.append(("the dreck dealt by a seat", 0, Action(Kind.DRECK, deal, order)))
+        out.append(("a dreck order missing a card", CHANCE, Action(Kind.DRECK, deal, order[1:])))
         return out
     not_held = FULL_DECK & ~state.hands[seat]
     c = rng.choice(list(cards_in(not_held)))
@@ -238,7 +248,8 @@ def illegal_actions(state: State, rng: random.Random) -> list[tuple[str, int, Ac
         out.append(("a play out of turn", t, Action(Kind.PLAY, h & -h)))
         out.append(("another seat's card", seat, Action(Kind.PLAY, h & -h)))
     if ph == Phase.ONE:
-        out.append(("pick up in phase one", seat, Action(Kind.PICK_UP)))
+        if state.rules.first_phase is not FirstPhase.BEAT:  # (Mas picks up in phase one)
+            out.append(("pick up in phase one", seat, Action(Kind.PICK_UP)))
         out.append(("sluff a card not held", seat, Action(Kind.SLUFF, 1 << c)))
         if len(state.stock) <= (0 if state.rules.bottom_aside else 1):  # the bottom card is not turned up
             out.append(("stock with at most one stock card", seat, Action(Kind.STOCK)))
@@ -348,7 +359,9 @@ def check_view(state: State, seat: int) -> None:
     """The view of ``seat`` holds no card that ``seat`` may not see."""
     v = view_of(state, seat)
     n = state.players
-    hidden = mask_of(state.stock)
+    hidden = mask_of(state.stock) | mask_of(state.reserve)
+    if state.exposed_card >= 0:
+        hidden &= ~(1 << state.exposed_card)  # face up under the stock
     if state.trump_card >= 0 and state.trump_suit < 0:
         hidden |= 1 << state.trump_card
     for t in range(n):
@@ -400,9 +413,9 @@ def check_view(state: State, seat: int) -> None:
     # The public history: every action as taken (plays and sluffs are face up), except that the
     # order of a dreck dealt to several seats is hidden (it would tell who got which card).
     assert len(v.history) == len(state.history)
-    for (vs, va), (s, a) in zip(v.history, state.history, strict=True):
+    for i, ((vs, va), (s, a)) in enumerate(zip(v.history, state.history, strict=True)):
         assert vs == s
-        if a.kind != Kind.DRECK:
+        if a.kind != Kind.DRECK or i != state.dreck_move:  # (Koira's split, an incomplete trick: public)
             assert va == a
             continue
         assert va.cards == a.cards == public_dreck(state)

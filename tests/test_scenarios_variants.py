@@ -387,7 +387,7 @@ def test_catsatcards_the_last_stock_card_is_shown_when_drawn() -> None:
         assert view.trump_suit == SUITS.index("S") and view.trump_card == parse_card("KS")
     moves(state, (B, "play 2H"), (A, "play 9C"), (B, "play 3H"), (A, "play 3D"), (B, "play 7D"))
     assert state.phase == Phase.TWO and state.hands[A] & cs("KS") and state.known[A] & cs("KS")
-    assert len(events(state, "trump")) == 1
+    assert len(events(state, "trump-drawn")) == 1 and len(events(state, "trump")) == 1  # drawn, then joins
 
 
 @pytest.mark.parametrize(("players", "ok"), [(2, False), (3, True), (4, False)])

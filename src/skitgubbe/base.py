@@ -49,6 +49,10 @@ class Event(NamedTuple):
     (phase one over), ``take-back`` (cards of an incomplete trick returned),
     ``exposed`` (leftover hand shown), ``trump`` (the trump suit named: ``seats``
     holds the suit; ``cards`` the trump card if the rules show it, else 0),
+    ``trump-drawn`` (the last stock card shown as it is drawn: ``cards``, ``seats`` the suit),
+    ``store``, ``exchange`` (Mas), ``tie-deal`` (``cards`` shared among the tied ``seats``),
+    ``split`` / ``trick-dealt`` (one per seat of ``seats``: the ``cards`` it got, into its pile
+    or hand), ``reserve-draw``, ``dreck-aside``,
     ``dreck`` (the dreck collected: ``cards``), ``dreck-dealt`` (``seats`` lists
     who received it), ``lead``, ``beat``, ``pick-up`` (``cards`` eaten),
     ``kill`` (``cards`` set aside), ``three-cards``, ``one-card``, ``out``,

@@ -146,7 +146,7 @@ class PhaseOne(StateBase):
             self.trump_holder = seat
             if self.rules.trump_shown_when_drawn:  # catsatcards.com: put face up at once
                 self.trump_suit = c // 13
-                self.events.append(Event("trump", seat, 1 << c, (self.trump_suit,)))
+                self.events.append(Event("trump-drawn", seat, 1 << c, (self.trump_suit,)))
 
     def _draw_up(self, seat: int) -> None:
         """Mas: draw until ``seat`` holds ``hand_size`` cards or the stock is empty."""
@@ -601,7 +601,6 @@ class PhaseOne(StateBase):
         dealer's left (a chance action), instead of being taken back."""
         n = self.players
         seats = [(self.dealer + 1 + i) % n for i in range(n)]
-        self.events.append(Event("end-one", self.round_seats[self.round_pos]))
         self._chance_deal(self.trick_cards, seats, to_piles=False)
 
     def _chance_deal(self, cards: int, seats: list[int], *, to_piles: bool) -> None:
@@ -618,15 +617,17 @@ class PhaseOne(StateBase):
         then play goes on."""
         seats = self.chance_seats
         k = len(seats)
+        got = dict.fromkeys(seats, 0)
         for i, c in enumerate(order):
-            s = seats[i % k]
-            if self.chance_to_piles:
-                self.piles[s] |= 1 << c
-            else:
-                self.hands[s] |= 1 << c
-                self.known[s] |= 1 << c
+            got[seats[i % k]] |= 1 << c
         kind = "split" if self.chance_to_piles else "trick-dealt"
-        self.events.append(Event(kind, -1, self.chance_cards, tuple(seats)))
+        for s, cards in got.items():  # public (rulings K2, I1): one event per seat, with its cards
+            if self.chance_to_piles:
+                self.piles[s] |= cards
+            else:
+                self.hands[s] |= cards
+                self.known[s] |= cards
+            self.events.append(Event(kind, s, cards, tuple(seats)))
         self.chance_cards = 0
         self.phase = Phase.ONE
         to_piles = self.chance_to_piles
@@ -639,7 +640,7 @@ class PhaseOne(StateBase):
             self._next_trick(seats[0])
         else:
             self.contributed = [0] * self.players  # nothing is taken back
-            self._end_phase_one(announced=True)
+            self._end_phase_one()
 
     def _open_window(self, after: int) -> None:
         """Open a sluff window after seat ``after`` acted (see the state module docstring)."""
@@ -695,11 +696,10 @@ class PhaseOne(StateBase):
 
     # -- the end of phase one ---------------------------------------------------
 
-    def _end_phase_one(self, *, announced: bool = False) -> None:
+    def _end_phase_one(self) -> None:
         n = self.players
         hands = self.hands
-        if not announced:
-            self.events.append(Event("end-one", self.round_seats[self.round_pos]))
+        self.events.append(Event("end-one", self.round_seats[self.round_pos]))
         for s in range(n):
             back = self.contributed[s]
             if back:
@@ -728,8 +728,7 @@ class PhaseOne(StateBase):
                 hands[holder] |= 1 << tc
                 if shown:
                     self.known[holder] |= 1 << tc
-            if not (self.rules.trump_shown_when_drawn and holder >= 0):  # else announced when drawn
-                self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
+            self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
         self._redistribute_dreck()
 
     def _clear_trick(self) -> None:

@@ -384,6 +384,9 @@ class Rules:
             if self.max_players != 2:
                 raise RulesError(f"reserve={self.reserve} with max_players={self.max_players}: the "
                                  "avstickshög is for two seats only (set min_players and max_players to 2)")
+        if self.trump_shown_when_drawn and (self.bottom_aside or not self.show_trump_card):
+            raise RulesError("trump_shown_when_drawn=True needs the trump card shown and drawn: not with "
+                             "bottom_aside=True or show_trump_card=False")
         if self.sluff_last_rank and not self.sluffing:
             raise RulesError("sluff_last_rank=True with sluffing=False: it restricts sluffing, which is off")
         if self.dreck_remainder_aside and not self.dreck_below:

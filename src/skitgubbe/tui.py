@@ -220,6 +220,10 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
             return who("has", "have") + " no cards after phase one (Blåmattis) and loses at once"
         return (who("has", "have") + " no cards after phase one (Blåmattis): at the first turn with cards on "
                 "the table, the lowest card must be picked up")
+    if k == "trump-drawn":
+        suit = event.seats[0]
+        return (who("draws", "draw") + f" the last stock card face up: {_cards(cards)}; "
+                f"{SUIT_NAMES[suit]} will be trumps")
     if k == "store":
         return who("shows", "show") + f" three trumps, {_cards(cards)}, and " + (
             "store them for phase two and draw a new hand" if names[s] == "You"
@@ -231,12 +235,11 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
         return (f"Tie: {tied} take back their tied cards and are dealt the rest of the trick, lowest "
                 f"first ({_n_cards(cards.bit_count())}); {names[event.seats[0]]} leads")
     if k == "split":
-        tied = _join([names[x] for x in event.seats])
-        return (f"A tied player has no card left: the trick ({_n_cards(cards.bit_count())}) is shuffled "
-                f"and shared between {tied}")
+        return ("A tied player has no card left: the trick is shuffled and shared out; "
+                + _subject(names, s, "gets", "get") + f" {_cards(cards)} in the pile")
     if k == "trick-dealt":
-        return (f"The unfinished trick ({_n_cards(cards.bit_count())}) is shuffled and dealt round "
-                "instead of taken back")
+        return ("The unfinished trick is shuffled and dealt round instead of taken back: "
+                + _subject(names, s, "gets", "get") + f" {_cards(cards) or 'nothing'}")
     if k == "reserve-draw":
         return who("draws", "draw") + " a card from the avstickshög"
     if k == "dreck-aside":
@@ -251,7 +254,8 @@ _EVENT_STYLE = {
     "win": "bold", "trump": "bold magenta", "end-one": "bold", "dreck": "bold", "dreck-dealt": "bold",
     "kill": "bold", "out": "bold green", "loser": "bold red", "bounce": "yellow", "war": "yellow",
     "three-cards": "cyan", "one-card": "cyan", "abandoned": "bold red", "store": "bold magenta",
-    "exchange": "bold magenta", "tie-deal": "yellow", "split": "yellow", "trick-dealt": "bold",
+    "exchange": "bold magenta", "trump-drawn": "bold magenta",
+    "tie-deal": "yellow", "split": "yellow", "trick-dealt": "bold",
 }
 
 
@@ -649,10 +653,10 @@ class Session:
         state = self.state
         if holder < 0 and state.trump_holder == seat:
             rules = state.rules
-            if rules.first_phase is FirstPhase.BEAT or rules.trump_shown_when_drawn:
+            if rules.first_phase is FirstPhase.BEAT:
                 self._say(_subject(self.names, seat, "draws", "draw") + " the last stock card face up: "
                           + card_label(state.trump_card), "magenta")
-            else:
+            elif not rules.trump_shown_when_drawn:  # (else the trump-drawn event says it)
                 self._say(_subject(self.names, seat, "draws", "draw")
                           + " the last stock card: it stays face down, and its suit will be trump", "magenta")
         elif seat == self.human and state.phase == Phase.ONE:

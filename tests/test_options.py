@@ -1301,6 +1301,30 @@ def test_incomplete_trick_dealt() -> None:
         assert state.hands[A] & cs("5S 3D") == cs("5S 3D") and state.known[A] & cs("5S 3D") == cs("5S 3D")
 
 
+def test_confusion() -> None:
+    # Flurst, "3-player confusion": three players with two hands each, played in the order A right, B right,
+    # C right, A left, B left, C left (seats 0..5 clockwise), each player's two hands partners that see each
+    # other (ruling CF1, CF2).
+    rules = find_variant("goat").replace(min_players=6, max_players=6, confusion=True)
+    with pytest.raises(ValueError, match="3-player confusion is played with 6 seats"):
+        State.new(find_variant("goat").replace(confusion=True), 4, seed=1)
+    plain = State.new(find_variant("goat"), 6, seed=5)
+    state = State.new(rules, 6, seed=5)
+    assert state.hands == plain.hands and state.to_act == plain.to_act  # the same deal and order
+    for seat in range(6):
+        partner = (seat + 3) % 6
+        assert state.partner(seat) == partner and state.player_of(seat) == seat % 3
+        mine = view_of(state, seat)
+        assert mine.known[partner] == state.hands[partner]  # the partner hand is in sight
+        assert view_of(plain, seat).known[partner] == 0
+        assert all(mine.known[t] == 0 for t in range(6) if t not in (seat, partner))
+    rng = random.Random(3)
+    while not state.is_over:
+        state.apply(state.random_action(rng))
+    loser = state.outcome.loser if state.outcome else None
+    assert loser is not None and state.player_of(loser) == loser % 3
+
+
 # -- validation ----------------------------------------------------------------------------------------------
 
 
@@ -1401,6 +1425,7 @@ SCENARIOS = {
     "dreck_remainder_aside": [test_dreck_remainder_aside],
     "tie_deal": [test_tie_deal_koira_example],
     "incomplete_trick_dealt": [test_incomplete_trick_dealt],
+    "confusion": [test_confusion],
 }
 NOT_PLAY = {"name", "min_players", "max_players"}  # they name the rules or bound the table
 

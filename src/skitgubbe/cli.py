@@ -334,6 +334,8 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         for name, (n, k, rate, low, high) in result.bot_rates().items():
             t.add_row(name, str(n), str(k), f"{rate:.1%}", f"{low:.1%} - {high:.1%}")
         console.print(t)
+        for p, k in enumerate(result.partner_losses()):  # 3-player confusion: each player's two hands
+            console.print(f"player {p} (seats {p} and {p + 3}): lost {k} ({k / result.games:.1%})")
         console.print(f"mean actions per game {data['mean_actions']:.1f}, "
                       f"mean tricks per game {data['mean_tricks']:.1f}")
     err.print(f"{result.games / seconds:.1f} games per second")

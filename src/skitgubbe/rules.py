@@ -259,6 +259,9 @@ class Rules:
         incomplete_trick_dealt: when phase one ends in the middle of a trick, its cards
             are shuffled and dealt one at a time clockwise from the dealer's left instead
             of being taken back (pagat.com, "Incomplete trick dealt to players").
+        confusion: 3-player confusion: six seats for three players, seat s and seat s + 3
+            being one player's two hands, which play as partners and each see the other; the
+            player whose hand is left holding cards loses (Flurst, "3-player confusion").
     """
 
     name: str = "custom"
@@ -306,6 +309,7 @@ class Rules:
     dreck_remainder_aside: bool = False
     tie_deal: bool = False
     incomplete_trick_dealt: bool = False
+    confusion: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players <= 8:
@@ -400,6 +404,10 @@ class Rules:
         if self.incomplete_trick_dealt and self.stock_end is not StockEnd.PLAY_ON:
             raise RulesError("incomplete_trick_dealt=True needs stock_end=play-on: only then can phase one "
                              "end in the middle of a trick")
+        if self.confusion and not self.min_players <= 6 <= self.max_players:
+            raise RulesError(f"confusion=True with min_players={self.min_players}, max_players="
+                             f"{self.max_players}: 3-player confusion is played with six seats (two hands "
+                             "for each of three players)")
         if self.stock_end is StockEnd.SKIP_EMPTY and self.first_phase is not FirstPhase.ALL_PLAY:
             raise RulesError("stock_end=skip-empty needs first_phase=all-play (Koira)")
 
@@ -513,5 +521,6 @@ OPTION_HELP: dict[str, str] = {
     "dreck_remainder_aside": "dreck cards that do not share out evenly leave the game with the first trick",
     "tie_deal": "a tie ends the trick: the tied seats take back their cards and are dealt the others",
     "incomplete_trick_dealt": "a trick left unfinished by phase one's end is shuffled and dealt round",
+    "confusion": "three players with two hands each (six seats), each pair partners who see each other",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

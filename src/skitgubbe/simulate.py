@@ -66,9 +66,17 @@ class SimulationResult:
             out[name] = (n, k, (k / n if n else 0.0), low, high)
         return out
 
+    def partner_losses(self) -> list[int]:
+        """Under 3-player confusion, deals lost by each of the three players (both hands
+        counted: seats p and p + 3); else an empty list."""
+        if not self.rules.confusion:
+            return []
+        return [self.losses[p] + self.losses[p + 3] for p in range(3)]
+
     def to_dict(self) -> dict[str, object]:
-        """Plain data for JSON output (no timings, so equal seeds give equal dicts)."""
-        return {
+        """Plain data for JSON output (no timings, so equal seeds give equal dicts); under
+        3-player confusion also ``partners``: each player's losses over its two hands."""
+        out: dict[str, object] = {
             "rules": self.rules.name,
             "players": self.players,
             "bots": self.bots,
@@ -87,6 +95,10 @@ class SimulationResult:
                 for name, (n, k, r, lo, hi) in self.bot_rates().items()
             },
         }
+        if self.rules.confusion:
+            out["partners"] = [{"player": p, "seats": [p, p + 3], "losses": k}
+                               for p, k in enumerate(self.partner_losses())]
+        return out
 
 
 def simulate(

@@ -149,6 +149,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
             raise ValueError(
                 f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}"
             )
+        if rules.confusion and players != 6:
+            raise ValueError(f"3-player confusion is played with 6 seats (two hands for each of three "
+                             f"players), not {players}")
         for what, s in (("dealer", dealer), ("leader", leader)):
             if s is not None and not 0 <= s < players:
                 raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
@@ -324,6 +327,15 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if self.rules.first_phase is FirstPhase.BEAT:
             return self.stock[0] if self.stock else -1
         return self.deck[-1]
+
+    def partner(self, seat: int) -> int:
+        """Under ``rules.confusion``, the other hand of ``seat``'s player (``(seat + 3) % 6``: the
+        order A right, B right, C right, A left, B left, C left is clockwise); else -1."""
+        return (seat + 3) % 6 if self.rules.confusion else -1
+
+    def player_of(self, seat: int) -> int:
+        """The player a seat belongs to: ``seat % 3`` under ``rules.confusion``, else the seat."""
+        return seat % 3 if self.rules.confusion else seat
 
     def pending_deal(self) -> int:
         """The card set the pending chance action must order (the dreck, Koira's split or an

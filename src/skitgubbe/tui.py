@@ -775,6 +775,9 @@ def play_game(
             raise ValueError(f"there is no seat {human_seat}: seats are 0..{players - 1}")
         if not bot_names:
             raise ValueError("give at least one bot name")
+        if rules.confusion:
+            raise ValueError("3-player confusion (two hands for each player) cannot be played in the "
+                             "terminal yet; 'skitgubbe simulate' plays it between bots")
         if start is not None and (start.rules != rules or start.players != players):
             raise ValueError("the starting position is for other rules or another number of players")
         state = start if start is not None else State.new(rules, players, seed=seed, dealer=players - 1)

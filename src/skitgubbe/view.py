@@ -34,7 +34,8 @@ class View(NamedTuple):
         hand: this seat's hand (card set).
         hand_sizes: cards in each hand, per seat.
         piles: per seat, the cards won in phase-one tricks (public: each was face up).
-        known: per seat, the card set publicly known to be in that hand.
+        known: per seat, the card set publicly known to be in that hand (under
+            ``rules.confusion``, the partner hand's whole hand too: one player holds both).
         stock_size: cards left in the stock (the face-down trump card excluded).
         trump_holder: seat holding the face-down trump card, -1 before it is drawn.
         trump_card: the trump card once turned face up (or to its holder), else -1.
@@ -161,6 +162,16 @@ def _public_history(state: State) -> History:
     return History(state.history, len(state.history), hide)
 
 
+def _known(state: State, seat: int) -> tuple[int, ...]:
+    """The known cards of every hand as ``seat`` sees them: 3-player confusion shows the partner
+    hand (Flurst, "3-player confusion": one player holds and looks at both hands)."""
+    known = list(state.known)
+    p = state.partner(seat)
+    if p >= 0:
+        known[p] = state.hands[p]
+    return tuple(known)
+
+
 def view_of(state: State, seat: int) -> View:
     """The :class:`View` of ``seat`` (0..players-1).  Raises ``ValueError`` for another seat."""
     if not 0 <= seat < state.players:
@@ -178,7 +189,7 @@ def view_of(state: State, seat: int) -> View:
         state.hands[seat],
         tuple(map(int.bit_count, state.hands)),
         tuple(state.piles),
-        tuple(state.known),
+        _known(state, seat),
         len(state.stock),
         state.trump_holder,
         state.trump_card if revealed and (state.rules.show_trump_card or state.rules.exposed_bottom

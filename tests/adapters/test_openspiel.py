@@ -533,12 +533,12 @@ def _ismcts_bot(game: Any, seed: int) -> Any:
             pass
 
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-    return Bot(game, evaluator, 2.0, 10, random_state=np.random.RandomState(seed + 1))
+    return Bot(game, evaluator, 2.0, 5, random_state=np.random.RandomState(seed + 1))
 
 
 @pytest.mark.parametrize(("rules", "players"), [(name, r.min_players) for name, r in sorted(PRESETS.items())])
 def test_ismcts_plays_a_whole_deal(rules: str, players: int) -> None:
-    """The Python IS-MCTS bot (10 simulations a move, one random rollout each, a new world
+    """The Python IS-MCTS bot (5 simulations a move, one random rollout each, a new world
     resampled for every simulation) plays seat 0 of a whole deal against uniform random bots."""
     from open_spiel.python.algorithms import evaluate_bots  # type: ignore[import-untyped, unused-ignore]
     from open_spiel.python.bots import uniform_random  # type: ignore[import-untyped, unused-ignore]

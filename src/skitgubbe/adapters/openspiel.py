@@ -12,21 +12,26 @@ the preset's range) and ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_
 
 The game (docs/research.md, "OpenSpiel", says the same at more length):
 
-* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (549 of them),
+* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (551 of them),
   given sorted by ``legal_actions()``.  Chance outcomes are card ids 0..51.
 * **Chance.** Every random event is an explicit chance node that picks one card uniformly among
   the cards it may be: the deal (one node per card, among the cards not yet dealt, in dealing
-  order; then, under ``bottom_aside`` or ``exposed_bottom``, one for the bottom stock card),
-  every card that leaves the stock (the draw after a play from hand or a sluff, a card turned
-  up, and the last stock card set aside as the trump card: one node each, among the cards still
-  in the stock, a shown bottom card last) and, when the dreck goes to several seats, each dreck
-  card in dealing order (among the dreck cards not yet dealt).  The engine
-  :class:`~skitgubbe.state.State` is built when the deal is complete, with the rest of the pack
-  in a placeholder order; when a chance node picks the next stock card, that card is swapped to
-  the top of ``State.stock`` (and ``State.deck`` is rewritten to match) before the engine takes
-  the action.  Cards in the stock
-  are exchangeable until drawn, so the engine state is always exactly the state the engine
-  reaches from that deck order and the same actions.
+  order; then, under ``bottom_aside`` or ``exposed_bottom``, one for the bottom stock card);
+  every card a step takes from the stock or the reserve (the draw after a play or a sluff, Mas's
+  drawing up to the hand size and after a store, a card turned up, the last stock card, a
+  reserve card drawn after a phase-two kill: one node each, in drawing order, among the unseen
+  cards of the stock and the reserve, a card face up under the stock last); and each card of a
+  chance deal in ``Phase.DRECK`` (``State.pending_deal()`` dealt round ``State.deal_seats()``:
+  the dreck, Koira's split into piles, an unfinished trick into hands), in dealing order.  How
+  many cards a step takes is found by taking the step on a copy of the engine state first
+  (``_HeldState`` reports every draw); then the chosen cards are put on top of ``State.stock``
+  and ``State.reserve`` (and ``State.deck`` is rewritten to match) and the real engine state
+  takes the step.  The engine :class:`~skitgubbe.state.State` is built when the deal is
+  complete, with the rest of the pack in a placeholder order.  Unseen cards are exchangeable
+  until drawn, so the engine state is always exactly the state the engine reaches from that deck
+  order and the same actions.  Koira's split, an unfinished trick dealt round, a card face up
+  under the stock and the last stock card when the rules show it are seen by everyone; other
+  draws only by the seat drawing.
 * **Sluff windows.** With sluffing rules, after every play to a phase-one trick *every seat
   holding cards* is asked in turn, clockwise from the seat after the player, to sluff or pass;
   a seat that sluffs is asked again, and a seat that cannot sluff has only ``pass``.  A seat

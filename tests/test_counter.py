@@ -165,6 +165,28 @@ def test_a_king_counts_as_the_top_card_once_the_ace_is_killed() -> None:
     assert dead == pytest.approx(bot.power_scale / 6 + bot.master_bonus + 13 * bot.rank_tiebreak)
 
 
+def test_solves_a_two_seat_endgame_with_every_card_known() -> None:
+    # spades trump; leading the 2C loses against best play, leading the KD wins against any play
+    hands = ["2C KD 9H TS", "6C QC 5S"]
+    st = phase_two(PAGAT, hands, "S", 0, open_hands=True)
+    assert choice(st) == "play KD"
+    blind = CounterBot(random.Random(0))
+    blind.endgame_nodes = 0
+    assert str(blind.choose(view_of(st, 0), st.legal_actions(0))) == "play 2C"
+    opponents: list[Bot] = [HeuristicBot(random.Random(1)), RandomBot(random.Random(2)),
+                            RandomBot(random.Random(3))]
+    for opponent in opponents:
+        game = phase_two(PAGAT, hands, "S", 0, open_hands=True)
+        play_out(game, [CounterBot(random.Random(0)), opponent], random.Random(0))
+        assert game.loser == 1
+
+
+def test_does_not_search_an_endgame_with_unknown_cards() -> None:
+    st = phase_two(PAGAT, ["2C KD 9H TS", "6C QC 5S"], "S", 0)  # hidden hands
+    view = view_of(st, 0)
+    assert CounterBot(random.Random(0))._endgame(view, view.legal, track(view)) is None
+
+
 # -- phase one -----------------------------------------------------------------------------------
 
 def test_keeps_the_card_of_the_suit_that_will_be_trump() -> None:

@@ -24,7 +24,11 @@ is killed).  On that the bot
 * kills when it can, and goes out when it can;
 * leads, or beats with, a play the next seat cannot beat when it knows that seat's cards (the
   next seat must then pick up: pagat.com, "Play in the second phase"), and otherwise leads
-  the play that sheds the weakest cards.
+  the play that sheds the weakest cards;
+* once only two seats hold cards and it knows every card (always in pagat, whose phase one ends
+  with every card shown), it searches the endgame to the end and plays a move that makes the
+  other seat the loser whatever it does, when there is one and the search is small enough
+  (:attr:`CounterBot.endgame_cards`, :attr:`CounterBot.endgame_nodes`).
 
 Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.rules.Rules`.
 """
@@ -36,7 +40,9 @@ from collections.abc import Sequence
 from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import SUIT_MASKS
+from ..determinize import state_from_view
 from ..phase_two import pick_up_take
+from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
 from .tracker import Tracking, anti_suit, beaters, track
@@ -70,6 +76,11 @@ class CounterBot(HeuristicBot):
     """Phase two: a card that beats every live card the others may hold has this much strength."""
     master_bonus: float = 0.3
     """Phase two: extra strength of a card no live card can beat."""
+    endgame_nodes: int = 3000
+    """Phase two: most positions searched in a two-seat endgame with every card known (0: never)."""
+    endgame_cards: int = 12
+    """Phase two: the endgame is searched only with at most this many cards in the two hands and on
+    the table."""
     rank_tiebreak: float = 0.001
     """Phase two: strength per rank (a trump 13 ranks above the rest), to prefer the lower of two cards
     otherwise equal against the live cards."""
@@ -84,6 +95,9 @@ class CounterBot(HeuristicBot):
         if view.phase == Phase.ONE:
             scores = self._score_one_counted(view, legal, tr)
         elif view.phase == Phase.TWO:
+            solved = self._endgame(view, legal, tr)
+            if solved is not None:
+                return solved
             scores = self._score_two_counted(view, legal, tr)
             if _looping(view.history):
                 top = max(scores)
@@ -92,6 +106,33 @@ class CounterBot(HeuristicBot):
         else:
             scores = [0.0] * len(legal)
         return self._best(legal, scores)
+
+    # -- the two-seat endgame ------------------------------------------------------------------
+
+    def _endgame(self, view: View, legal: Sequence[Action], tr: Tracking) -> Action | None:
+        """With two seats left holding cards and every card known, the move that wins (makes the
+        other seat the loser) by exhaustive search, if one is found within :attr:`endgame_nodes`
+        positions; else None (the bot plays on its scores)."""
+        if self.endgame_nodes <= 0 or tr.unseen or any(tr.unknown):
+            return None
+        holding = [s for s in range(view.players) if view.hand_sizes[s]]
+        if len(holding) != 2:
+            return None
+        if sum(view.hand_sizes[s] for s in holding) + tr.table.bit_count() > self.endgame_cards:
+            return None
+        root = state_from_view(view)
+        root.history = []
+        root.events = []
+        solver = _Solver(view.seat, self.endgame_nodes)
+        try:
+            for a in legal:
+                st = root.clone()
+                st.apply(a, view.seat, trusted=True)
+                if solver.value(st) > 0:
+                    return a
+        except _OutOfNodes:
+            return None
+        return None
 
     # -- phase one ---------------------------------------------------------------------------
 
@@ -288,3 +329,54 @@ def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:
     rule of plays allows a single card, and any beat needs one such card (the engine's candidates:
     a higher card of the top's suit, or a trump on a non-trump, non-anti-trump)."""
     return bool(beaters(top, hand, trump, anti))
+
+
+class _OutOfNodes(Exception):
+    """The endgame search used up its positions."""
+
+
+class _Solver:
+    """Exhaustive win/lose search of a phase-two position between two seats, every card known:
+    :meth:`value` is 1 if ``me`` does not lose with best play, -1 if it loses, 0 for a deal that
+    comes round to a position already on the path (a cycle: no result)."""
+
+    def __init__(self, me: int, nodes: int) -> None:
+        self.me = me
+        self.nodes = nodes
+        self.memo: dict[tuple[object, ...], int] = {}
+        self.path: set[tuple[object, ...]] = set()
+
+    def value(self, st: State) -> int:
+        if st.phase != Phase.TWO:
+            if st.loser is None:
+                return 0
+            return -1 if st.loser == self.me else 1
+        key = (tuple(st.hands), tuple(st.table), st.to_act, st.kill_at, st.forced, st.blue)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        if key in self.path:
+            return 0
+        self.nodes -= 1
+        if self.nodes < 0:
+            raise _OutOfNodes
+        self.path.add(key)
+        p = st.to_act
+        mine = p == self.me
+        best = -2 if mine else 2
+        for a in st.legal_actions(p):
+            child = st.clone()
+            child.apply(a, p, trusted=True)
+            v = self.value(child)
+            if mine and v > best:
+                best = v
+                if v == 1:
+                    break
+            elif not mine and v < best:
+                best = v
+                if v == -1:
+                    break
+        self.path.discard(key)
+        if best != 0:  # a value that depends on the path (a cycle) is not remembered
+            self.memo[key] = best
+        return best

@@ -74,7 +74,7 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
         rules = Rules(name="custom", min_players=low, max_players=high, **options)  # type: ignore[arg-type]
     except RulesError:
         reject()  # a combination the rules refuse
-    return rules, draw(st.integers(low, high))
+    return rules, 6 if rules.confusion else draw(st.integers(low, high))  # confusion: six seats
 
 
 SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much]  # most drawn combinations are invalid
@@ -208,7 +208,10 @@ def check_views(state: State, public: Public) -> None:
     for v in range(state.players):
         view = view_of(state, v)
         assert view.hand == state.hands[v]
-        assert view.known == tuple(known)
+        sees = list(known)
+        if rules.confusion:  # the partner hand is in sight (ruling CF2)
+            sees[(v + 3) % 6] = state.hands[(v + 3) % 6]
+        assert view.known == tuple(sees)
         assert view.hand_sizes == sizes
         if state.trump_suit < 0:
             assert view.trump_card == -1, "the face-down trump card shows"

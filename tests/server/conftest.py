@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
+import shutil
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +29,7 @@ import uvicorn  # noqa: E402
 import websockets  # noqa: E402
 
 from skitgubbe.server.app import create_app  # noqa: E402
+from skitgubbe.server.store import Store  # noqa: E402
 
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
 SUIT_OF = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
@@ -97,6 +103,57 @@ class LiveServer:
         r = self.post(f"/api/rooms/{room}/join", {"name": name})
         assert r.status_code == 200, r.text
         return dict(r.json())
+
+
+def _pg_binaries() -> Path | None:
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    if found:
+        return found[-1].parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL database: $SKITGUBBE_TEST_PG (.ci/run starts Debian's cluster and sets it), else a
+    throwaway cluster made with the installed server binaries; skipped only when there are none."""
+    url = os.environ.get("SKITGUBBE_TEST_PG")
+    if url:
+        yield url
+        return
+    bindir = _pg_binaries()
+    if bindir is None:
+        pytest.skip("PostgreSQL is not installed (CI installs Debian's postgresql)")
+    root = Path(tempfile.mkdtemp(prefix="skitgubbe-pg-"))  # not under pytest's root-only directory
+    data = root / "data"
+    port = free_port()
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # the server refuses to run as root: use the postgres account
+        as_user = ["runuser", "-u", "postgres", "--"]
+        shutil.chown(data.parent, "postgres")
+    subprocess.run(as_user + [str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+                   check=True, capture_output=True)
+    subprocess.run(as_user + [str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(data.parent / "log"),
+                              "-o", f"-p {port} -k {data.parent} -h 127.0.0.1 -F", "start"],
+                   check=True, capture_output=True)
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run(as_user + [str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The same test on an SQLite file and on PostgreSQL (emptied first)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path}/server.db"
+    url = str(request.getfixturevalue("pg_url"))
+    store = Store(url)
+    store.drop_tables()
+    store.close()
+    return url
 
 
 @pytest.fixture

@@ -24,8 +24,9 @@ CHROMIUM = shutil.which("chromium")
 DRIVER = shutil.which("chromedriver")
 SHOTS = Path(os.environ["SKITGUBBE_SCREENSHOTS"]) if os.environ.get("SKITGUBBE_SCREENSHOTS") else None
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
-                                reason="needs Debian's chromium and chromium-driver (apt-get install; CI does)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="needs Debian's chromium and chromium-driver (apt-get install; CI does)")
 
 
 @pytest.fixture
@@ -58,7 +59,8 @@ def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdr
     room = server.hub.rooms[code]
     assert "?room=" + code in browser.find_element(By.CSS_SELECTOR, "#invite a").get_attribute("href")
     # cards carry words for screen readers
-    labels = [b.get_attribute("aria-label") for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card")]
+    hand = browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
+    labels = [b.get_attribute("aria-label") for b in hand]
     assert all(" of " in (x or "") for x in labels) and len(labels) == 3
     # an illegal attempt gets the reason from the server and changes nothing
     wait.until(lambda d: room.state.to_act == 0 or room.state.is_over)
@@ -89,7 +91,8 @@ def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdr
             else:
                 buttons[0].click()
             clicks += 1
-            WebDriverWait(browser, 10).until(lambda d, b=before: len(room.state.history) > b or room.state.is_over)
+            WebDriverWait(browser, 10).until(
+                lambda d, b=before: len(room.state.history) > b or room.state.is_over)
         except (StaleElementReferenceException, WebDriverException):
             time.sleep(0.02)
     assert _status(browser).startswith("Game over"), _status(browser)

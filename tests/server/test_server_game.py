@@ -65,7 +65,15 @@ def check_no_leak(room: Any, seats: dict[int, Player]) -> int:
     return checked
 
 
-def test_a_deal_against_bots_through_the_websocket(server: LiveServer) -> None:
+def test_a_deal_against_bots_through_the_websocket(db_url: str) -> None:
+    server = LiveServer(db_url).start()
+    try:
+        _deal_against_bots(server)
+    finally:
+        server.stop()
+
+
+def _deal_against_bots(server: LiveServer) -> None:
     made = server.make_room(preset="pagat", players=3, seats=["easy", "easy"])
 
     async def go() -> Player:

@@ -29,10 +29,11 @@ class Clock:
         return self.t
 
 
-def run(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], **kw: Any) -> None:
+def run(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], db: str | None = None,
+        **kw: Any) -> None:
     async def main() -> None:
         clock = Clock()
-        hub = Hub(Store(f"sqlite:///{tmp_path}/hub.db"), BotPool(0), bot_delay=0.0, away_after=30.0,
+        hub = Hub(Store(db or f"sqlite:///{tmp_path}/hub.db"), BotPool(0), bot_delay=0.0, away_after=30.0,
                   rng=random.Random(5), clock=clock, **kw)
         await hub.load()
         try:
@@ -409,7 +410,7 @@ def test_chat_reaches_the_table_and_is_kept(tmp_path: Path) -> None:
     run(tmp_path, body)
 
 
-def test_restart_rebuilds_every_room_from_the_log(tmp_path: Path) -> None:
+def test_restart_rebuilds_every_room_from_the_log(tmp_path: Path, db_url: str) -> None:
     saved: dict[str, Any] = {}
 
     async def first(hub: Hub, clock: Clock) -> None:
@@ -434,5 +435,5 @@ def test_restart_rebuilds_every_room_from_the_log(tmp_path: Path) -> None:
         assert room.entries == saved["entries"]
         assert not hub.errors
 
-    run(tmp_path, first)
-    run(tmp_path, second)
+    run(tmp_path, first, db_url)
+    run(tmp_path, second, db_url)

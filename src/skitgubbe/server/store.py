@@ -116,6 +116,11 @@ class Store:
         with self.engine.connect() as conn:
             return {c for (c,) in conn.execute(select(rooms_table.c.code))}
 
+    def drop_tables(self) -> None:
+        """Delete both tables and everything in them, then create them empty (tests, tooling)."""
+        _meta.drop_all(self.engine)
+        _meta.create_all(self.engine)
+
     def close(self) -> None:
         """Release the database connections."""
         self.engine.dispose()

@@ -248,6 +248,15 @@ def test_bad_arguments_are_refused() -> None:
         run_tournament(PAGAT, 3, ["random", "nobody"], 1, 0)
 
 
+def test_bot_names_with_an_ismcts_budget_and_the_difficulty_names_are_entrants() -> None:
+    labels = entrant_labels(["ismcts-5it", "medium", "ismcts-5it"])
+    assert labels == ["ismcts-5it#1", "medium", "ismcts-5it#2"]
+    result = run_tournament(PAGAT, 3, ["ismcts-5it", "counter", "easy"], 1, 0, jobs=1)
+    assert len(result.games) == 6 and all(g.loser is not None for g in result.games)
+    timings = result.timings()
+    assert timings["ismcts-5it"]["moves"] > 0 and timings["counter"]["moves"] > 0
+
+
 # -- sanity benchmark ----------------------------------------------------------------------
 
 

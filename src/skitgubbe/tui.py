@@ -229,7 +229,8 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
             "store them for phase two and draw a new hand" if names[s] == "You"
             else "stores them for phase two and draws a new hand")
     if k == "exchange":
-        return who("exchanges", "exchange") + " the 2 of trumps for the turned-up trump " + _cards(cards)
+        two = cards & -cards  # both are trumps, and the 2 is the lowest
+        return who("exchanges", "exchange") + f" the {_cards(two)} for the turned-up {_cards(cards ^ two)}"
     if k == "tie-deal":
         tied = _join([names[x] for x in event.seats])
         return (f"Tie: {tied} take back their tied cards and are dealt the rest of the trick, lowest "

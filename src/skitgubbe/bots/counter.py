@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import SUIT_MASKS
-from ..determinize import state_from_view
+from ..determinize import RebuildError, state_from_view
 from ..phase_two import pick_up_take
 from ..state import State
 from ..view import View
@@ -120,7 +120,10 @@ class CounterBot(HeuristicBot):
             return None
         if sum(view.hand_sizes[s] for s in holding) + tr.table.bit_count() > self.endgame_cards:
             return None
-        root = state_from_view(view)
+        try:
+            root = state_from_view(view)
+        except (ValueError, RebuildError):  # a view the rebuild does not know: play on the scores
+            return None
         root.history = []
         root.events = []
         solver = _Solver(view.seat, self.endgame_nodes)

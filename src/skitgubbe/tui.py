@@ -46,7 +46,7 @@ from .cards import (
 from .hint import hints
 from .phase_two import pick_up_take
 from .record import dumps, record_of
-from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules
+from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, StockEnd
 from .state import State
 from .view import View, view_of
 
@@ -165,6 +165,11 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
     if k == "win":
         return who("wins", "win") + f" the trick ({_n_cards(cards.bit_count())}: {_cards(cards)})"
     if k == "end-one":
+        if rules.first_phase is FirstPhase.BEAT or rules.stock_end in (StockEnd.STOP,
+                                                                       StockEnd.STOP_UNLESS_TWO):
+            return "End of phase one: the stock is used up"
+        if rules.stock_end is StockEnd.SKIP_EMPTY:
+            return "End of phase one: every card has been played"
         return "End of phase one: " + who("has", "have") + " no card to play"
     if k == "take-back":
         return who("takes", "take") + f" back {_cards(cards)} from the unfinished trick"

@@ -202,7 +202,7 @@ def test_forged_tokens_wrong_rooms_and_out_of_turn_moves_change_nothing(tmp_path
         # a move that is legal goes through, and the same message sent again is refused
         move = str(state.legal_actions(state.to_act)[0])
         await hub.receive(mover, json.dumps({"type": "act", "n": 7, "move": move}))
-        assert {"type": "ack", "n": 7} in out(mover)
+        assert [m["ack"] for m in out(mover) if "ack" in m] == [7]
         assert len(state.history) == len(history) + 1
         await settle()
         count = len(state.history)
@@ -245,7 +245,8 @@ async def move(hub: Hub, c: Client, text: str) -> dict[str, Any]:
     c.__dict__["n"] += 1
     out(c)
     await hub.receive(c, json.dumps({"type": "act", "n": c.__dict__["n"], "move": text}))
-    return [m for m in out(c) if m["type"] in ("ack", "error")][0]
+    reply = [m for m in out(c) if m["type"] == "error" or "ack" in m][0]
+    return {"type": "ack", "n": reply["ack"]} if "ack" in reply else reply
 
 
 def test_turn_timer_plays_a_bot_move_for_the_seat(tmp_path: Path) -> None:

@@ -109,7 +109,7 @@ def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) 
             await asyncio.sleep(0.1)
             for p in ps:
                 await p.drain()
-                acked[p.player or 0] = [json.loads(m)["n"] for m in p.received if '"type":"ack"' in m]
+                acked[p.player or 0] = [json.loads(m)["ack"] for m in p.received if '"ack":' in m]
                 assert p.last is not None
                 seen_seq = max(seen_seq, p.last["table"]["public"]["seq"])
             os.kill(proc.pid, signal.SIGKILL)  # no goodbye, no flush

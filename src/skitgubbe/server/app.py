@@ -206,5 +206,6 @@ def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 
     import uvicorn
 
     app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay)
-    uvicorn.run(app, host=host, port=port, ws_max_size=65_536, log_level="warning")
+    uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
+                log_level="warning")
     return 0

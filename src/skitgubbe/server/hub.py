@@ -78,6 +78,7 @@ class Client:
         self.game_sent = -1
         self.limit = RateLimit(rate, burst, burst)
         self.refused = 0
+        self.ack: int | None = None
 
     def send(self, data: dict[str, Any] | str) -> None:
         """Queue a message (a dict is written as JSON)."""
@@ -267,7 +268,7 @@ class Hub:
             if msg.type == "act":
                 payload = room.prepare_act(slot, msg.fields["move"], msg.fields["n"])
                 await self._commit(room, "act", payload)
-                client.send({"type": "ack", "n": msg.fields["n"]})
+                client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
                 await self._commit(room, "chat", {"slot": slot, "name": room.slot_name(slot),
                                                   "text": msg.fields["text"]})
@@ -410,6 +411,9 @@ class Hub:
         client.lines_sent = len(room.lines)
         client.game_sent = room.game
         extra: dict[str, Any] = {"lines": lines}
+        if client.ack is not None:
+            extra["ack"] = client.ack
+            client.ack = None
         if full:
             extra.update({"chat": room.chat, "you": {"player": client.slot, "seat": seat,
                                                       "name": room.slot_name(client.slot)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..actions import Action, Kind
@@ -165,7 +166,17 @@ def check_name(name: object) -> str:
 
 def cards_list(mask: int) -> list[str]:
     """The cards of card set ``mask`` in notation, lowest first: ``["7H", "TD"]``."""
-    return [card_name(c) for c in cards_in(mask)]
+    return list(_cards(mask))
+
+
+@lru_cache(maxsize=1 << 16)
+def _cards(mask: int) -> tuple[str, ...]:
+    return tuple(card_name(c) for c in cards_in(mask))
+
+
+@lru_cache(maxsize=4096)
+def _legal_entry(action: Action) -> dict[str, str]:
+    return {"move": str(action), "label": action.label(), "kind": _KIND_WORDS[action.kind]}
 
 
 def _hand_order(hand: int, trump: int) -> list[str]:
@@ -173,7 +184,7 @@ def _hand_order(hand: int, trump: int) -> list[str]:
     suits = [s for s in range(4) if s != trump] + ([trump] if trump >= 0 else [])
     out: list[str] = []
     for s in suits:
-        out += cards_list(hand & SUIT_MASKS[s])
+        out += _cards(hand & SUIT_MASKS[s])
     return out
 
 
@@ -196,7 +207,7 @@ def public_part(view: View, seq: int) -> dict[str, Any]:
         "to_act": view.to_act,
         "hand_sizes": list(view.hand_sizes),
         "piles": [p.bit_count() for p in view.piles],
-        "known": [cards_list(k) for k in view.known],
+        "known": [_cards(k) for k in view.known],
         "stock": view.stock_size,
         "trump_suit": SUITS[view.trump_suit] if view.trump_suit >= 0 else None,
         "trump_holder": view.trump_holder,
@@ -208,10 +219,10 @@ def public_part(view: View, seq: int) -> dict[str, Any]:
         "sluffs": [[s, card_name(c)] for s, c in view.sluffs],
         "winner": view.trick_winner,
         "window": list(view.sluff_window),
-        "table": [[s, cards_list(p)] for s, p in view.table],
+        "table": [[s, _cards(p)] for s, p in view.table],
         "kill_at": view.kill_at,
         "kill": kill_text(len(view.table), view.kill_at) if view.table else "",
-        "pick_up": cards_list(pick_up_take([p for _, p in view.table], rules.pick_up)[0]),
+        "pick_up": _cards(pick_up_take([p for _, p in view.table], rules.pick_up)[0]),
         "out": list(view.out_order),
         "loser": view.loser,
         "loser_title": loser_title(rules),
@@ -228,7 +239,7 @@ def seat_part(view: View) -> dict[str, Any]:
     return {
         "seat": view.seat,
         "hand": _hand_order(view.hand, view.trump_suit),
-        "legal": [{"move": str(a), "label": a.label(), "kind": _KIND_WORDS[a.kind]} for a in view.legal],
+        "legal": [_legal_entry(a) for a in view.legal],
         "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
     }
 

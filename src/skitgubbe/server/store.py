@@ -137,19 +137,25 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 _Row = tuple[str, str, int, str, dict[str, Any]]
 
 
+_Waiter = tuple[list[_Row], "asyncio.Future[None]"]
+_Batch = tuple[list[_Waiter], asyncio.AbstractEventLoop]
+
+
 class LogWriter:
     """Writes rows to a :class:`Store` on one thread, grouping the rows of many callers
     into one transaction (at most ``batch`` rows).
 
     :meth:`write` is awaited from the event loop; it raises what the database raised if
-    the transaction failed (then none of its rows is stored).
+    the transaction failed (then none of its rows is stored).  The writes asked for during
+    one turn of the event loop are handed to the thread together, and their callers are
+    woken together, so that the thread and the loop change hands once per group.
     """
 
     def __init__(self, store: Store, *, batch: int = 500) -> None:
         self.store = store
         self.batch = batch
-        self._queue: queue.SimpleQueue[tuple[list[_Row], asyncio.Future[None], asyncio.AbstractEventLoop]
-                                       | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Batch | None] = queue.SimpleQueue()
+        self._pending: list[_Waiter] = []
         self._thread = threading.Thread(target=self._run, name="skitgubbe-log-writer", daemon=True)
         self._thread.start()
 
@@ -157,16 +163,22 @@ class LogWriter:
         """Store ``rows`` (see :meth:`Store.write`) and return once they are committed."""
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
-        self._queue.put((rows, fut, loop))
+        if not self._pending:
+            loop.call_soon(self._hand_over, loop)
+        self._pending.append((rows, fut))
         await fut
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        waiters, self._pending = self._pending, []
+        self._queue.put((waiters, loop))
 
     def _run(self) -> None:
         while True:
             item = self._queue.get()
             if item is None:
                 return
-            items = [item]
-            n = len(item[0])
+            batches = [item]
+            n = sum(len(rows) for rows, _ in item[0])
             while n < self.batch:
                 try:
                     more = self._queue.get_nowait()
@@ -175,21 +187,26 @@ class LogWriter:
                 if more is None:
                     self._queue.put(None)
                     break
-                items.append(more)
-                n += len(more[0])
-            rows = [r for it in items for r in it[0]]
+                batches.append(more)
+                n += sum(len(rows) for rows, _ in more[0])
+            rows = [r for waiters, _ in batches for rs, _ in waiters for r in rs]
             error: BaseException | None = None
             try:
                 self.store.write(rows)
             except Exception as e:  # reported to every caller of the batch
                 error = e
-            for _, fut, loop in items:
-                loop.call_soon_threadsafe(_settle, fut, error)
+            for waiters, loop in batches:
+                loop.call_soon_threadsafe(_settle_all, [f for _, f in waiters], error)
 
     def close(self) -> None:
         """Finish the queued writes and stop the thread."""
         self._queue.put(None)
         self._thread.join(timeout=10)
+
+
+def _settle_all(futs: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    for fut in futs:
+        _settle(fut, error)
 
 
 def _settle(fut: asyncio.Future[None], error: BaseException | None) -> None:

@@ -129,7 +129,7 @@ function receive(msg) {
   if (msg.type === "error") { $("error").textContent = msg.message; return; }
   if (msg.type === "chat") { addChat(msg); return; }
   if (msg.type === "replay") { showReplay(msg); return; }
-  if (msg.type === "ack" || msg.type === "pong") return;
+  if (msg.type === "pong") return;
   if (msg.type === "sync") {
     you = msg.you; $("log").replaceChildren(); $("chat").replaceChildren();
     msg.chat.forEach(addChat);

@@ -1,0 +1,325 @@
+"""Load benchmark of the online table (a benchmark, not a test): many concurrent 3- and 4-seat tables of
+scripted websocket players against one ``skitgubbe serve`` process on loopback.
+
+    .venv/bin/python benchmarks/load_server.py --connections 1000 --duration 60
+
+It starts the server (a fresh SQLite file in a temporary directory, ``--bot-workers 1``; or give
+``--url`` of a running server and ``--db`` of its database), makes the rooms over HTTP, connects every
+seat, and every player answers its turn (and its sluff windows) with a random legal move at once;
+when a deal ends the table plays again.  Every move's latency is the time from sending it to its
+``ack``, which the server sends only once the move is stored.  At the end every message every seat
+received is checked against the deals replayed from the server's database: no card that was hidden
+from that seat at that moment may appear in it.
+
+Prints (and with ``--json`` writes) connections, tables, moves/s, latency percentiles (ms), error
+messages, leaked cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import websockets
+
+from skitgubbe.cards import card_name, cards_in, parse_card
+from skitgubbe.server.rooms import Room, RoomSpec
+from skitgubbe.server.store import Store
+from skitgubbe.state import State
+
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
+SUIT_OF = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+CARD_MASK = {r + s: 1 << parse_card(r + s) for r in "23456789TJQKA" for s in "CDHS"}
+
+
+def mentioned(text: str) -> int:
+    """The card set of every card named in ``text``."""
+    m = 0
+    for r, s in CARD_RE.findall(text):
+        m |= CARD_MASK[r + SUIT_OF.get(s, s)]
+    return m
+
+
+@dataclass
+class Seat:
+    room: str
+    player: int
+    token: str
+    rng: random.Random
+    leader: bool = False  # slot 0 asks for the next deal
+    n: int = 0
+    outstanding: bool = False
+    sent: dict[int, float] = field(default_factory=dict)
+    latencies: list[tuple[float, float]] = field(default_factory=list)  # (time acked, seconds)
+    errors: list[str] = field(default_factory=list)
+    seen: list[tuple[int, int, int]] = field(default_factory=list)  # (game, seq, cards mentioned)
+    seat: int = -1
+    game: int = 0
+    seq: int = 0
+    last: dict[str, Any] | None = None
+    asked_again: int = 0
+
+
+async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
+    async with websockets.connect(url, max_size=2**22, compression=None, open_timeout=60,
+                                  ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "room": s.room, "player": s.player, "token": s.token}))
+        ready.set()
+        async for raw in ws:
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind in ("state", "sync"):
+                t = msg["table"]
+                if t["public"] is not None:
+                    s.game, s.seq = t["game"], t["public"]["seq"]
+                if msg["me"] is not None:
+                    s.seat = msg["me"]["seat"]
+                s.last = msg
+            if kind != "chat":
+                s.seen.append((s.game, s.seq, mentioned(raw)))
+            if "ack" in msg:  # the update after a move says it is stored
+                s.latencies.append((now, now - s.sent.pop(msg["ack"])))
+                s.outstanding = False
+            elif kind == "error":
+                s.errors.append(msg["code"] + ": " + msg["message"])
+                s.outstanding = False
+                await asyncio.sleep(0.2)  # then try again from the latest table
+            if stop.is_set():
+                if not s.outstanding:
+                    return
+                continue
+            if s.outstanding or s.last is None or kind not in ("state", "sync", "error"):
+                continue
+            await decide(ws, s, s.last)
+
+
+async def decide(ws: Any, s: Seat, msg: dict[str, Any]) -> None:
+    """Answer the latest table: a random legal move when the seat is to act or asked to sluff."""
+    t = msg["table"]
+    if t["status"] == "over":
+        if s.leader and s.asked_again != t["game"]:
+            s.asked_again = t["game"]
+            await ws.send(json.dumps({"type": "again"}))
+        return
+    me, pub = msg["me"], t["public"]
+    if me is None or pub is None or not me["legal"]:
+        return
+    if pub["to_act"] != me["seat"] and me["seat"] not in pub["window"]:
+        return
+    move = s.rng.choice(me["legal"])["move"]
+    s.n += 1
+    s.sent[s.n] = time.perf_counter()
+    s.outstanding = True
+    await ws.send(json.dumps({"type": "act", "n": s.n, "move": move}))
+
+
+def hidden_masks(state: State) -> list[int]:
+    """Per seat, the card set hidden from it now (as tests/server/test_server_game.py defines it)."""
+    if state.is_over:
+        return [0] * state.players
+    common = 0
+    for c in state.stock:
+        common |= 1 << c
+    if state.trump_suit < 0 and state.trump_card >= 0:
+        common |= 1 << state.trump_card
+    unknown = [h & ~k for h, k in zip(state.hands, state.known, strict=True)]
+    out = []
+    for seat in range(state.players):
+        m = common
+        for s in range(state.players):
+            if s != seat:
+                m |= unknown[s]
+        if len(state.needy) > 1:
+            m &= ~state.dreck
+        if state.rules.exposed_bottom and state.deck:
+            m &= ~(1 << state.deck[-1])
+        out.append(m)
+    return out
+
+
+def check_leaks(db: str, seats: list[Seat]) -> tuple[int, int]:
+    """Replay every stored room and check every recorded message; returns (messages checked, leaks)."""
+    store = Store(db)
+    hidden: dict[tuple[str, int, int], list[int]] = {}  # (room, game, seq) -> per seat
+    seating: dict[tuple[str, int], list[int]] = {}
+    for sr in store.load_rooms():
+        room = Room(sr.code, RoomSpec.from_json(sr.spec))
+        for kind, payload in sr.log:
+            room.apply_entry(kind, payload)
+            if kind in ("start", "act") and room.state is not None:
+                hidden[(sr.code, room.game, room.seq)] = hidden_masks(room.state)
+                seating[(sr.code, room.game)] = list(room.seating)
+    store.close()
+    checked = leaks = 0
+    for s in seats:
+        for game, seq, cards in s.seen:
+            if game == 0:
+                continue
+            seat = seating[(s.room, game)].index(s.player)
+            h = hidden[(s.room, game, seq)][seat]
+            checked += 1
+            if cards & h:
+                leaks += 1
+                print(f"LEAK room {s.room} game {game} move {seq} seat {seat}: "
+                      + " ".join(card_name(c) for c in cards_in(cards & h)), file=sys.stderr)
+    return checked, leaks
+
+
+def server_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc), 0 without one."""
+    if not pid:
+        return 0.0
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def make_tables(base: str, connections: int, rng: random.Random) -> list[Seat]:
+    seats: list[Seat] = []
+    sizes = []
+    total = 0
+    while total < connections:
+        k = 3 if len(sizes) % 2 == 0 else 4
+        sizes.append(k)
+        total += k
+    sem = asyncio.Semaphore(32)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        async def table(k: int, i: int) -> list[Seat]:
+            async with sem:
+                r = await http.post("/api/rooms", json={"name": "p0", "preset": "goat" if i % 2 else "pagat",
+                                                        "players": k, "seats": ["open"] * (k - 1)})
+                r.raise_for_status()
+                made = r.json()
+                out = [Seat(made["room"], 0, made["token"], random.Random(rng.random()), leader=True)]
+                for j in range(1, k):
+                    r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
+                    r.raise_for_status()
+                    out.append(Seat(made["room"], r.json()["player"], r.json()["token"], random.Random(rng.random())))
+                return out
+        for group in await asyncio.gather(*(table(k, i) for i, k in enumerate(sizes))):
+            seats += group
+    return seats
+
+
+async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any]:
+    rng = random.Random(args.seed)
+    seats = await make_tables(base, args.connections, rng)
+    stop = asyncio.Event()
+    readies = [asyncio.Event() for _ in seats]
+    tasks = []
+    for s, ready in zip(seats, readies, strict=True):
+        tasks.append(asyncio.create_task(play(ws_url, s, stop, ready)))
+        await asyncio.sleep(0.001)  # do not open a thousand connections in the same instant
+    await asyncio.gather(*(r.wait() for r in readies))
+    await asyncio.sleep(args.warmup)
+    t0 = time.perf_counter()
+    cpu0 = server_cpu(args.server_pid), resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.sleep(args.duration)
+    t1 = time.perf_counter()
+    cpu1 = server_cpu(args.server_pid), resource.getrusage(resource.RUSAGE_SELF)
+    stop.set()
+    done, pending = await asyncio.wait(tasks, timeout=30)
+    failures = [t.exception() for t in done if t.exception() is not None]
+    for t in pending:
+        t.cancel()
+    lat = sorted(d for s in seats for when, d in s.latencies if t0 <= when <= t1)
+    moves = len(lat)
+    q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
+    return {
+        "connections": len(seats),
+        "tables": len({s.room for s in seats}),
+        "seconds": round(t1 - t0, 2),
+        "moves": moves,
+        "moves_per_second": round(moves / (t1 - t0), 1),
+        "latency_ms": {"p50": round(q[49] * 1000, 2), "p90": round(q[89] * 1000, 2),
+                       "p99": round(q[98] * 1000, 2), "max": round(max(lat) * 1000, 2) if lat else None},
+        "error_messages": sum(len(s.errors) for s in seats),
+        "first_errors": [e for s in seats for e in s.errors][:5],
+        "client_failures": [repr(f) for f in failures[:5]],
+        "deals_finished": sum(max(s.game - 1, 0) for s in seats if s.leader),
+        "server_cpu_seconds": round(cpu1[0] - cpu0[0], 2) if args.server_pid else None,
+        "server_cpu_ms_per_move": round((cpu1[0] - cpu0[0]) / moves * 1000, 3) if args.server_pid and moves else None,
+        "client_cpu_seconds": round(cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 2),
+        "_seats": seats,
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--connections", type=int, default=1000, help="websocket connections (seats); default 1000")
+    p.add_argument("--duration", type=float, default=60, help="measured seconds; default 60")
+    p.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring; default 5")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000 (default: start one)")
+    p.add_argument("--db", help="with --url: the server's database URL, for the leak check")
+    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+    args = p.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    tmp = None
+    server = None
+    if args.url:
+        base, db = args.url.rstrip("/"), args.db
+    else:
+        tmp = tempfile.mkdtemp(prefix="skitgubbe-load-")
+        db = f"sqlite:///{tmp}/load.db"
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen([sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port),
+                                   "--bot-workers", "1", "--bot-delay", "0"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            try:
+                if httpx.get(base + "/api/options", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    args.server_pid = server.pid if server is not None else None
+    ws_url = base.replace("http", "ws", 1) + "/ws"
+    try:
+        result = asyncio.run(run(args, base, ws_url))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+    seats = result.pop("_seats")
+    if db:
+        checked, leaks = check_leaks(db, seats)
+        result["messages_checked"] = checked
+        result["leaked_cards"] = leaks
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    result["command"] = " ".join(["python"] + [os.path.relpath(sys.argv[0])] + sys.argv[1:])
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    ok = (result["error_messages"] == 0 and not result["client_failures"] and result.get("leaked_cards", 0) == 0)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
@@ -31,6 +34,18 @@ def choose_move(name: str, seed: int, view: View, legal: Sequence[Action]) -> Ac
     return action
 
 
+def _watch_parent(parent: int) -> None:
+    """In a worker: exit as soon as the server process that started it is gone (killed, say),
+    so that no orphaned worker lingers."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="skitgubbe-parent-watch", daemon=True).start()
+
+
 class BotPool:
     """A pool of ``workers`` bot processes (started on first use with the ``spawn`` method);
     ``workers=0`` runs bots on one thread of this process instead (for small tests)."""
@@ -47,7 +62,8 @@ class BotPool:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitgubbe-bot")
             else:
                 ctx = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx)
+                self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                                     initializer=_watch_parent, initargs=(os.getpid(),))
         return self._executor
 
     async def choose(self, name: str, seed: int, view: View, legal: Sequence[Action]) -> Action:

@@ -22,10 +22,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.websockets import WebSocketDisconnect
+from starlette.types import Receive, Scope, Send
 
 from ..variants import PRESETS
 from .botpool import BotPool
@@ -34,7 +34,7 @@ from .protocol import MAX_CHAT_CHARS, ProtocolError
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
 
-__all__ = ["create_app", "serve", "STATIC_DIR"]
+__all__ = ["create_app", "serve", "Application", "STATIC_DIR"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
@@ -79,8 +79,8 @@ def create_app(
     away_after: float = 30.0,
     rate: float = 20.0,
     burst: float = 40.0,
-) -> FastAPI:
-    """The FastAPI application of ``skitgubbe serve``.
+) -> Application:
+    """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
     Args:
         db_url: SQLAlchemy URL of the database (created tables if missing).
@@ -162,25 +162,50 @@ def create_app(
         hub: Hub = request.app.state.hub
         return await hub.join(code, _field(data, "name", str, ""))
 
-    @app.websocket("/ws")
-    async def ws(websocket: WebSocket) -> None:
-        await websocket.accept()
-        hub: Hub = websocket.app.state.hub
-        client = Client(rate=rate, burst=burst)
+    return Application(app, rate=rate, burst=burst)
+
+
+class Application:
+    """The ASGI application: the websocket ``/ws`` is served directly (the game's hot path, without
+    the web framework's per-message layers); everything else, lifespan included, by the FastAPI app
+    ``api``.  ``state`` is the FastAPI app's state (``state.hub`` once started)."""
+
+    def __init__(self, api: FastAPI, *, rate: float, burst: float) -> None:
+        self.api = api
+        self.rate = rate
+        self.burst = burst
+
+    @property
+    def state(self) -> Any:
+        """The FastAPI app's ``state``."""
+        return self.api.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await self._websocket(receive, send)
+        else:
+            await self.api(scope, receive, send)
+
+    async def _websocket(self, receive: Receive, send: Send) -> None:
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        hub: Hub = self.api.state.hub
+        client = Client(rate=self.rate, burst=self.burst)
 
         async def pump() -> None:
             while True:
                 text = await client.outbox.get()
                 if text is None:
-                    await websocket.close(code=1008)
+                    await send({"type": "websocket.close", "code": 1008})
                     return
-                await websocket.send_text(text)
+                await send({"type": "websocket.send", "text": text})
 
         sender = asyncio.create_task(pump())
         try:
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                message = await receive()
+                if message["type"] != "websocket.receive":
                     break
                 raw = message.get("text")
                 if raw is None:
@@ -188,15 +213,13 @@ def create_app(
                 await hub.receive(client, raw)
                 if sender.done():
                     break
-        except (WebSocketDisconnect, RuntimeError):
+        except OSError:  # the connection went away while sending
             pass
         finally:
             hub.disconnect(client)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
-
-    return app
 
 
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,

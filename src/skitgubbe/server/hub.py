@@ -343,7 +343,7 @@ class Hub:
     async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
         """Store the entry, then apply it.  Call with the room's lock held."""
         await self.writer.write([("log", room.code, room.entries, kind, payload)])
-        room.apply_entry(kind, payload, now=self.clock())
+        room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
         self.live[room.code].changed.set()
 
     async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:

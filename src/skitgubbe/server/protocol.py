@@ -25,6 +25,7 @@ from ..actions import Action, Kind
 from ..base import Event, Phase
 from ..cards import SUIT_MASKS, SUITS, card_name, cards_in
 from ..phase_two import pick_up_take
+from ..rules import Rules
 from ..tui import describe_event, kill_text, loser_title
 from ..view import View
 
@@ -248,13 +249,13 @@ _KIND_WORDS = {Kind.PLAY: "play", Kind.STOCK: "stock", Kind.SLUFF: "sluff", Kind
                Kind.PICK_UP: "pick", Kind.DRECK: "dreck"}
 
 
-def narrate(events: list[Event], names: list[str], view: View, dreck: int) -> list[str]:
+def narrate(events: list[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
     """Narration lines for ``events`` (public events of the deal, see
-    :class:`~skitgubbe.base.Event`) with the seats called ``names``; ``dreck`` is the card set
-    of the dreck last collected (public).  Uses :func:`skitgubbe.tui.describe_event`."""
+    :class:`~skitgubbe.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
+    the card set of the dreck last collected (public).  Uses :func:`skitgubbe.tui.describe_event`."""
     lines = []
     for ev in events:
-        line = describe_event(ev, names, view.rules, dreck=dreck)
+        line = describe_event(ev, names, rules, dreck=dreck)
         if line is not None:
             lines.append(line)
     return lines

@@ -348,10 +348,13 @@ class Room:
 
     # -- applying entries ----------------------------------------------------------------
 
-    def apply_entry(self, kind: str, payload: dict[str, Any], *, now: float | None = None) -> None:
+    def apply_entry(self, kind: str, payload: dict[str, Any], *, now: float | None = None,
+                    checked: bool = False) -> None:
         """Apply one entry (as stored).  ``now`` is the monotonic time for the timers
-        (default ``time.monotonic()``).  Raises :class:`RoomError` ``corrupt`` for an entry
-        that does not fit the room (a damaged log); the room is then unchanged."""
+        (default ``time.monotonic()``).  ``checked=True`` skips checking an action again: only
+        for a payload just made by a ``prepare_*`` method of this room in this same state.
+        Raises :class:`RoomError` ``corrupt`` for an entry that does not fit the room (a damaged
+        log); the room is then unchanged."""
         t = time.monotonic() if now is None else now
         try:
             if kind == "join":
@@ -359,7 +362,7 @@ class Room:
             elif kind == "start":
                 self._start(payload, t)
             elif kind == "act":
-                self._act(payload, t)
+                self._act(payload, t, checked)
             elif kind in ("leave", "reclaim"):
                 p = self.players[int(payload["slot"])]
                 if p is None:
@@ -391,14 +394,15 @@ class Room:
                       f"{names[state.to_act]} leads."]
         self.turn_started = self.window_started = t
 
-    def _act(self, payload: dict[str, Any], t: float) -> None:
+    def _act(self, payload: dict[str, Any], t: float, checked: bool) -> None:
         state = self.state
         if state is None or self.status != "playing":
             raise ValueError("no deal is in progress")
         seat = int(payload["seat"])
         action = parse_action(str(payload["move"]))
         slot = int(payload["slot"])
-        state.check(action, seat)
+        if not checked:
+            state.check(action, seat)
         before_to_act, before_winner = state.to_act, state.winner if state.phase == Phase.ONE else -1
         phase = state.phase
         first = len(state.events)
@@ -422,7 +426,7 @@ class Room:
         for ev in events:
             if ev.kind == "dreck":
                 self.dreck = ev.cards
-        self.lines += protocol.narrate(events, names, public_view(state), self.dreck)
+        self.lines += protocol.narrate(events, names, state.rules, self.dreck)
         if state.phase == Phase.TWO and phase != Phase.TWO:
             self.lines.append(f"Phase two: {names[state.to_act]} leads; a trick is killed after "
                               f"{state.kill_at} plays.")

@@ -1,0 +1,63 @@
+"""The HTTP side: the page and its files, options, making and joining rooms, and clear refusals."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from conftest import LiveServer
+
+from skitgubbe.server.rooms import Room, RoomError, RoomSpec, make_spec
+
+
+def test_the_page_and_its_files_are_served(server: LiveServer) -> None:
+    page = httpx.get(server.http + "/")
+    assert page.status_code == 200 and "table.js" in page.text and 'lang="en"' in page.text
+    for name in ("table.js", "table.css"):
+        assert httpx.get(f"{server.http}/static/{name}").status_code == 200
+    options = httpx.get(server.http + "/api/options").json()
+    assert {p["name"] for p in options["presets"]} >= {"pagat", "goat"}
+    assert "easy" in options["bots"] and set(options["difficulties"]) <= set(options["bots"])
+
+
+def test_making_and_joining_rooms_and_the_refusals(server: LiveServer) -> None:
+    made = server.make_room(preset="goat", players=3, seats=["open", "easy"])
+    info = httpx.get(f"{server.http}/api/rooms/{made['room'].lower()}").json()
+    assert info == {"room": made["room"], "rules": "goat", "players": 3, "status": "lobby", "open": 1,
+                    "seats": ["Ann", "easy bot 1", "easy bot 2"]}  # a bot keeps the open seat warm
+    assert server.join(made["room"], "Bo")["player"] == 1
+    full = server.post(f"/api/rooms/{made['room']}/join", {"name": "Cy"})
+    assert full.status_code == 409 and full.json()["error"] == "full"
+    cases = [
+        ("/api/rooms/NOPE12/join", {"name": "Cy"}, 404, "no-room"),
+        ("/api/rooms", {"name": "Ann", "preset": "pagat", "players": 9, "seats": []}, 400, "bad-table"),
+        ("/api/rooms", {"name": "Ann", "preset": "nope", "players": 3, "seats": []}, 400, "bad-rules"),
+        ("/api/rooms", {"name": "", "preset": "pagat", "players": 3, "seats": ["easy", "easy"]}, 400,
+         "bad-field"),
+        ("/api/rooms", {"name": "Ann", "preset": "pagat", "players": "3", "seats": []}, 400, "bad-field"),
+        ("/api/rooms", {"name": "Ann", "preset": "pagat", "players": 3, "seats": [1, 2]}, 400, "bad-field"),
+        ("/api/rooms", {"name": "Ann", "house_rules": "preset = [", "players": 3, "seats": ["easy", "easy"]},
+         400, "bad-rules"),
+    ]
+    for path, body, status, code in cases:
+        r = server.post(path, body)
+        assert (r.status_code, r.json()["error"]) == (status, code), (body, r.text)
+        assert r.json()["message"]
+    r = httpx.post(server.http + "/api/rooms", content=b"[1]", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == "malformed"
+    r = httpx.post(server.http + "/api/rooms", content=b"{" + b" " * 20_000 + b"}")
+    assert r.status_code == 413 and r.json()["error"] == "too-large"
+
+
+def test_a_damaged_log_entry_is_refused_and_changes_nothing() -> None:
+    room = Room("ABCDEF", make_spec(preset="pagat", house_rules=None, players=3, seats=["easy", "easy"]))
+    room.apply_entry("join", {"slot": 0, "name": "Ann", "token_hash": "x"})
+    for kind, payload in [("act", {"seat": 0, "move": "stock", "slot": 0, "n": 1}),  # no deal yet
+                          ("start", {"game": 1, "deck": ["AS"], "dealer": 2, "leader": 0,
+                                     "seating": [0, 1, 2]}),
+                          ("dance", {})]:
+        with pytest.raises(RoomError) as e:
+            room.apply_entry(kind, payload)
+        assert e.value.code == "corrupt" and "room ABCDEF" in str(e.value)
+    assert room.entries == 1 and room.state is None
+    spec = RoomSpec.from_json(room.spec.to_json())
+    assert spec == room.spec

@@ -43,6 +43,7 @@ from skitgubbe.server.store import Store
 from skitgubbe.state import State
 
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
+GAME_SEQ = re.compile(r'"game":(\d+),.*?"public":\{"seq":(\d+)')
 SUIT_OF = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 CARD_MASK = {r + s: 1 << parse_card(r + s) for r in "23456789TJQKA" for s in "CDHS"}
 
@@ -82,6 +83,16 @@ async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> 
         ready.set()
         async for raw in ws:
             now = time.perf_counter()
+            if (raw.startswith('{"type":"state"') and '"legal":[]' in raw and '"ack":' not in raw
+                    and '"status":"playing"' in raw):
+                # nothing for this seat to do: only note the move number, for the leak check
+                found = GAME_SEQ.search(raw)
+                if found:
+                    s.game, s.seq = int(found[1]), int(found[2])
+                s.seen.append((s.game, s.seq, mentioned(raw)))
+                if stop.is_set() and not s.outstanding:
+                    return
+                continue
             msg = json.loads(raw)
             kind = msg["type"]
             if kind in ("state", "sync"):

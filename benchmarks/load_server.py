@@ -81,7 +81,8 @@ async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> 
                                   ping_interval=None) as ws:
         await ws.send(json.dumps({"type": "hello", "room": s.room, "player": s.player, "token": s.token}))
         ready.set()
-        async for raw in ws:
+        async for frame in ws:
+            raw = frame if isinstance(frame, str) else frame.decode()
             now = time.perf_counter()
             if (raw.startswith('{"type":"state"') and '"legal":[]' in raw and '"ack":' not in raw
                     and '"status":"playing"' in raw):
@@ -209,7 +210,7 @@ def free_port() -> int:
 
 async def make_tables(base: str, connections: int, rng: random.Random) -> list[Seat]:
     seats: list[Seat] = []
-    sizes = []
+    sizes: list[int] = []
     total = 0
     while total < connections:
         k = 3 if len(sizes) % 2 == 0 else 4
@@ -227,7 +228,9 @@ async def make_tables(base: str, connections: int, rng: random.Random) -> list[S
                 for j in range(1, k):
                     r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
                     r.raise_for_status()
-                    out.append(Seat(made["room"], r.json()["player"], r.json()["token"], random.Random(rng.random())))
+                    joined = r.json()
+                    out.append(Seat(made["room"], joined["player"], joined["token"],
+                                    random.Random(rng.random())))
                 return out
         for group in await asyncio.gather(*(table(k, i) for i, k in enumerate(sizes))):
             seats += group
@@ -271,15 +274,18 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
         "client_failures": [repr(f) for f in failures[:5]],
         "deals_finished": sum(max(s.game - 1, 0) for s in seats if s.leader),
         "server_cpu_seconds": round(cpu1[0] - cpu0[0], 2) if args.server_pid else None,
-        "server_cpu_ms_per_move": round((cpu1[0] - cpu0[0]) / moves * 1000, 3) if args.server_pid and moves else None,
-        "client_cpu_seconds": round(cpu1[1].ru_utime + cpu1[1].ru_stime - cpu0[1].ru_utime - cpu0[1].ru_stime, 2),
+        "server_cpu_ms_per_move": (round((cpu1[0] - cpu0[0]) / moves * 1000, 3)
+                                   if args.server_pid and moves else None),
+        "client_cpu_seconds": round(cpu1[1].ru_utime + cpu1[1].ru_stime
+                                    - cpu0[1].ru_utime - cpu0[1].ru_stime, 2),
         "_seats": seats,
     }
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--connections", type=int, default=1000, help="websocket connections (seats); default 1000")
+    p.add_argument("--connections", type=int, default=1000,
+                   help="websocket connections (seats); default 1000")
     p.add_argument("--duration", type=float, default=60, help="measured seconds; default 60")
     p.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring; default 5")
     p.add_argument("--seed", type=int, default=1)
@@ -298,7 +304,8 @@ def main() -> int:
         db = f"sqlite:///{tmp}/load.db"
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port),
+        server = subprocess.Popen([sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db,
+                                   "--port", str(port),
                                    "--bot-workers", "1", "--bot-delay", "0"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(300):
@@ -328,7 +335,8 @@ def main() -> int:
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             f.write(text + "\n")
-    ok = (result["error_messages"] == 0 and not result["client_failures"] and result.get("leaked_cards", 0) == 0)
+    ok = (result["error_messages"] == 0 and not result["client_failures"]
+          and result.get("leaked_cards", 0) == 0)
     return 0 if ok else 1
 
 

@@ -53,6 +53,15 @@ def out(c: Client) -> list[dict[str, Any]]:
     return msgs
 
 
+async def until(condition: Callable[[], bool], limit: float = 30.0) -> None:
+    """Wait (a safety limit, not a timing assertion) until ``condition()`` holds."""
+    for _ in range(int(limit / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition was never reached")
+
+
 async def settle() -> None:
     for _ in range(20):
         await asyncio.sleep(0.01)
@@ -173,14 +182,13 @@ def test_forged_tokens_wrong_rooms_and_out_of_turn_moves_change_nothing(tmp_path
         await hub.receive(bo, '{"type": "start"}')
         assert out(bo)[-1]["message"] == "only the player who made the room starts it"
         await hub.receive(ann, '{"type": "start"}')
-        await settle()
         out(ann), out(bo)
         assert room.status == "playing"
         state = room.state
         to_act = state.to_act
         mover, idle = (ann, bo) if room.seating[to_act] == 0 else (bo, ann)
         if room.seating[to_act] == 2:  # the bot (open seat filled at start) moves first: wait for it
-            await settle()
+            await until(lambda: room.seating[state.to_act] != 2)
             to_act = state.to_act
             mover, idle = (ann, bo) if room.seating[to_act] == 0 else (bo, ann)
         history = list(state.history)
@@ -204,7 +212,6 @@ def test_forged_tokens_wrong_rooms_and_out_of_turn_moves_change_nothing(tmp_path
         await hub.receive(mover, json.dumps({"type": "act", "n": 7, "move": move}))
         assert [m["ack"] for m in out(mover) if "ack" in m] == [7]
         assert len(state.history) == len(history) + 1
-        await settle()
         count = len(state.history)
         await hub.receive(mover, json.dumps({"type": "act", "n": 7, "move": move}))
         err = out(mover)[-1]
@@ -263,7 +270,7 @@ def test_turn_timer_plays_a_bot_move_for_the_seat(tmp_path: Path) -> None:
         assert len(state.history) == 0  # not yet
         clock.t += 2
         hub.live[code].changed.set()
-        await settle()
+        await until(lambda: len(state.history) > 0)
         assert len(state.history) == 1 and state.history[0][0] == seat
         assert state.to_act != seat or len(state.history) == 1
     run(tmp_path, body)
@@ -291,8 +298,8 @@ def test_a_settled_trick_is_collected_when_the_sluff_timer_runs_out(tmp_path: Pa
         assert room.pending_seats() == pending  # still waiting
         clock.t += 2
         hub.live[code].changed.set()
-        await settle()
-        assert not room.is_settled_window() and state.tricks == tricks + 1
+        await until(lambda: not room.is_settled_window())
+        assert state.tricks == tricks + 1
         assert [str(a) for _, a in state.history[-len(pending):]] == ["pass"] * len(pending)
         assert room.entries == entries + len(pending)
     run(tmp_path, body)
@@ -324,8 +331,7 @@ def test_a_bot_takes_a_seat_whose_player_left_and_the_player_reclaims_it(tmp_pat
         seat = state.to_act
         c = clients[room.seating[seat]]
         await hub.receive(c, '{"type": "leave"}')
-        await settle()
-        assert state.to_act != seat or len(state.history) > 0  # the bot moved for the seat
+        await until(lambda: len(state.history) > 0)  # the bot moves for the seat
         assert state.history[0][0] == seat
         info = json.loads(hub._message(room, hub.live[code], c, full=False))
         assert info["table"]["seats"][seat]["bot"] == "easy" and info["me"]["left"] is True
@@ -352,8 +358,8 @@ def test_a_disconnected_player_is_played_by_a_bot_after_the_grace_and_resumes(tm
         assert len(state.history) == 0
         clock.t += 2
         hub.live[code].changed.set()
-        await settle()
-        assert state.history and state.history[0][0] == seat
+        await until(lambda: len(state.history) > 0)
+        assert state.history[0][0] == seat
         info = json.loads(hub._message(room, hub.live[code], clients[(slot + 1) % 3], full=False))
         assert info["table"]["seats"][seat]["bot"] == "easy" and not info["table"]["seats"][seat]["connected"]
         # coming back (a new connection with the token) gives a full sync of the same seat
@@ -372,11 +378,7 @@ def test_play_again_loser_leads_roving_goat_and_tally(tmp_path: Path) -> None:
         c = await hello(hub, a["room"], 0, a["token"])
         room = hub.rooms[a["room"]]
         await hub.receive(c, '{"type": "leave"}')  # the bots play the whole deal
-        for _ in range(500):
-            if room.status == "over":
-                break
-            await asyncio.sleep(0.01)
-        assert room.status == "over"
+        await until(lambda: room.status == "over", limit=120)
         loser = room.state.loser
         assert loser is not None
         loser_slot = room.seating[loser]
@@ -424,7 +426,7 @@ def test_restart_rebuilds_every_room_from_the_log(tmp_path: Path, db_url: str) -
             await move(hub, clients[room.seating[seat]], str(legal[-1]))
         await hub.receive(clients[2], '{"type": "chat", "text": "brb"}')
         await hub.receive(clients[1], '{"type": "leave"}')
-        await settle()
+        await hub.close()  # stop the bots before taking the snapshot
         saved.update(code=code, history=list(state.history), hands=list(state.hands), lines=list(room.lines),
                      last_n=list(room.last_n), entries=room.entries)
 

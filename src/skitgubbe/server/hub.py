@@ -159,7 +159,9 @@ class Hub:
         live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
 
     async def close(self) -> None:
-        """Stop the drivers and the writer (queued writes finish first)."""
+        """Stop the drivers and the writer (queued writes finish first).  Closing twice is harmless."""
+        if self._closing:
+            return
         self._closing = True
         for live in self.live.values():
             if live.driver is not None:

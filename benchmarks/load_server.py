@@ -202,6 +202,18 @@ def server_cpu(pid: int | None) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def server_waited(pid: int | None) -> float:
+    """Seconds the server's threads have spent runnable but waiting for a CPU (Linux schedstat):
+    on a busy machine, time the server could not run."""
+    if not pid:
+        return 0.0
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as f:
+            total += int(f.read().split()[1])
+    return total / 1e9
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -250,9 +262,11 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
     await asyncio.sleep(args.warmup)
     t0 = time.perf_counter()
     cpu0 = server_cpu(args.server_pid), resource.getrusage(resource.RUSAGE_SELF)
+    wait0 = server_waited(args.server_pid)
     await asyncio.sleep(args.duration)
     t1 = time.perf_counter()
     cpu1 = server_cpu(args.server_pid), resource.getrusage(resource.RUSAGE_SELF)
+    wait1 = server_waited(args.server_pid)
     stop.set()
     done, pending = await asyncio.wait(tasks, timeout=30)
     failures = [t.exception() for t in done if t.exception() is not None]
@@ -276,6 +290,8 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
         "server_cpu_seconds": round(cpu1[0] - cpu0[0], 2) if args.server_pid else None,
         "server_cpu_ms_per_move": (round((cpu1[0] - cpu0[0]) / moves * 1000, 3)
                                    if args.server_pid and moves else None),
+        "server_waited_for_cpu_seconds": round(wait1 - wait0, 2) if args.server_pid else None,
+        "load_average": os.getloadavg()[0],
         "client_cpu_seconds": round(cpu1[1].ru_utime + cpu1[1].ru_stime
                                     - cpu0[1].ru_utime - cpu0[1].ru_stime, 2),
         "_seats": seats,

@@ -540,11 +540,12 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         from .server.app import serve
         from .server.store import DEFAULT_DB_URL
     except ImportError as e:
-        console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}")
+        console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}",
+                      markup=False)
         return 2
     db = args.db or DEFAULT_DB_URL
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
-                  "Ctrl-C stops it")
+                  "Ctrl-C stops it", markup=False)
     return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay)
 
 

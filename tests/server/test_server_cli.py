@@ -1,0 +1,49 @@
+"""`skitgubbe serve`: its options, and a clear message when the server extra is missing."""
+
+from __future__ import annotations
+
+import builtins
+from typing import Any
+
+import pytest
+
+from skitgubbe import cli
+
+
+def test_serve_options_and_defaults() -> None:
+    args = cli.build_parser().parse_args(["serve"])
+    defaults = (args.db, args.host, args.port, args.bot_workers, args.bot_delay)
+    assert defaults == (None, "127.0.0.1", 8000, 2, 0.6)
+    args = cli.build_parser().parse_args(["serve", "--db", "postgresql+psycopg://u@h/d", "--host", "0.0.0.0",
+                                          "--port", "9000"])
+    assert (args.db, args.host, args.port) == ("postgresql+psycopg://u@h/d", "0.0.0.0", 9000)
+
+
+def test_serve_without_the_server_extra_says_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    real_import = builtins.__import__
+
+    def no_server(name: str, *a: Any, **k: Any) -> Any:
+        if "server" in name and (name.startswith("skitgubbe") or (a[2] if len(a) > 2 else None)):
+            raise ImportError("No module named 'fastapi'")
+        return real_import(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_server)
+    assert cli.main(["serve"]) == 2
+    assert "pip install 'skitgubbe[server]'" in capsys.readouterr().out
+
+
+def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    seen: dict[str, Any] = {}
+
+    def fake_serve(db: str, **kw: Any) -> int:
+        seen.update(db=db, **kw)
+        return 0
+
+    import skitgubbe.server.app as app
+
+    monkeypatch.setattr(app, "serve", fake_serve)
+    assert cli.main(["serve", "--port", "8123", "--bot-delay", "0"]) == 0
+    assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
+                    "bot_workers": 2, "bot_delay": 0.0}
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out

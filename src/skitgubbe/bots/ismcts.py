@@ -53,6 +53,7 @@ from ..base import Phase
 from ..determinize import Determinizer, state_from_view
 from ..state import State
 from ..view import History, View, view_of
+from .counter import CounterBot
 from .heuristic import HeuristicBot
 
 __all__ = ["ISMCTSBot", "ROLLOUTS"]
@@ -96,6 +97,11 @@ class ISMCTSBot:
         rollout: one of :data:`ROLLOUTS`: ``"greedy"`` (the default), ``"random"``, ``"heuristic"``
             or ``"mixed"`` (see the module docstring).
         exploration: the UCB1 constant ``c`` (rewards lie in -1..1).
+        prior: ``"counter"`` (the default) or None.  With ``"counter"`` the
+            :class:`~skitgubbe.bots.counter.CounterBot` names a guide action for the seat's view
+            before the search; it is expanded first, and when the move is chosen it gets
+            :attr:`prior_share` of the iterations as extra visits.  A small search then plays the
+            counter bot's move unless its rollouts clearly say otherwise.
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
     search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
@@ -106,6 +112,10 @@ class ISMCTSBot:
     """
 
     name = "ismcts"
+
+    prior_share: float = 0.3
+    """With a prior, the guide's action counts this share of the search's iterations as extra visits
+    when the move is chosen: another action is played only if the search clearly prefers it."""
 
     rollout_limit: int = 5000
     """A rollout longer than this many actions is scored as abandoned (0 for every seat)."""
@@ -118,6 +128,7 @@ class ISMCTSBot:
         seconds: float | None = None,
         rollout: str = "greedy",
         exploration: float = 0.7,
+        prior: str | None = "counter",
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, not {rollout!r}")
@@ -133,6 +144,10 @@ class ISMCTSBot:
         self.rollout = rollout
         self.exploration = exploration
         self._policy = HeuristicBot(rng) if rollout in ("heuristic", "mixed") else None
+        if prior not in (None, "counter"):
+            raise ValueError(f"prior must be 'counter' or None, not {prior!r}")
+        self.prior = prior
+        self._prior: CounterBot | None = CounterBot(rng) if prior == "counter" else None
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.iterations = 0
@@ -171,6 +186,12 @@ class ISMCTSBot:
         limit = self.budget_iterations
         det = Determinizer(state, seat)
         root = _Node(-1)
+        guide: Action | None = None
+        if self._prior is not None:
+            view = view_of(state, seat)
+            guide = self._prior.choose(view, legal)
+            # the guide's action is expanded first
+            root.children[(seat, guide)] = _Node(seat)
         rng = self.rng
         done = 0
         while True:
@@ -187,14 +208,17 @@ class ISMCTSBot:
         self.seconds += elapsed
         self.searches += 1
         best: Action | None = None
-        best_key = (-1, -math.inf)
+        best_key: tuple[float, float] = (-1.0, -math.inf)
+        bonus = self.prior_share * done
         for a in legal:
             child = root.children.get((seat, a))
             if child is not None and child.visits:
-                key = (child.visits, child.reward / child.visits)
+                key = (child.visits + (bonus if a == guide else 0.0), child.reward / child.visits)
                 if key > best_key:
                     best, best_key = a, key
-        return best if best is not None else legal[rng.randrange(len(legal))]
+        if best is None:
+            best = guide if guide is not None else legal[rng.randrange(len(legal))]
+        return best
 
     # -- one iteration ------------------------------------------------------------------------
 
@@ -214,13 +238,23 @@ class ISMCTSBot:
             children = node.children
             untried: list[Action] = []
             present: list[tuple[Action, _Node]] = []
+            fresh: _Node | None = None
             for a in legal:
                 child = children.get((p, a))
                 if child is None:
                     untried.append(a)
+                elif not child.visits:  # the guide's action, placed before the search: expand it first
+                    child.avail += 1
+                    fresh = child
+                    untried = [a]
+                    break
                 else:
                     child.avail += 1
                     present.append((a, child))
+            if fresh is not None:
+                st.apply(untried[0], p, trusted=True)
+                path.append(fresh)
+                break
             if untried:
                 a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = _Node(p)

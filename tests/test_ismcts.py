@@ -14,7 +14,7 @@ import pytest
 
 from skitgubbe import Action, State, find_variant, parse_action
 from skitgubbe.base import Phase
-from skitgubbe.bots import RandomBot
+from skitgubbe.bots import CounterBot, RandomBot
 from skitgubbe.bots.base import Bot
 from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _greedy_two, _rewards, main
 from skitgubbe.cards import mask_of, parse_cards
@@ -139,6 +139,8 @@ def test_single_legal_action_and_errors() -> None:
         bot.search(st, (st.to_act + 1) % 3)
     with pytest.raises(ValueError, match="rollout"):
         ISMCTSBot(random.Random(0), rollout="smart")
+    with pytest.raises(ValueError, match="prior"):
+        ISMCTSBot(random.Random(0), prior="heuristic")
     with pytest.raises(ValueError, match="budget"):
         ISMCTSBot(random.Random(0), iterations=None)
     with pytest.raises(ValueError, match="iterations"):
@@ -201,3 +203,29 @@ def test_main(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--rules", "pagat", "--players", "3", "--games", "2", "--iterations", "5"])
     out = capsys.readouterr().out
     assert "loser rate" in out and "iterations/s" in out and "determinizations/s" in out
+
+
+def test_the_counter_bot_guides_a_small_search() -> None:
+    """With one iteration the search plays the guide's move, the counter bot's; a search that
+    clearly prefers another move overrides it (a kill that wins the deal at once)."""
+    rng = random.Random(3)
+    st = State.new(find_variant("goat"), 3, seed=12)
+    checked = 0
+    while not st.is_over and checked < 15:
+        seat = st.to_act
+        if seat >= 0 and len(st.legal_actions(seat)) > 1:
+            view = view_of(st, seat)
+            guided = ISMCTSBot(random.Random(7), iterations=1)
+            assert guided.choose(view, view.legal) == CounterBot(random.Random(7)).choose(view, view.legal)
+            checked += 1
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    assert checked == 15
+    # seat 1 goes out with the 8H (the other seats keep their cards): the guide may say so too, but
+    # an unguided one-iteration search would pick at random; with 60 iterations both find it
+    pagat = find_variant("pagat")
+    hands = [mask_of(parse_cards(h)) for h in ("5H 2D KD", "8H", "4C 8C JD")]
+    pos = State.from_phase_two(pagat, hands, trump_suit=3, leader=0)
+    pos.apply(parse_action("play 5H"))
+    for prior in ("counter", None):
+        bot = ISMCTSBot(random.Random(0), iterations=60, prior=prior)
+        assert str(bot.search(pos, 1)) == "play 8H"

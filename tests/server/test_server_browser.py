@@ -29,6 +29,11 @@ pytestmark = pytest.mark.skipif(
     reason="needs Debian's chromium and chromium-driver (apt-get install; CI does)")
 
 
+FOCUS_IN_HAND = """const a = document.activeElement;
+return !!a && (document.getElementById('hand').contains(a)
+               || document.getElementById('moves').contains(a));"""
+
+
 @pytest.fixture
 def browser() -> webdriver.Chrome:
     opts = webdriver.ChromeOptions()
@@ -77,7 +82,7 @@ def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdr
     if SHOTS:
         browser.save_screenshot(str(SHOTS / "playing.png"))
     # play to the end: by click, and every third move by keyboard
-    clicks = 0
+    clicks = kept_focus = 0
     deadline = time.monotonic() + 90
     while not _status(browser).startswith("Game over") and time.monotonic() < deadline:
         try:
@@ -93,10 +98,14 @@ def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdr
             clicks += 1
             WebDriverWait(browser, 10).until(
                 lambda d, b=before: len(room.state.history) > b or room.state.is_over)
+            if clicks % 3 == 0 and not room.state.is_over:  # that move was made from the keyboard
+                time.sleep(0.05)
+                kept_focus += bool(browser.execute_script(FOCUS_IN_HAND))
         except (StaleElementReferenceException, WebDriverException):
             time.sleep(0.02)
     assert _status(browser).startswith("Game over"), _status(browser)
     assert room.state.is_over and clicks > 5
+    assert kept_focus > 0  # after a keyboard move the focus stays in the hand, for the next one
     # after the deal: the replay has every hand, and "play again" deals again with the loser leading
     browser.find_element(By.ID, "replay-btn").click()
     wait.until(lambda d: "was dealt" in d.find_element(By.ID, "replay").text)

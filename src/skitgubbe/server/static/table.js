@@ -227,7 +227,16 @@ function renderTrick(p) {
 
 function renderHand(p) {
   const hand = $("hand"), moves = $("moves");
+  // keep the keyboard focus on the same card or move across updates
+  const active = document.activeElement;
+  const inside = active && (hand.contains(active) || moves.contains(active));
+  const key = inside ? (active.dataset.card || active.dataset.move) : null;
   hand.replaceChildren(); moves.replaceChildren();
+  if (inside) setTimeout(() => {
+    const again = [...hand.children, ...moves.children].find((b) => (b.dataset.card || b.dataset.move) === key)
+      || hand.querySelector("button.legal") || moves.querySelector("button") || hand.querySelector("button");
+    if (again) again.focus();
+  }, 0);
   if (!me) { hand.append(el("p", { text: "You are watching." })); return; }
   const single = {};
   for (const m of me.legal) {

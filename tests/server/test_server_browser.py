@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import LiveServer
+from server_helpers import LiveServer
 
 selenium = pytest.importorskip("selenium")
 

@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from conftest import LiveServer, Player, cards_mentioned, play_until_over
+from server_helpers import LiveServer, Player, cards_mentioned, play_until_over
 
 from skitgubbe.cards import card_name, cards_in
 from skitgubbe.state import State

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from conftest import LiveServer
+from server_helpers import LiveServer
 
 from skitgubbe.server.rooms import Room, RoomError, RoomSpec, make_spec
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from conftest import LiveServer, Player, free_port, play_until_over
+from server_helpers import LiveServer, Player, free_port, play_until_over
 
 
 def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) -> None:

@@ -440,3 +440,22 @@ def test_restart_rebuilds_every_room_from_the_log(tmp_path: Path, db_url: str) -
 
     run(tmp_path, first, db_url)
     run(tmp_path, second, db_url)
+
+
+def test_a_friend_joining_during_the_deal_takes_the_open_seat_from_its_bot(tmp_path: Path) -> None:
+    async def body(hub: Hub, clock: Clock) -> None:
+        a = await hub.create_room("Ann", preset="pagat", house_rules=None, players=3, seats=["open", "easy"])
+        ann = await hello(hub, a["room"], 0, a["token"])
+        room = hub.rooms[a["room"]]
+        await hub.receive(ann, '{"type": "start"}')  # the open seat is played by a bot for now
+        assert room.status == "playing" and room.bot_for(1) == "easy"
+        bo = await hub.join(a["room"], "Bo")
+        assert bo["player"] == 1 and room.bot_for(1) is None and room.slot_name(1) == "Bo"
+        c = await hello(hub, a["room"], 1, bo["token"])
+        sync = out(c)[0]
+        assert sync["you"]["seat"] == room.seat_of(1) and sync["me"]["hand"]
+        full = await hub.create_room("Cy", preset="pagat", house_rules=None, players=2, seats=["easy"])
+        with pytest.raises(RoomError) as e:
+            await hub.join(full["room"], "Di")
+        assert e.value.code == "full"
+    run(tmp_path, body)

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +37,8 @@ def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) 
                 if move is not None:
                     await p.act(move)
         bo.ws.transport.abort()
-        await asyncio.sleep(0.2)
-        await ann.drain()
         seat = room.seat_of(1)
-        assert ann.last is not None and ann.last["table"]["seats"][seat]["connected"] is False
+        await until(ann, lambda: ann.last is not None and not ann.last["table"]["seats"][seat]["connected"])
         back = Player(server.ws, made["room"], 1, joined["token"], rng=random.Random(5))
         back.n = bo.n  # the client keeps numbering its moves
         sync = await back.connect()
@@ -47,17 +46,28 @@ def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) 
         state = room.state
         from skitgubbe.server.protocol import seat_part
         from skitgubbe.view import view_of
+        bot_seat = room.seat_of(2)  # the bot may still move; then the table waits for a person
+        await until(back, lambda: state.is_over
+                    or (state.to_act != bot_seat and bot_seat not in room.pending_seats()))
         await back.drain()
         assert back.last is not None
         assert back.last["me"]["hand"] == seat_part(view_of(state, seat))["hand"]
         assert sync["lines"] == room.lines[: len(sync["lines"])] and sync["lines"][0].startswith("Deal 1")
-        await ann.drain()
-        assert ann.last is not None and ann.last["table"]["seats"][seat]["connected"] is True
+        await until(ann, lambda: ann.last is not None and ann.last["table"]["seats"][seat]["connected"])
         await play_until_over([ann, back])
         await ann.close()
         await back.close()
 
     asyncio.run(go())
+
+
+async def until(p: Player, condition: Callable[[], bool], limit: float = 30) -> None:
+    """Read ``p``'s messages until ``condition()`` holds (a safety limit, not a timing assertion)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, "the condition was never reached"
+        await p.drain()
+        await asyncio.sleep(0.01)
 
 
 def _serve(db: str, port: int) -> subprocess.Popen[bytes]:

@@ -114,3 +114,10 @@ def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdr
     browser.find_element(By.ID, "again").click()
     wait.until(lambda d: room.game == 2)
     assert room.state.first_leader == loser  # the loser leads the next deal
+    # a stale seat token (a room that is gone) is dropped with a clear message, without retrying
+    browser.execute_script(
+        "localStorage.setItem('skitgubbe:ZZZZZZ', JSON.stringify({player: 0, token: 'old'}))")
+    browser.get(server.http + "/?room=ZZZZZZ")
+    wait.until(lambda d: "start page" in _status(d))
+    assert "there is no room" in browser.find_element(By.ID, "error").text
+    assert browser.execute_script("return localStorage.getItem('skitgubbe:ZZZZZZ')") is None

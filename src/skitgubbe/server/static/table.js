@@ -9,7 +9,7 @@ const params = new URLSearchParams(location.search);
 
 let ws = null, table = null, me = null, you = null, n = 0, retry = 0, options = null;
 let roomCode = (params.get("room") || "").toUpperCase();
-let timerAt = null;
+let timerAt = null, giveUp = false;
 
 function el(tag, props = {}, ...kids) {
   const e = document.createElement(tag);
@@ -116,6 +116,7 @@ function connect(spectate = false) {
   };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = () => {
+    if (giveUp) return;
     status("Connection lost: reconnecting…");
     retry = Math.min(retry + 1, 6);
     setTimeout(() => connect(spectate), 300 * retry);
@@ -126,7 +127,17 @@ function connect(spectate = false) {
 }
 
 function receive(msg) {
-  if (msg.type === "error") { $("error").textContent = msg.message; return; }
+  if (msg.type === "error") {
+    $("error").textContent = msg.message;
+    if (!table && (msg.code === "forbidden" || msg.code === "no-room")) {
+      // the seat token is not good here (the room is gone, or it was for another room): start again
+      giveUp = true;
+      localStorage.removeItem("skitgubbe:" + roomCode);
+      ws.close();
+      status(msg.message + " · open the start page to make or join a table.");
+    }
+    return;
+  }
   if (msg.type === "chat") { addChat(msg); return; }
   if (msg.type === "replay") { showReplay(msg); return; }
   if (msg.type === "pong") return;

@@ -459,3 +459,27 @@ def test_a_friend_joining_during_the_deal_takes_the_open_seat_from_its_bot(tmp_p
             await hub.join(full["room"], "Di")
         assert e.value.code == "full"
     run(tmp_path, body)
+
+
+def test_a_move_the_database_refuses_is_not_taken(tmp_path: Path) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    async def body(hub: Hub, clock: Clock) -> None:
+        code, clients = await human_table(hub, "pagat", 3)
+        room = hub.rooms[code]
+        state = room.state
+        seat = state.to_act
+        entries = room.entries
+        real = hub.store.write
+
+        def full_disk(rows: Any) -> None:
+            raise OperationalError("INSERT INTO room_log", {}, Exception("database or disk is full"))
+
+        hub.store.write = full_disk  # type: ignore[method-assign]
+        reply = await move(hub, clients[room.seating[seat]], str(state.legal_actions(seat)[0]))
+        assert reply["code"] == "server" and "nothing changed" in reply["message"]
+        assert state.history == [] and room.entries == entries and hub.errors
+        hub.store.write = real  # type: ignore[method-assign]
+        reply = await move(hub, clients[room.seating[seat]], str(state.legal_actions(seat)[0]))
+        assert reply["type"] == "ack" and len(state.history) == 1
+    run(tmp_path, body)

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from ..actions import CHANCE
 from ..view import view_of
 from . import protocol
@@ -243,9 +245,10 @@ class Hub:
             await self._dispatch(client, msg)
         except (RoomError, ProtocolError) as e:
             client.send(_error(e.code, str(e), **({"n": n} if n is not None else {})))
-        except Exception as e:  # storage failure: nothing was applied
+        except Exception as e:  # a fault of the server: note it, and say so
             self.errors.append(f"{type(e).__name__}: {e}")
-            client.send(_error("server", "the server could not store that: nothing changed, try again"))
+            client.send(_error("server", "the server failed on that message; the next update shows "
+                                         "the table as it is"))
 
     async def _dispatch(self, client: Client, msg: ClientMessage) -> None:
         if msg.type == "ping":
@@ -343,8 +346,13 @@ class Hub:
     # -- changes --------------------------------------------------------------------------
 
     async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
-        """Store the entry, then apply it.  Call with the room's lock held."""
-        await self.writer.write([("log", room.code, room.entries, kind, payload)])
+        """Store the entry, then apply it.  Call with the room's lock held.  Raises
+        :class:`RoomError` ``server`` when the database refuses it (nothing changed)."""
+        try:
+            await self.writer.write([("log", room.code, room.entries, kind, payload)])
+        except SQLAlchemyError as e:
+            self.errors.append(f"room {room.code}: could not store {kind}: {e}")
+            raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
         self.live[room.code].changed.set()
 

@@ -42,6 +42,7 @@ from ..base import Phase
 from ..cards import SUIT_MASKS
 from ..determinize import RebuildError, state_from_view
 from ..phase_two import pick_up_take
+from ..rules import FirstPhase
 from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
@@ -92,7 +93,9 @@ class CounterBot(HeuristicBot):
         if len(legal) == 1:
             return legal[0]
         tr = track(view)
-        if view.phase == Phase.ONE:
+        if view.phase == Phase.ONE and view.rules.first_phase is FirstPhase.BEAT:
+            scores = self._score_beat(view, legal)  # Mas: the heuristic bot's beat-or-pick-up play
+        elif view.phase == Phase.ONE:
             scores = self._score_one_counted(view, legal, tr)
         elif view.phase == Phase.TWO:
             solved = self._endgame(view, legal, tr)

@@ -4,7 +4,8 @@
 the cards known to be in its hand, the cards it will own when phase one ends as far as anyone can
 tell (its pile of won tricks, which was collected face up, plus its known cards), how many of its
 cards are unknown and which cards it may hold; the cards whose place this seat has not seen (other
-hands, the stock, the face-down trump card); the cards on the table and the cards killed; and, while
+hands, the stock, the face-down trump card, a face-down reserve pile); the cards on the table and the
+cards killed; and, while
 the trump suit is still hidden, the chance of each suit being trump.
 
 The facts used, with their rule sources:
@@ -52,7 +53,7 @@ class Tracking(NamedTuple):
         owned: per seat, the cards it is known to hold when phase one ends: ``known`` plus its pile
             (in phase two, ``known``).
         unseen: cards whose place ``seat`` does not know: the unknown cards of the other hands,
-            the stock and a face-down trump card it has not seen.
+            the stock, a face-down trump card it has not seen and a face-down reserve pile.
         possible: per seat, the cards that may be in its hand now: ``known``, plus ``unseen`` if
             it has unknown cards (for ``seat``: its hand).
         table: cards on the table (the phase-one trick with its sluffs, or the phase-two plays).

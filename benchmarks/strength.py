@@ -33,9 +33,9 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "counter-goat": ("goat", 3, "counter,heuristic,heuristic", 1000, 1),
     "ismcts-random-pagat": ("pagat", 3, "ismcts-70it,random,random", 12, 1),
     "ismcts-random-goat": ("goat", 3, "ismcts-30it,random,random", 12, 1),
-    "ismcts-counter-pagat": ("pagat", 3, "ismcts-70it,counter,counter", 20, 1),
-    "ismcts-counter-goat": ("goat", 3, "ismcts-30it,counter,counter", 20, 1),
-    "ismcts-counter-goat4": ("goat", 4, "ismcts-30it,counter,counter,counter", 12, 1),
+    "ismcts-counter-pagat": ("pagat", 3, "ismcts-70it,counter,counter", 40, 1),
+    "ismcts-counter-goat": ("goat", 3, "ismcts-30it,counter,counter", 40, 1),
+    "ismcts-counter-goat4": ("goat", 4, "ismcts-30it,counter,counter,counter", 30, 1),
     "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 1, 1),
     "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 1, 1),
     # the search without the counter bot's guide, and with the old random rollouts

@@ -793,7 +793,7 @@ def play_game(
         kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
         bots = {s: make_bot(k, random.Random(seed * 100 + s)) for s, k in kinds.items()}
     except ValueError as e:
-        console.print(Text(f"error: {e}", style="bold red"))
+        console.print(Text(f"error: {e}", style="bold red"), soft_wrap=True)  # one line, however long
         return 2
     labels = ["You" if s == human_seat else f"Seat {s} ({bots[s].name})" for s in range(players)]
     where = "seat 0 leads" if start is None else f"seat {state.to_act} to act"

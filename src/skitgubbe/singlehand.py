@@ -41,7 +41,7 @@ from typing import NamedTuple
 from .actions import Action, ActionParseError, Kind, parse_action
 from .base import GameOverError, IllegalActionError, Outcome
 from .cards import FULL_DECK, RANK_MASKS, card_label, cards_in, lowest, rank_of
-from .state import deck_from_seed
+from .state import _validate_deck, deck_from_seed  # the same deck rules as the main engine
 
 __all__ = [
     "SOURCE",
@@ -146,20 +146,6 @@ class Event(NamedTuple):
     seat: int = -1
     cards: int = 0
     n: int = 0
-
-
-def _validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
-    d = tuple(deck)
-    if len(d) != 52:
-        raise ValueError(f"a deck order must list all 52 cards once; got {len(d)} cards")
-    seen = 0
-    for c in d:
-        if not isinstance(c, int) or not 0 <= c < 52:
-            raise ValueError(f"deck entry {c!r} is not a card number 0..51")
-        if seen >> c & 1:
-            raise ValueError(f"card {card_label(c)} appears twice in the deck order")
-        seen |= 1 << c
-    return d
 
 
 _PLAYS: dict[int, tuple[Action, ...]] = {}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -74,6 +75,7 @@ class Seat:
     seq: int = 0
     last: dict[str, Any] | None = None
     asked_again: int = 0
+    think: float = 0.0  # mean seconds the player pauses before a move (0: answer at once)
 
 
 async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
@@ -135,6 +137,8 @@ async def decide(ws: Any, s: Seat, msg: dict[str, Any]) -> None:
     if pub["to_act"] != me["seat"] and me["seat"] not in pub["window"]:
         return
     move = s.rng.choice(me["legal"])["move"]
+    if s.think > 0:  # a player's pause before the move: uniform over [0.5, 1.5] x the mean
+        await asyncio.sleep(s.think * (0.5 + s.rng.random()))
     s.n += 1
     s.sent[s.n] = time.perf_counter()
     s.outstanding = True
@@ -252,6 +256,8 @@ async def make_tables(base: str, connections: int, rng: random.Random) -> list[S
 async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any]:
     rng = random.Random(args.seed)
     seats = await make_tables(base, args.connections, rng)
+    for s in seats:
+        s.think = args.think
     stop = asyncio.Event()
     readies = [asyncio.Event() for _ in seats]
     tasks = []
@@ -304,6 +310,9 @@ def main() -> int:
                    help="websocket connections (seats); default 1000")
     p.add_argument("--duration", type=float, default=60, help="measured seconds; default 60")
     p.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring; default 5")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a player pauses before each move (uniform over 0.5-1.5 x this); "
+                        "default 0: answer at once, which saturates the server and measures its ceiling")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000 (default: start one)")
     p.add_argument("--db", help="with --url: the server's database URL, for the leak check")
@@ -332,6 +341,10 @@ def main() -> int:
                 time.sleep(0.1)
     args.server_pid = server.pid if server is not None else None
     ws_url = base.replace("http", "ws", 1) + "/ws"
+    # The clients keep every message's card set for the leak check: hundreds of thousands of small
+    # objects, whose cyclic garbage collections would stall this process's event loop and show up
+    # as server latency.  Nothing here makes reference cycles worth collecting during the run.
+    gc.disable()
     try:
         result = asyncio.run(run(args, base, ws_url))
     finally:

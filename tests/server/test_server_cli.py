@@ -47,3 +47,29 @@ def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
                     "bot_workers": 2, "bot_delay": 0.0}
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_serve_quiets_the_garbage_collector_before_serving(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector is tuned before uvicorn starts (docs/server.md, "Load")."""
+    import gc
+
+    import uvicorn
+
+    import skitgubbe.server.app as app
+
+    seen: dict[str, Any] = {}
+
+    def fake_run(asgi: Any, **kw: Any) -> None:
+        seen.update(threshold=gc.get_threshold(), frozen=gc.get_freeze_count(), **kw)
+
+    before = gc.get_threshold()
+    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(app, "create_app", lambda *a, **k: object())
+    try:
+        assert app.serve("sqlite://", port=8124) == 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+    assert seen["threshold"] == app.GC_THRESHOLDS != before
+    assert seen["frozen"] > 0
+    assert (seen["host"], seen["port"]) == ("127.0.0.1", 8124)

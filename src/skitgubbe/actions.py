@@ -30,7 +30,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from .cards import CardParseError, card_label, card_name, cards_in, mask_of, parse_cards
+from .cards import CardParseError, card_label, card_name, in_order, mask_of, parse_cards
 
 __all__ = ["Kind", "Action", "ActionParseError", "parse_action", "CHANCE"]
 
@@ -91,7 +91,7 @@ class Action(NamedTuple):
         if self.kind is Kind.DRECK:
             return verb + "".join(" " + card_name(c) for c in self.order)
         if self.cards:
-            return verb + "".join(" " + card_name(c) for c in cards_in(self.cards))
+            return verb + "".join(" " + card_name(c) for c in in_order(self.cards))
         return verb
 
     def label(self) -> str:
@@ -107,7 +107,7 @@ class Action(NamedTuple):
         if self.kind is Kind.EXCHANGE:
             return "exchange the 2 of trumps for the turned-up trump"
         verb = _VERBS[self.kind]
-        return verb + "".join(" " + card_label(c) for c in cards_in(self.cards))
+        return verb + "".join(" " + card_label(c) for c in in_order(self.cards))
 
 
 def play(*cards: int) -> Action:
@@ -170,9 +170,10 @@ _run_cache: dict[tuple[int, int, int, bool], tuple[Action, ...]] = {}
 
 
 def single_actions(kind: Kind, mask: int) -> tuple[Action, ...]:
-    """One ``kind`` action per card of card set ``mask``, lowest card first (cached per suit)."""
+    """One ``kind`` action per card of card set ``mask``, lowest card first (cached per suit;
+    the second pack's cards, 52..103, after the first's)."""
     out: tuple[Action, ...] = ()
-    for s in range(4):
+    for s in range(8 if mask >> 52 else 4):
         bits = (mask >> (13 * s)) & _SUIT_BITS
         if bits:
             key = (kind, s, bits)

@@ -85,6 +85,8 @@ class StateBase:
     """
 
     rules: Rules
+    double: bool  # two packs (rules.decks == 2): cards 52..103 are the second pack's copies
+    full: int  # every card of the deal's packs (cards.FULL_DECK or cards.DOUBLE_DECK)
     players: int
     dealer: int
     first_leader: int

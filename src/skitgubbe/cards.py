@@ -5,6 +5,11 @@ thirteen cards of one suit occupy thirteen consecutive bits and a run of
 touching cards is a run of consecutive set bits.  Ranks are 2..14 (14 is the
 ace); suits are 0..3 in the order clubs, diamonds, hearts, spades.
 
+With two packs (the double deck, rules option ``decks = 2``) cards 52..103 are
+the second pack: card ``c + 52`` is the *twin* of card ``c``, the same rank and
+suit, with the same name.  Every table here (rank, suit, names) covers all 104;
+:func:`fold` maps a card set of either pack onto the 52 card kinds it holds.
+
 A *card set* (``CardSet``) is a plain ``int`` used as a bitmask: bit ``i`` set
 means card ``i`` is in the set.  Nothing in this module does I/O.
 
@@ -30,8 +35,15 @@ __all__ = [
     "RANK_NAMES",
     "SUIT_MASKS",
     "RANK_MASKS",
+    "DOUBLE_DECK",
+    "RANK_MASKS2",
+    "TWIN",
     "card",
+    "canonical",
     "card_label",
+    "fold",
+    "full_deck",
+    "in_order",
     "card_name",
     "cards_in",
     "count",
@@ -61,14 +73,21 @@ RANK_NAMES = {
 
 CARDS = range(52)
 FULL_DECK: CardSet = (1 << 52) - 1
+TWIN = 52
+"""Card ``c + TWIN`` is the second pack's copy of card ``c`` (double deck)."""
+DOUBLE_DECK: CardSet = (1 << 104) - 1
+"""Every card of two packs: bits 0..51 the first pack, 52..103 the second."""
 SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 """SUIT_MASKS[s]: the card set of all 13 cards of suit s."""
 RANK_MASKS = tuple(sum(1 << (s * 13 + r - 2) for s in range(4)) if r >= 2 else 0 for r in range(15))
 """RANK_MASKS[r]: the card set of the four cards of rank r (2..14); entries 0 and 1 are empty."""
+RANK_MASKS2 = tuple(m | m << TWIN for m in RANK_MASKS)
+"""RANK_MASKS2[r]: the cards of rank r in both packs (eight cards); on a one-pack card set
+``m & RANK_MASKS2[r] == m & RANK_MASKS[r]``."""
 
 # Lookup tables built once: rank and suit of every card.
-_RANK = tuple(c % 13 + 2 for c in CARDS)
-_SUIT = tuple(c // 13 for c in CARDS)
+_RANK = tuple(c % 13 + 2 for c in range(104))
+_SUIT = tuple(c // 13 % 4 for c in range(104))
 _SUIT_BY_CHAR = {ch: i for i, ch in enumerate(SUITS)}
 _SUIT_BY_CHAR.update({sym: i for i, sym in enumerate(SUIT_SYMBOLS)})
 _SUIT_BY_CHAR.update({"♧": 0, "♢": 1, "♡": 2, "♤": 3})
@@ -90,6 +109,28 @@ def card(rank: int, suit: int) -> int:
     if not 0 <= suit <= 3:
         raise ValueError(f"suit must be 0..3 (clubs, diamonds, hearts, spades), not {suit}")
     return suit * 13 + rank - 2
+
+
+def full_deck(decks: int) -> CardSet:
+    """Every card of ``decks`` packs (1 or 2): :data:`FULL_DECK` or :data:`DOUBLE_DECK`."""
+    return DOUBLE_DECK if decks == 2 else FULL_DECK
+
+
+def fold(mask: CardSet) -> CardSet:
+    """The card kinds (a one-pack card set, cards 0..51) of ``mask``, a card set of either pack:
+    a card of the second pack counts as its twin.  ``fold(m) == m`` for a one-pack set."""
+    return (mask | mask >> TWIN) & FULL_DECK
+
+
+def canonical(cards: CardSet, hand: CardSet) -> CardSet:
+    """``cards`` spelled the one way the engine lists it, given the ``hand`` it comes from
+    (two packs): a kind named twice keeps both copies; a kind named once is the first pack's
+    copy if ``hand`` holds it, else the second pack's.  A one-pack set held in ``hand``
+    comes back unchanged.  (Twins are the same card to the rules: Flurst and Howell, "Double
+    Deck"; which copy moves never matters, so the engine lists one.)"""
+    both = cards & (cards >> TWIN) & FULL_DECK
+    once = fold(cards) & ~both
+    return both | both << TWIN | (once & hand) | (once & ~hand) << TWIN
 
 
 def rank_of(c: int) -> int:
@@ -157,6 +198,14 @@ def cards_in(mask: CardSet) -> Iterator[int]:
         mask ^= low
 
 
+def in_order(mask: CardSet) -> list[int]:
+    """The cards of ``mask`` in card order, a second-pack card next to its twin's place
+    (``5C 6C 7C`` for a run of mixed copies): for display and notation."""
+    if mask >> TWIN:
+        return sorted(cards_in(mask), key=lambda c: (c % TWIN, c))
+    return list(cards_in(mask))
+
+
 def count(mask: CardSet) -> int:
     """Number of cards in ``mask``."""
     return mask.bit_count()
@@ -175,7 +224,7 @@ def highest(mask: CardSet) -> int:
 def format_cards(mask: CardSet, *, unicode: bool = False) -> str:
     """The cards of ``mask`` as space-separated notation, in card order (``"2C 7D TD"``)."""
     name = card_label if unicode else card_name
-    return " ".join(name(c) for c in cards_in(mask))
+    return " ".join(name(c) for c in in_order(mask))
 
 
 def is_run(mask: CardSet) -> bool:

@@ -29,13 +29,16 @@ from .actions import (
     single_actions,
 )
 from .base import Event, Phase, StateBase
-from .cards import RANK_MASKS, SUIT_MASKS, SUIT_NAMES, card_label, cards_in, rank_of
+from .cards import FULL_DECK, RANK_MASKS2, SUIT_MASKS, SUIT_NAMES, TWIN, card_label, cards_in, rank_of, suit_of
 from .rules import FirstPhase, SecondLead, StockEnd
 
 __all__ = ["PhaseOne"]
 
 
-_RANK = tuple(rank_of(c) for c in range(52))
+_RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
+# The masks of every card of a rank, in both packs: on a one-pack card set the same as
+# cards.RANK_MASKS, and every use below intersects a hand or a trick.
+RANK_MASKS = RANK_MASKS2
 _event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)
 _RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
@@ -64,7 +67,7 @@ class PhaseOne(StateBase):
         self.spare = 0 if self.rules.bottom_aside else 1
         self.beat = self.rules.first_phase is FirstPhase.BEAT
         if self.beat and self.stock:  # Mas: the trump lies face up under the stock from the deal
-            self.trump_suit = self.stock[0] // 13
+            self.trump_suit = suit_of(self.stock[0])
         self.chance_seats = []
         self.chance_cards = 0
         self.chance_to_piles = False
@@ -145,7 +148,7 @@ class PhaseOne(StateBase):
             self.trump_card = c
             self.trump_holder = seat
             if self.rules.trump_shown_when_drawn:  # catsatcards.com: put face up at once
-                self.trump_suit = c // 13
+                self.trump_suit = suit_of(c)
                 self.events.append(Event("trump-drawn", seat, 1 << c, (self.trump_suit,)))
 
     def _draw_up(self, seat: int) -> None:
@@ -195,7 +198,10 @@ class PhaseOne(StateBase):
             return self._legal_beat(s) if s == self.to_act else out
         if s == self.to_act and not self.pending:
             forced = self._must_match(s)
-            out.extend(single_actions(Kind.PLAY, forced or self.hands[s]))
+            m = forced or self.hands[s]
+            if m >> TWIN:  # two packs: one action for a card held twice (the first pack's copy)
+                m &= ~((m & FULL_DECK) << TWIN)
+            out.extend(single_actions(Kind.PLAY, m))
             if self.rules.max_equal_play > 1:  # two or three cards of one rank as one play
                 hand = forced or self.hands[s]
                 for r in range(2, 15):
@@ -207,6 +213,8 @@ class PhaseOne(StateBase):
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
             m = self._sluffable(s)
+            if m >> TWIN:
+                m &= ~((m & FULL_DECK) << TWIN)
             if m:
                 out.extend(single_actions(Kind.SLUFF, m))
             if self.pending >> s & 1:
@@ -719,7 +727,7 @@ class PhaseOne(StateBase):
             self.piles[s] = 0
         tc = self.trump_card
         if tc >= 0:
-            self.trump_suit = tc // 13
+            self.trump_suit = suit_of(tc)
             holder = self.trump_holder
             shown = self.rules.show_trump_card or self.rules.exposed_bottom or holder < 0
             if holder < 0:  # set aside at the deal: it names the suit, then leaves the game
@@ -756,7 +764,7 @@ class PhaseOne(StateBase):
         order = [(self.dealer + 1 + i) % n for i in range(n)]
         below = rules.dreck_below
         if below < 0:  # the rank of the trump card (pagat.com, "Number of cards needed")
-            below = self.trump_card % 13 + 2 if self.trump_card >= 0 else 0
+            below = rank_of(self.trump_card) if self.trump_card >= 0 else 0
         needy = [s for s in order if hands[s].bit_count() < below] if below else []
         if not needy:
             self._start_phase_two(self._second_leader())
@@ -765,8 +773,10 @@ class PhaseOne(StateBase):
         for r in range(2, rules.dreck_max_rank + 1):
             dreck |= RANK_MASKS[r]
         if rules.dreck_trump_rank and self.trump_suit >= 0:
-            dreck |= 1 << (self.trump_suit * 13 + rules.dreck_trump_rank - 2)
-        dreck &= ~self.killed  # a trump card set aside at the deal is out of play, not dreck
+            card = 1 << (self.trump_suit * 13 + rules.dreck_trump_rank - 2)
+            dreck |= card | card << TWIN  # both copies with two packs
+        # the deal's packs only; a trump card set aside at the deal is out of play, not dreck
+        dreck &= self.full & ~self.killed
         for s in range(n):
             hands[s] &= ~dreck
             self.known[s] &= ~dreck

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .beating import anti_trump_suit, beats
-from .cards import SUIT_MASKS, SUIT_NAMES, card_label, is_run
+from .cards import SUIT_MASKS, SUIT_NAMES, TWIN, canonical, card_label, fold, is_run
 from .rules import EmptyHand, PickUp, Plays
 
 __all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
@@ -31,8 +31,25 @@ def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
 
     With ``PickUp.LOWEST_CARD`` only the lowest card of the bottom play is taken; the play
     is removed only when that was its last card.  Returns ``(0, 0, 0)`` for an empty table.
+    Plays may hold second-pack cards (two packs): the rules compare card kinds
+    (:func:`~skitgubbe.cards.fold`), and the cards taken are the plays' own.
     Rule sources: see :class:`~skitgubbe.rules.PickUp`.
     """
+    if not any(p >> TWIN for p in plays):
+        return _take(plays, mode)
+    take, below, above = _take([fold(p) for p in plays], mode)
+    if mode is PickUp.LOWEST_CARD:
+        return take if plays[0] & take else take << TWIN, below, above
+    taken = 0
+    for p in plays[:below]:
+        taken |= p
+    for p in plays[len(plays) - above:]:
+        taken |= p
+    return taken, below, above
+
+
+def _take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
+    """pick_up_take on one-pack plays."""
     if not plays:
         return 0, 0, 0
     if mode is PickUp.TOP_CARD:
@@ -88,7 +105,7 @@ class PhaseTwo(StateBase):
         self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
         self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0
                           and not rules.high_trump_kills_only and not rules.forced_pickup
-                          and rules.empty_hand is not EmptyHand.BLAMATTIS)
+                          and rules.empty_hand is not EmptyHand.BLAMATTIS and not self.double)
         self.table = []
         self.table_owners = []
         empty = [s for s in ((self.dealer + 1 + i) % n for i in range(n)) if not self.hands[s]]
@@ -133,13 +150,17 @@ class PhaseTwo(StateBase):
             self.to_act = s
 
     def high_trump(self) -> int:
-        """The highest trump still in the game (not killed or out of play), or -1."""
-        left = SUIT_MASKS[self.trump_suit] & ~self.killed if self.trump_suit >= 0 else 0
-        return left.bit_length() - 1
+        """The highest trump still in the game (not killed or out of play), or -1.  With two
+        packs, the highest trump of which a copy is still in the game (a first-pack card)."""
+        if self.trump_suit < 0:
+            return -1
+        gone = self.killed & self.killed >> TWIN if self.double else self.killed
+        return (SUIT_MASKS[self.trump_suit] & ~gone).bit_length() - 1
 
     def _candidates(self, hand: int) -> int:
-        """Cards of ``hand`` that may take part in a beat of the top play."""
-        top = self.table[-1]
+        """Cards of ``hand`` that may take part in a beat of the top play (with two packs,
+        ``hand`` and the result are card kinds, :func:`~skitgubbe.cards.fold`)."""
+        top = fold(self.table[-1]) if self.double else self.table[-1]
         th = top.bit_length() - 1
         ts = th // 13
         m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
@@ -153,17 +174,22 @@ class PhaseTwo(StateBase):
         return single_actions(Kind.PLAY, m)
 
     def _legal_two(self, s: int) -> list[Action]:
-        hand = self.hands[s]
+        held = self.hands[s]
         table = self.table
         if table and (self.forced or self.blue >> s & 1):
             return [PICK_UP_ACTION]
+        # two packs: plays are worked out on card kinds, then given the copies the seat holds
+        hand = fold(held) if self.double else held
         acts = self._plays(self._candidates(hand) if table else hand)
         if self.rules.high_trump_kills_only:
             ht = self.high_trump()
-            top_suit = (table[-1].bit_length() - 1) // 13 if table else -1
+            top_suit = (fold(table[-1]).bit_length() - 1) // 13 if table else -1
             ends = self.rules.trump_ends_trick and table and top_suit != self.trump_suit
             if ht >= 0 and hand >> ht & 1 and len(table) + 1 < self.kill_at and not ends:
                 acts = tuple(a for a in acts if not a.cards >> ht & 1)
+        if self.double and held >> TWIN:
+            acts = tuple(a if not a.cards & ~held else a._replace(cards=canonical(a.cards, held))
+                         for a in acts)
         return [*acts, PICK_UP_ACTION] if table else list(acts)
 
     def _random_two(self, u: float) -> Action:
@@ -218,6 +244,9 @@ class PhaseTwo(StateBase):
             return "a seat has picked up: everyone after it must pick up too until the table is empty"
         if self.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
             return "these rules allow one card per play in phase two"
+        if cards & cards >> TWIN:
+            return "the two copies of a card never touch: play them separately (double deck)"
+        cards = fold(cards)  # two packs: the rules see card kinds
         if not is_run(cards):
             return "a play is one card or a run of touching cards of one suit"
         n = cards.bit_count()
@@ -230,7 +259,7 @@ class PhaseTwo(StateBase):
         if ht >= 0 and cards >> ht & 1:
             return (f"the {card_label(ht)} is the highest trump left: it may only be played to kill a trick "
                     f"(play {self.kill_at} of {self.kill_at})")
-        top = self.table[-1]
+        top = fold(self.table[-1])
         th = top.bit_length() - 1
         ts = th // 13
         if ts == self.trump_suit:
@@ -293,16 +322,17 @@ class PhaseTwo(StateBase):
         if len(table) >= self.kill_at:
             return True
         rules = self.rules
+        cards = fold(cards)  # two packs: card kinds
         suit = ((cards & -cards).bit_length() - 1) // 13
         if rules.trump_ends_trick and len(table) >= 2 and suit == self.trump_suit:
-            below = table[-2]
+            below = fold(table[-2])
             if (below.bit_length() - 1) // 13 != self.trump_suit:
                 return True
         if rules.complete_suit_ends:
             on_table = 0
             for p in table:
                 on_table |= p
-            if on_table & SUIT_MASKS[suit] == SUIT_MASKS[suit]:
+            if fold(on_table) & SUIT_MASKS[suit] == SUIT_MASKS[suit]:
                 return True
         return False
 
@@ -341,7 +371,10 @@ class PhaseTwo(StateBase):
         led_last = bool(self.reserve) and len(table) == 1 and not self.hands[self.table_owners[0]]
         if self.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
             self.blue ^= 1 << s
-            take = table[0] & -table[0]
+            low = fold(table[0])
+            take = low & -low
+            if not table[0] & take:  # two packs: the lowest card is a second-pack copy
+                take <<= TWIN
             table[0] ^= take
             if not table[0]:
                 del table[0]
@@ -351,7 +384,7 @@ class PhaseTwo(StateBase):
             self.table_owners.pop()
         else:
             mode = self.rules.pick_up
-            take, below, above = pick_up_take(table, mode)
+            take, below, above = (pick_up_take if self.double else _take)(table, mode)
             if above:
                 del table[-above:]
                 del self.table_owners[-above:]

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from .beating import anti_trump_suit, beats
-from .cards import FULL_DECK, SUIT_NAMES, card_label, cards_in, format_cards, is_run
+from .cards import SUIT_NAMES, TWIN, card_label, cards_in, fold, format_cards, full_deck, is_run
 from .rules import Plays, Rules
 
 __all__ = ["Position", "PositionError", "check_position", "default_kill_at", "practice_position"]
@@ -82,10 +82,11 @@ def check_position(position: Position, rules: Rules) -> None:
         )
     seen = 0
     places: dict[int, str] = {}
+    full = full_deck(rules.decks)
 
     def place(mask: int, where: str) -> None:
         nonlocal seen
-        if mask < 0 or mask & ~FULL_DECK:
+        if mask < 0 or mask & ~full:
             raise PositionError(where, "not a card set")
         twice = seen & mask
         if twice:
@@ -105,6 +106,10 @@ def check_position(position: Position, rules: Rules) -> None:
         if not p:
             raise PositionError("table", f"play {i} has no cards")
         place(p, "table")
+        if p & p >> TWIN:
+            raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) holds two copies of "
+                                         "one card: twins never touch")
+        p = fold(p)  # two packs: the rules see card kinds
         if not is_run(p):
             raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) is not one card "
                                          "or a run of touching cards of one suit")
@@ -118,14 +123,14 @@ def check_position(position: Position, rules: Rules) -> None:
             raise PositionError("table",
                                 f"play {i} is a run that does not start with a 2, as {rules.name} requires")
         if i > 1:
-            below = position.table[i - 2][1]
+            below = fold(position.table[i - 2][1])
             if not beats(p, below, position.trump_suit, anti):
                 raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) does not beat "
                                              f"play {i - 1} ({format_cards(below, unicode=True)}) with "
                                              f"{SUIT_NAMES[position.trump_suit]} trumps")
     place(position.out_of_play, "out-of-play")
-    if seen != FULL_DECK:
-        missing = format_cards(FULL_DECK & ~seen, unicode=True)
+    if seen != full:
+        missing = format_cards(full & ~seen, unicode=True)
         raise PositionError("cards",
                             f"every card must be in a hand, on the table or out of play; missing: {missing}")
     if len(set(position.out_order)) != len(position.out_order):
@@ -148,10 +153,12 @@ def check_position(position: Position, rules: Rules) -> None:
                                        f"the table and {n} seats")
 
 
-def practice_position(players: int, rng: random.Random, *, trump_suit: int | None = None) -> Position:
+def practice_position(players: int, rng: random.Random, *, trump_suit: int | None = None,
+                      decks: int = 1) -> Position:
     """A phase-two practice deal, as both Goat Game texts suggest for learning: all 52
-    cards shuffled with ``rng`` and dealt one at a time from seat 0, so the hands differ by
-    at most one card; the trump suit is ``trump_suit`` or drawn with ``rng``; seat 0 leads.
+    cards (104 with ``decks=2``) shuffled with ``rng`` and dealt one at a time from seat 0, so
+    the hands differ by at most one card; the trump suit is ``trump_suit`` or drawn with
+    ``rng``; seat 0 leads.
 
     Raises ``ValueError`` for fewer than 2 or more than 8 players or a suit outside 0..3.
     """
@@ -159,7 +166,7 @@ def practice_position(players: int, rng: random.Random, *, trump_suit: int | Non
         raise ValueError(f"a practice deal is for 2 to 8 players, not {players}")
     if trump_suit is not None and not 0 <= trump_suit < 4:
         raise ValueError(f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}")
-    deck = list(range(52))
+    deck = list(range(52 * decks))
     rng.shuffle(deck)
     hands = [0] * players
     for i, c in enumerate(deck):

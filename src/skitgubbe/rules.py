@@ -262,6 +262,11 @@ class Rules:
         confusion: 3-player confusion: six seats for three players, seat s and seat s + 3
             being one player's two hands, which play as partners and each see the other; the
             player whose hand is left holding cards loses (Flurst, "3-player confusion").
+        decks: packs shuffled together, 1 or 2 (the double deck: Flurst and Howell,
+            "Double Deck").  With 2, cards 52..103 are the second pack
+            (:data:`skitgubbe.cards.TWIN`); twins never touch, so no phase-two play holds
+            both, and a play names whichever copy its seat holds.  The texts raise the dreck
+            threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD3).
     """
 
     name: str = "custom"
@@ -310,6 +315,7 @@ class Rules:
     tie_deal: bool = False
     incomplete_trick_dealt: bool = False
     confusion: bool = False
+    decks: int = 1
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players <= 8:
@@ -329,8 +335,10 @@ class Rules:
                 "sluff_guard_high/sluff_guard_last need sluffing=True: "
                 "they restrict sluffing"
             )
-        if self.dreck_below < -1 or self.dreck_below > 52:
-            raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to 52, "
+        if self.decks not in (1, 2):
+            raise RulesError(f"decks={self.decks}: must be 1 (one pack of 52) or 2 (the double deck, 104)")
+        if self.dreck_below < -1 or self.dreck_below > 52 * self.decks:
+            raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to {52 * self.decks}, "
                              "or -1 (the trump card's rank)")
         if not 1 <= self.max_equal_play <= 3:
             raise RulesError(f"max_equal_play={self.max_equal_play}: must be 1..3 cards of one rank")
@@ -408,6 +416,17 @@ class Rules:
             raise RulesError(f"confusion=True with min_players={self.min_players}, max_players="
                              f"{self.max_players}: 3-player confusion is played with six seats (two hands "
                              "for each of three players)")
+        if self.decks == 2:
+            for option, bad, why in (
+                    ("first_phase", beat, "Mas's exchange of the 2 of trumps and its stored trumps "
+                                          "assume one pack"),
+                    ("reserve", self.reserve, "the avstickshög is a two-seat rule for one pack"),
+                    ("max_equal_play", self.max_equal_play != 1, "plays of equal cards would let twins "
+                                                                 "be played together, which they never are")):
+                if bad:
+                    raise RulesError(f"decks=2 with {option}={getattr(self, option)!s}: {why}; the double "
+                                     "deck is described for the Goat Game (Flurst, Howell)"
+                                     .replace("FirstPhase.BEAT", "beat"))
         if self.stock_end is StockEnd.SKIP_EMPTY and self.first_phase is not FirstPhase.ALL_PLAY:
             raise RulesError("stock_end=skip-empty needs first_phase=all-play (Koira)")
 
@@ -522,5 +541,6 @@ OPTION_HELP: dict[str, str] = {
     "tie_deal": "a tie ends the trick: the tied seats take back their cards and are dealt the others",
     "incomplete_trick_dealt": "a trick left unfinished by phase one's end is shuffled and dealt round",
     "confusion": "three players with two hands each (six seats), each pair partners who see each other",
+    "decks": "packs shuffled together: 1, or 2 for the double deck (twins never touch)",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

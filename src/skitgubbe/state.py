@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
-from .cards import FULL_DECK, card_label, cards_in, lowest, rank_of
+from .cards import TWIN, canonical, fold, card_label, cards_in, full_deck, lowest, rank_of
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
@@ -62,10 +62,10 @@ _ONE, _TWO = Phase.ONE, Phase.TWO
 _PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
 
 
-def deck_from_seed(seed: int | str) -> tuple[int, ...]:
-    """The deck order that ``random.Random(seed)`` shuffles: a tuple of the 52 cards,
-    first card dealt first."""
-    deck = list(range(52))
+def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
+    """The deck order that ``random.Random(seed)`` shuffles: a tuple of the 52 cards
+    (104 with ``decks=2``, see :data:`skitgubbe.cards.TWIN`), first card dealt first."""
+    deck = list(range(52 * decks))
     random.Random(seed).shuffle(deck)
     return tuple(deck)
 
@@ -84,16 +84,18 @@ def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> in
     return best_seat
 
 
-def _validate_deck(deck: Sequence[int]) -> tuple[int, ...]:
+def _validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
     d = tuple(deck)
-    if len(d) != 52:
-        raise ValueError(f"a deck order must list all 52 cards once; got {len(d)} cards")
+    size = 52 * decks
+    if len(d) != size:
+        raise ValueError(f"a deck order must list all {size} cards once; got {len(d)} cards")
     seen = 0
     for c in d:
-        if not isinstance(c, int) or not 0 <= c < 52:
-            raise ValueError(f"deck entry {c!r} is not a card number 0..51")
+        if not isinstance(c, int) or not 0 <= c < size:
+            raise ValueError(f"deck entry {c!r} is not a card number 0..{size - 1}")
         if seen >> c & 1:
-            raise ValueError(f"card {card_label(c)} appears twice in the deck order")
+            raise ValueError(f"card {card_label(c)} appears twice in the deck order"
+                             + (" (as the same copy: the second pack's copies are 52..103)" if decks == 2 else ""))
         seen |= 1 << c
     return d
 
@@ -133,7 +135,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
             dealer: the dealer's seat.  Cards are dealt one at a time clockwise
                 from the dealer's left, ``rules.hand_size`` each, from the start
                 of the deck order; the rest is the stock, top card first.
-            deck: the 52 cards in dealing order (first card dealt first), or
+            deck: the 52 cards in dealing order (first card dealt first; 104 cards under
+                ``rules.decks == 2``), or
             seed: shuffle with :func:`deck_from_seed` (exactly one of deck/seed).
             leader: the seat that leads the first trick; default as ``rules.first_lead``
                 says (the dealer's left, or the holder of the lowest card dealt); in a
@@ -157,8 +160,14 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
         if (deck is None) == (seed is None):
             raise ValueError("give exactly one of deck (the card order) or seed")
-        d = _validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
+        decks = rules.decks
+        if deck is not None:
+            d = _validate_deck(deck, decks)
+        else:
+            d = deck_from_seed(seed, decks=decks)  # type: ignore[arg-type]
         self = cls.__new__(cls)
+        self.double = decks == 2
+        self.full = full_deck(decks)
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -223,8 +232,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if not 0 <= leader < n:
             raise ValueError(f"leader seat {leader} does not exist: seats are 0..{n - 1}")
         seen = 0
+        full = full_deck(rules.decks)
         for s, h in enumerate(hands):
-            if h < 0 or h & ~FULL_DECK:
+            if h < 0 or h & ~full:
                 raise ValueError(f"seat {s}: not a card set")
             if seen & h:
                 raise ValueError(f"card {card_label(lowest(seen & h))} is in two hands")
@@ -234,14 +244,14 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 raise ValueError(
                     f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}"
                 )
-            self = cls.new(rules, n, dealer=dealer, deck=range(52), action_limit=action_limit)
+            self = cls.new(rules, n, dealer=dealer, deck=range(52 * rules.decks), action_limit=action_limit)
             self.deck = ()
             self.hands = list(hands)
             self.stock = []
             self.reserve = []
             self.trump_suit = trump_suit
             self._init_phase_one()
-            self.killed = FULL_DECK & ~seen
+            self.killed = full & ~seen
             self._start_phase_two(leader)
             return self
         to_act = leader
@@ -249,7 +259,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
             to_act = (to_act + 1) % n
             while not hands[to_act]:
                 to_act = (to_act + 1) % n
-        position = Position(tuple(hands), trump_suit, to_act, out_of_play=FULL_DECK & ~seen, dealer=dealer)
+        position = Position(tuple(hands), trump_suit, to_act, out_of_play=full & ~seen, dealer=dealer)
         return cls.from_position(rules, position, action_limit=action_limit)
 
     @classmethod
@@ -264,7 +274,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         """
         check_position(position, rules)
         n = len(position.hands)
-        self = cls.new(rules, n, dealer=position.dealer % n, deck=range(52), action_limit=action_limit)
+        self = cls.new(rules, n, dealer=position.dealer % n, deck=range(52 * rules.decks),
+                       action_limit=action_limit)
         self.deck = ()  # a position has no deal behind it
         self.position = position
         self.hands = list(position.hands)
@@ -446,6 +457,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if action.kind == Kind.DRECK:
             self._check_dreck(s, action)
             return
+        if self.double:
+            action = self._twin(s, action)
         if action in self.legal_actions(s):
             return
         raise IllegalActionError(s, action, self.explain(action, s))
@@ -460,6 +473,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         s = self.to_act if seat is None else seat
         if not trusted:
             self.check(action, s)
+            if self.double:
+                action = self._twin(s, action)
         history = self.history
         history.append((s, action))
         kind = action[0]
@@ -489,6 +504,22 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self.abandoned = True
             self._finish(None)
             self.events.append(Event("abandoned"))
+
+    def _twin(self, s: int, action: Action) -> Action:
+        """Two packs: ``action`` with its cards spelled as :meth:`legal_actions` lists them, so
+        that either copy's name plays the card held (the copies are the same card to the rules,
+        docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.cards.canonical` (the first pack's
+        copy if the seat holds it); phase one: the copy that is legal now."""
+        if action.kind not in (Kind.PLAY, Kind.SLUFF) or not 0 <= s < self.players or not action.cards:
+            return action
+        cards = canonical(action.cards, self.hands[s])
+        if self.phase == Phase.ONE and cards.bit_count() == 1:
+            legal = self._legal_one(s)
+            kind = fold(cards)
+            for c in (kind, kind << TWIN):
+                if action._replace(cards=c) in legal:
+                    return action._replace(cards=c)
+        return action if cards == action.cards else action._replace(cards=cards)
 
     def explain(self, action: Action, seat: int) -> str:
         """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line)."""

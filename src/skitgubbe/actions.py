@@ -147,9 +147,11 @@ def parse_action(text: str) -> Action:
     if not cards:
         raise ActionParseError(f"{_VERBS[kind]!r} needs cards, e.g. '{_VERBS[kind]} 7H'")
     if kind is Kind.DRECK:
-        if len(set(cards)) != len(cards):
-            raise ActionParseError("a card appears twice in the dreck order")
-        return Action(kind, mask_of(cards), tuple(cards))
+        # a name written twice is both copies of a card (two packs: the second is card + 52)
+        order = [c + 52 if cards.index(c) < i else c for i, c in enumerate(cards)]
+        if len(set(order)) != len(order):
+            raise ActionParseError("a card appears more than twice in the dreck order (two packs hold two)")
+        return Action(kind, mask_of(order), tuple(order))
     m = mask_of(cards)
     if m.bit_count() != len(cards):
         raise ActionParseError(f"a card appears twice in {' '.join(rest)!r}")

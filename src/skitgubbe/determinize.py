@@ -63,7 +63,7 @@ from typing import NamedTuple
 
 from .actions import Action, Kind
 from .base import Phase
-from .cards import FULL_DECK, SUIT_MASKS, cards_in
+from .cards import SUIT_MASKS, cards_in, full_deck
 from .rules import FirstPhase, Rules, StockEnd
 from .state import State
 from .view import View, view_of
@@ -128,7 +128,7 @@ def hidden_places(view: View, *, visible: int = 0, one: bool | None = None) -> H
     shown_trump = one and view.trump_card >= 0  # face up as soon as drawn (trump_shown_when_drawn)
     if shown_trump:
         seen |= 1 << view.trump_card
-    hidden = FULL_DECK & ~seen
+    hidden = full_deck(rules.decks) & ~seen
     seats = tuple(0 if s == view.seat else view.hand_sizes[s] - view.known[s].bit_count()
                   for s in range(view.players))
     exposed = -1
@@ -144,14 +144,14 @@ def hidden_places(view: View, *, visible: int = 0, one: bool | None = None) -> H
     return HiddenPlaces(hidden, seats, stock, exposed, trump_slot, view.reserve_size)
 
 
-def _synthetic_deck(rules_exposed: bool, exposed: int, had_deck: bool) -> tuple[int, ...]:
+def _synthetic_deck(rules_exposed: bool, exposed: int, had_deck: bool, decks: int = 1) -> tuple[int, ...]:
     """A deck order for a sample: it keeps only what a seat sees of the real one (the shown
     bottom card; no deck at all for a written position)."""
     if not had_deck:
         return ()
     if rules_exposed and exposed >= 0:
-        return tuple(c for c in range(52) if c != exposed) + (exposed,)
-    return tuple(range(52))
+        return tuple(c for c in range(52 * decks) if c != exposed) + (exposed,)
+    return tuple(range(52 * decks))
 
 
 class Determinizer:
@@ -178,7 +178,8 @@ class Determinizer:
         self._one = phase == Phase.ONE or bool(state.chance_seats)  # a chance deal inside phase one
         self.places = hidden_places(view, visible=state.pending_deal(), one=self._one)
         self._hidden = list(cards_in(self.places.hidden))
-        self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck))
+        self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck),
+                                     state.rules.decks)
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
                               and phase != Phase.ONE and state.trump_suit >= 0)
         self.shares: dict[int, int] | None = None
@@ -338,7 +339,7 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
     st = _templates.get(key)
     if st is None:
         if trump_suit < 0:
-            st = State.new(rules, players, dealer=dealer, deck=range(52))
+            st = State.new(rules, players, dealer=dealer, deck=range(52 * rules.decks))
         else:
             st = State.from_phase_two(rules, [1 << s for s in range(players)], trump_suit=trump_suit,
                                       leader=0, dealer=dealer)
@@ -349,7 +350,8 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
 def _stock_after(view: View, actions: Sequence[tuple[int, Action]]) -> int:
     """Stock cards left after ``actions`` from the deal: the stock size is public at every moment."""
     rules = view.rules
-    left = 52 - view.players * rules.hand_size - rules.reserve - (1 if rules.bottom_aside else 0)
+    left = (52 * rules.decks - view.players * rules.hand_size - rules.reserve
+            - (1 if rules.bottom_aside else 0))
     spare = 0 if rules.bottom_aside else 1
     for _, a in actions:
         kind = a.kind
@@ -390,13 +392,14 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     stock0 = _stock_after(view, history[:t0])
     st = object.__new__(_TrickReplay)
     st.__dict__.update(_template(rules, n, view.dealer, -1).clone().__dict__)
-    st.hands = [FULL_DECK] * n
+    full = full_deck(rules.decks)
+    st.hands = [full] * n
     if rules.stock_end is StockEnd.SKIP_EMPTY and stock0 == 0:
         # Koira: the seats without cards at the lead are skipped; the first round shows who had some
         first = {s for s, _ in view.rounds[0]} if view.rounds else set()
         if len(view.rounds) <= 1:
             first |= set(view.round_seats)
-        st.hands = [FULL_DECK if s in first else 0 for s in range(n)]
+        st.hands = [full if s in first else 0 for s in range(n)]
     st.piles = list(view.piles)
     st.known = list(view.known)
     st.stock = [0] * stock0
@@ -560,7 +563,7 @@ def state_from_view(view: View, *, needy: Sequence[int] = ()) -> State:
     # a shown bottom card stays last; a written position (the rules show a bottom card, none is
     # shown) has no deck at all
     had_deck = not (view.rules.exposed_bottom and view.exposed_card < 0)
-    st.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, had_deck)
+    st.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, had_deck, view.rules.decks)
     st.position = None
     st.needy = list(needy)
     st.dreck = 0

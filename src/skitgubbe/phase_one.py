@@ -29,7 +29,17 @@ from .actions import (
     single_actions,
 )
 from .base import Event, Phase, StateBase
-from .cards import FULL_DECK, RANK_MASKS2, SUIT_MASKS, SUIT_NAMES, TWIN, card_label, cards_in, rank_of, suit_of
+from .cards import (
+    FULL_DECK,
+    RANK_MASKS2,
+    SUIT_MASKS,
+    SUIT_NAMES,
+    TWIN,
+    card_label,
+    cards_in,
+    rank_of,
+    suit_of,
+)
 from .rules import FirstPhase, SecondLead, StockEnd
 
 __all__ = ["PhaseOne"]

@@ -27,10 +27,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import CHANCE, Action, ActionParseError, parse_action
-from .cards import FULL_DECK, SUITS, CardParseError, card_name, format_cards, mask_of, parse_cards
+from .cards import SUITS, TWIN, CardParseError, card_name, format_cards, full_deck, mask_of, parse_cards
 from .position import Position, PositionError, check_position
 from .rules import Rules, RulesError
-from .state import IllegalActionError, State, deck_from_seed
+from .state import IllegalActionError, State, deck_from_seed, twins_in_order
 from .variants import PRESETS, UnknownVariantError, find_variant
 
 __all__ = [
@@ -183,14 +183,30 @@ def _dump_position(p: Position) -> list[str]:
     return out
 
 
-def _cards_field(text: str, line: int, field: str) -> int:
+def _cards_field(text: str, line: int, field: str, used: list[int] | None = None) -> int:
+    """The card set written in one field.  With two packs, ``used`` (one int, the cards
+    already placed by earlier fields) is given: the first time a name is read it is the first
+    pack's copy, the second time the second pack's (the copies are the same card)."""
     try:
         cards = parse_cards(text)
     except CardParseError as e:
         raise RecordFormatError(line, field, str(e)) from None
-    m = mask_of(cards)
-    if m.bit_count() != len(cards):
-        raise RecordFormatError(line, field, "a card is written twice")
+    if used is None:
+        m = mask_of(cards)
+        if m.bit_count() != len(cards):
+            raise RecordFormatError(line, field, "a card is written twice")
+        return m
+    m = 0
+    for c in cards:
+        if not used[0] >> c & 1:
+            bit = 1 << c
+        elif not used[0] >> (c + TWIN) & 1:
+            bit = 1 << (c + TWIN)
+        else:
+            raise RecordFormatError(line, field,
+                                    f"{card_name(c)} is written a third time: two packs hold two")
+        m |= bit
+        used[0] |= bit
     return m
 
 
@@ -208,7 +224,8 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
         if key.startswith("hand ") and not (key[5:].isdigit() and key[5:] == str(int(key[5:]))
                                             and int(key[5:]) < players):
             raise RecordFormatError(line, key, f"no such seat: hands are 'hand 0' to 'hand {players - 1}'")
-    hands = tuple(_cards_field(*headers[f"hand {s}"], f"hand {s}") if f"hand {s}" in headers else 0
+    used = [0] if rules.decks == 2 else None  # two packs: which copies earlier fields took
+    hands = tuple(_cards_field(*headers[f"hand {s}"], f"hand {s}", used) if f"hand {s}" in headers else 0
                   for s in range(players))
     if "trump" not in headers:
         raise RecordFormatError(0, "trump", "missing: name the trump suit (C, D, H or S)")
@@ -224,7 +241,7 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
     if "out-of-play" in headers:
         text, line = headers["out-of-play"]
         rest = text.strip().lower() == "rest"
-        out_of_play = 0 if rest else _cards_field(text, line, "out-of-play")
+        out_of_play = 0 if rest else _cards_field(text, line, "out-of-play", used)
     table: list[tuple[int, int]] = []
     if "table" in headers:
         text, line = headers["table"]
@@ -233,7 +250,7 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
             if not seat_text.isdigit():
                 raise RecordFormatError(line, "table",
                                         f"play {i} must start with its seat number, e.g. '0 5D 6D'")
-            table.append((int(seat_text), _cards_field(cards_text, line, "table")))
+            table.append((int(seat_text), _cards_field(cards_text, line, "table", used)))
     kill_at = _int_field(*headers["kill-at"], "kill-at", 1, players) if "kill-at" in headers else None
     out_order: tuple[int, ...] = ()
     if "out-seats" in headers:
@@ -247,7 +264,7 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
             placed |= h
         for _, c in table:
             placed |= c
-        out_of_play = FULL_DECK & ~placed
+        out_of_play = full_deck(rules.decks) & ~placed
     position = Position(hands, suit, to_act, out_of_play=out_of_play, table=tuple(table),
                         kill_at=kill_at, out_order=out_order, dealer=dealer)
     try:
@@ -413,16 +430,19 @@ def _build(
             cards = parse_cards(text)
         except CardParseError as e:
             raise RecordFormatError(dline, "deck", str(e)) from None
-        if len(cards) != 52 or len(set(cards)) != 52:
+        if rules.decks == 2:
+            deck = _two_pack_deck(cards, dline)
+        elif len(cards) != 52 or len(set(cards)) != 52:
             missing = 52 - len(set(cards))
             raise RecordFormatError(
                 dline, "deck", f"must list all 52 cards once each; got {len(cards)} cards, {missing} missing"
             )
-        deck = tuple(cards)
-        if seed is not None and deck != deck_from_seed(seed):
+        else:
+            deck = tuple(cards)
+        if seed is not None and deck != deck_from_seed(seed, decks=rules.decks):
             raise RecordFormatError(dline, "deck", f"is not the order that seed = {seed} shuffles")
     elif seed is not None:
-        deck = deck_from_seed(seed)
+        deck = deck_from_seed(seed, decks=rules.decks)
     else:
         raise RecordFormatError(0, "deck", "missing: give 'deck' (all 52 cards) or 'seed'")
     loser = None
@@ -431,6 +451,20 @@ def _build(
     _check_move_seats(moves, move_lines, players)
     return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
                   leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+
+
+def _two_pack_deck(cards: list[int], line: int) -> tuple[int, ...]:
+    """The deck order of a two-pack record: every card name twice, the first one the first
+    pack's copy (:func:`~skitgubbe.state.twins_in_order`)."""
+    counts = [0] * 52
+    for c in cards:
+        counts[c] += 1
+    wrong = [card_name(c) + f" {k} times" for c, k in enumerate(counts) if k != 2]
+    if len(cards) != 104 or wrong:
+        listed = f"{len(cards)} cards" + (", " + ", ".join(wrong[:4]) if wrong else "")
+        raise RecordFormatError(line, "deck",
+                                f"two packs: must list all 104 cards, each name twice; got {listed}")
+    return twins_in_order(cards)
 
 
 def _check_move_seats(moves: list[tuple[int, Action]], move_lines: list[int], players: int) -> None:

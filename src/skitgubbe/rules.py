@@ -420,7 +420,7 @@ class Rules:
             for option, bad, why in (
                     ("first_phase", beat, "Mas's exchange of the 2 of trumps and its stored trumps "
                                           "assume one pack"),
-                    ("reserve", self.reserve, "the avstickshög is a two-seat rule for one pack"),
+                    ("reserve", bool(self.reserve), "the avstickshög is a two-seat rule for one pack"),
                     ("max_equal_play", self.max_equal_play != 1, "plays of equal cards would let twins "
                                                                  "be played together, which they never are")):
                 if bad:

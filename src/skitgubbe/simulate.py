@@ -122,7 +122,8 @@ def simulate(
     result = SimulationResult(rules, players, names, seed, losses=[0] * players)
     for g in range(games):
         deck_seed = f"{seed}:{g}:deck"
-        state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(deck_seed))
+        state = State.new(rules, players, dealer=g % players,
+                          deck=deck_from_seed(deck_seed, decks=rules.decks))
         bots = [make_bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(names)]
         play_out(state, bots, random.Random(f"{seed}:{g}:chance"))
         result.games += 1

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
-from .cards import TWIN, canonical, fold, card_label, cards_in, full_deck, lowest, rank_of
+from .cards import TWIN, canonical, card_label, cards_in, fold, full_deck, lowest, rank_of
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
@@ -51,6 +51,7 @@ __all__ = [
     "IllegalActionError",
     "GameOverError",
     "deck_from_seed",
+    "twins_in_order",
     "DEFAULT_ACTION_LIMIT",
 ]
 
@@ -67,7 +68,24 @@ def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
     (104 with ``decks=2``, see :data:`skitgubbe.cards.TWIN`), first card dealt first."""
     deck = list(range(52 * decks))
     random.Random(seed).shuffle(deck)
-    return tuple(deck)
+    return twins_in_order(deck) if decks == 2 else tuple(deck)
+
+
+def twins_in_order(deck: Sequence[int]) -> tuple[int, ...]:
+    """A two-pack deck order with each pair of twins relabelled so that the copy dealt first
+    is the first pack's (card ``c``) and the other the second's (``c + 52``).  The twins are
+    the same card, so the deal is unchanged; written as card names (each name twice) the order
+    reads back exactly (docs/record-format.md)."""
+    seen = 0
+    out = []
+    for c in deck:
+        k = c % TWIN
+        if seen >> k & 1:
+            out.append(k + TWIN)
+        else:
+            out.append(k)
+            seen |= 1 << k
+    return tuple(out)
 
 
 def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> int:
@@ -94,8 +112,8 @@ def _validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
         if not isinstance(c, int) or not 0 <= c < size:
             raise ValueError(f"deck entry {c!r} is not a card number 0..{size - 1}")
         if seen >> c & 1:
-            raise ValueError(f"card {card_label(c)} appears twice in the deck order"
-                             + (" (as the same copy: the second pack's copies are 52..103)" if decks == 2 else ""))
+            twins = " (as the same copy: the second pack's copies are 52..103)" if decks == 2 else ""
+            raise ValueError(f"card {card_label(c)} appears twice in the deck order{twins}")
         seen |= 1 << c
     return d
 
@@ -163,6 +181,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         decks = rules.decks
         if deck is not None:
             d = _validate_deck(deck, decks)
+            if decks == 2:
+                d = twins_in_order(d)
         else:
             d = deck_from_seed(seed, decks=decks)  # type: ignore[arg-type]
         self = cls.__new__(cls)
@@ -455,7 +475,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if s != CHANCE and not 0 <= s < self.players:
             raise IllegalActionError(s, action, f"there is no seat {s}: seats are 0..{self.players - 1}")
         if action.kind == Kind.DRECK:
-            self._check_dreck(s, action)
+            self._check_dreck(s, self._twin(s, action) if self.double else action)
             return
         if self.double:
             action = self._twin(s, action)
@@ -510,6 +530,18 @@ class State(PhaseOne, PhaseTwo, StateBase):
         that either copy's name plays the card held (the copies are the same card to the rules,
         docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.cards.canonical` (the first pack's
         copy if the seat holds it); phase one: the copy that is legal now."""
+        if action.kind == Kind.DRECK:  # each name deals a copy still to be dealt
+            left = self.pending_deal()
+            order = []
+            for c in action.order:
+                k = c % TWIN
+                c = k if left >> k & 1 else k + TWIN
+                left &= ~(1 << c)
+                order.append(c)
+            cards = 0
+            for c in order:
+                cards |= 1 << c
+            return action._replace(cards=cards, order=tuple(order))
         if action.kind not in (Kind.PLAY, Kind.SLUFF) or not 0 <= s < self.players or not action.cards:
             return action
         cards = canonical(action.cards, self.hands[s])

@@ -307,7 +307,7 @@ def _play_deal(task: _DealTask) -> _DealResult:
     """Play one deal in each of its seatings (module docstring: seeding)."""
     seed, deal, n = task.seed, task.deal, task.players
     deck_seed = f"{seed}:{deal}"
-    deck = deck_from_seed(deck_seed)
+    deck = deck_from_seed(deck_seed, decks=task.rules.decks)
     times: dict[str, MoveTimes] = {}
     games: list[GameResult] = []
     records: list[Record] = []

@@ -35,15 +35,15 @@ from collections.abc import Sequence
 
 from ..actions import Action, Kind
 from ..base import Phase
-from ..cards import FULL_DECK, RANK_MASKS, rank_of, suit_of
+from ..cards import RANK_MASKS2, full_deck, rank_of, suit_of
 from ..phase_two import pick_up_take
 from ..rules import FirstPhase
 from ..view import View
 
 __all__ = ["HeuristicBot"]
 
-_RANK = tuple(rank_of(c) for c in range(52))
-_SUIT = tuple(suit_of(c) for c in range(52))
+_RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
+_SUIT = tuple(suit_of(c) for c in range(104))
 _EPS = 1e-9
 _LOOP_MAX = 60
 
@@ -192,11 +192,11 @@ class HeuristicBot:
             seen |= m
         for m in view.known:
             seen |= m
-        unseen = FULL_DECK & ~seen
+        unseen = full_deck(view.rules.decks) & ~seen
         n_unseen = unseen.bit_count()
         counts = [0] * 15
         for r in range(2, 15):
-            counts[r] = (unseen & RANK_MASKS[r]).bit_count()
+            counts[r] = (unseen & RANK_MASKS2[r]).bit_count()  # both packs' copies
         above = [0] * 16  # above[r]: unseen cards of rank > r
         for r in range(14, 1, -1):
             above[r] = above[r + 1] + counts[r + 1] if r < 14 else 0
@@ -278,7 +278,7 @@ class HeuristicBot:
         size = hand.bit_count()
         # High cards and trumps are assets while the hand is big; late, every card is a burden.
         weight = min(1.0, max(0.2, (size - 1) / 6.0))
-        burden = [0.0] * 52
+        burden = [0.0] * 104  # one entry per card of both packs
         for c in _cards_of(hand):
             power = (_RANK[c] - 2) / 12.0 + (self.trump_power if _SUIT[c] == trump else 0.0)
             burden[c] = 1.0 - weight * power

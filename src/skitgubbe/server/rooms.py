@@ -289,7 +289,7 @@ class Room:
         if self.status == "playing":
             raise RoomError("not-playing", "a deal is in progress: 'again' is for after it")
         n = self.spec.players
-        deck = list(range(52))
+        deck = list(range(52 * self.spec.rules.decks))  # two packs: 104 cards (cards.TWIN)
         rng.shuffle(deck)
         seating = list(self.seating)
         leader = 0

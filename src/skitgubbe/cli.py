@@ -89,7 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("play", help="play a game in the terminal against bots")
     table_args(q, default_bots="heuristic")
-    q.add_argument("--seat", type=int, default=0, help="your seat, 0-based; default 0")
+    q.add_argument("--seat", type=int, default=0,
+                   help="your seat, 0-based; default 0.  Under 3-player confusion (option confusion, six "
+                   "seats, the default table then) you also hold the partner hand, seat + 3 (mod 6)")
     q.add_argument("--seed", type=int, help="seed for the deal and the bots; default: random, printed")
     q.add_argument("--open", action="store_true", help="every hand face up (a teaching table)")
     q.add_argument("--phase", choices=("one", "two"), default="one",
@@ -162,6 +164,13 @@ def _check_table(p: argparse.ArgumentParser, rules: Rules, players: int) -> None
                 f"not {players}")
 
 
+def _check_play_table(p: argparse.ArgumentParser, rules: Rules, players: int) -> None:
+    _check_table(p, rules, players)
+    if rules.confusion and players != 6:
+        p.error(f"--players: 3-player confusion is played with 6 seats (two hands for each of three "
+                f"players), not {players}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``skitgubbe`` command; returns the exit status."""
     parser = build_parser()
@@ -169,6 +178,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     single = getattr(args, "rules", None) == singlehand_cli.NAME
     if getattr(args, "players", 0) is None:
         args.players = singlehand_cli.USUAL_PLAYERS if single else usual_players(args.rules)
+        if args.command == "play" and not single and args.rules.confusion:
+            args.players = 6  # 3-player confusion: two hands for each of three players
     console = Console(highlight=False, soft_wrap=True)
     if single:
         return _single_hand(parser, args, console)
@@ -228,12 +239,12 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
             return code
         rules, players = start.rules, start.players
     elif args.phase == "two":
-        _check_table(parser, rules, players)
+        _check_play_table(parser, rules, players)
         suit = "CDHS".index(args.trump) if args.trump else None
         start = State.from_position(rules, practice_position(players, random.Random(seed), trump_suit=suit))
     elif args.trump:
         parser.error("--trump goes with --phase two (in a whole game the last stock card names the trump)")
-    _check_table(parser, rules, players)
+    _check_play_table(parser, rules, players)
     if not 0 <= args.seat < players:
         parser.error(f"--seat: seats are 0..{players - 1}")
     if args.from_file is None and args.phase == "one":

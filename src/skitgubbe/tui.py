@@ -10,7 +10,10 @@ rendering is done by small pure functions (:func:`render_hand`,
 
 Seats are named ``"You"`` (the human) and ``"Seat N"`` (N the 0-based seat
 number used by records and rule explanations); the table adds each bot's kind,
-e.g. ``"Seat 2 (random)"``.
+e.g. ``"Seat 2 (random)"``.  Under 3-player confusion (``rules.confusion``) the
+person holds two seats, s and s + 3 (rulings CF1, CF2): they are named
+``"You (right hand)"`` (seats 0-2) and ``"You (left hand)"`` (seats 3-5), and the
+person is asked whenever either hand is to act.
 
 The dealer is seat ``players - 1``, so seat 0 (the dealer's left) leads the
 first trick whatever the human's seat.
@@ -54,6 +57,7 @@ __all__ = [
     "play_game",
     "Session",
     "seat_names",
+    "hand_word",
     "loser_title",
     "describe_event",
     "describe_pass",
@@ -81,9 +85,31 @@ _RED = (1, 2)  # diamonds and hearts
 # -- names and small text helpers ----------------------------------------------------------
 
 
-def seat_names(players: int, human_seat: int) -> list[str]:
-    """Narration names: ``"You"`` for ``human_seat``, ``"Seat N"`` for the others."""
+def hand_word(seat: int) -> str:
+    """Under 3-player confusion, which of its player's hands a seat is: seats 0-2 are the
+    right hands, 3-5 the left hands (ruling CF1: A right, B right, C right, A left, ...)."""
+    return "right hand" if seat < 3 else "left hand"
+
+
+def seat_names(players: int, human_seat: int, *, confusion: bool = False) -> list[str]:
+    """Narration names: ``"You"`` for ``human_seat``, ``"Seat N"`` for the others.
+
+    With ``confusion`` the person holds ``human_seat`` and its partner hand: they are
+    ``"You (right hand)"`` and ``"You (left hand)"`` (:func:`hand_word`)."""
+    if confusion:
+        mine = (human_seat, (human_seat + 3) % 6)
+        return [f"You ({hand_word(s)})" if s in mine else f"Seat {s}" for s in range(players)]
     return ["You" if s == human_seat else f"Seat {s}" for s in range(players)]
+
+
+def _view_names(view: View) -> list[str]:
+    """The default names for a rendering from ``view``: its seat is the person's."""
+    return seat_names(view.players, view.seat, confusion=view.rules.confusion)
+
+
+def _is_you(name: str) -> bool:
+    """Whether a seat name is the person's (``"You"``, or one of their two hands)."""
+    return name == "You" or name.startswith("You (")
 
 
 def loser_title(rules: Rules) -> str:
@@ -94,7 +120,7 @@ def loser_title(rules: Rules) -> str:
 def _subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
     """``"Seat 1 plays"`` / ``"You play"``: the seat's name with the verb agreeing."""
     name = names[seat]
-    return f"{name} {second if name == 'You' else third}"
+    return f"{name} {second if _is_you(name) else third}"
 
 
 def _cards(mask: int) -> str:
@@ -155,7 +181,7 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
         return who("plays", "play") + " " + _cards(cards)
     if k == "stock":
         return who("turns", "turn") + f" up {_cards(cards)} from the stock and " + (
-            "play it" if names[event.seat] == "You" else "plays it")
+            "play it" if _is_you(names[event.seat]) else "plays it")
     if k == "sluff":
         return who("sluffs", "sluff") + " " + _cards(cards)
     if k in ("bounce", "war"):
@@ -182,7 +208,7 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
                 + who("adds", "add") + f" {card} to the hand)")
     if k == "dreck":
         needy = _join([names[x] for x in event.seats])
-        few = "has" if len(event.seats) == 1 and names[event.seats[0]] != "You" else "have"
+        few = "has" if len(event.seats) == 1 and not _is_you(names[event.seats[0]]) else "have"
         low = 0
         for r in range(2, rules.dreck_max_rank + 1):
             low |= RANK_MASKS[r]
@@ -231,7 +257,7 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
                 f"{SUIT_NAMES[suit]} will be trumps")
     if k == "store":
         return who("shows", "show") + f" three trumps, {_cards(cards)}, and " + (
-            "store them for phase two and draw a new hand" if names[s] == "You"
+            "store them for phase two and draw a new hand" if _is_you(names[s])
             else "stores them for phase two and draws a new hand")
     if k == "exchange":
         two = cards & -cards  # both are trumps, and the 2 is the lowest
@@ -309,11 +335,19 @@ class Grid:
             yield line
 
 
-def render_hand(view: View) -> Text:
+def render_hand(view: View, *, seat: int | None = None) -> Text:
     """The seat's own hand, one line per suit, sorted by rank; the trump suit (once known) is
-    marked and listed last."""
-    hand = view.hand
-    out = Text(f"Your hand ({_n_cards(hand.bit_count())}):", style="bold")
+    marked and listed last.
+
+    Under 3-player confusion the title names the hand (``"Your right hand"``), and ``seat``
+    may be the partner hand, drawn from the view's known cards (ruling CF2); the hand of the
+    view's seat is marked as the one to act when it is."""
+    seat = view.seat if seat is None else seat
+    hand = view.hand if seat == view.seat else view.known[seat]
+    which = f"Your {hand_word(seat)}" if view.rules.confusion else "Your hand"
+    out = Text(f"{which} ({_n_cards(hand.bit_count())}):", style="bold")
+    if view.rules.confusion and seat == view.seat and view.to_act == seat:
+        out.append("  ◀ to act", style="bold")
     if not hand:
         out.append(" none")
         return out
@@ -412,7 +446,7 @@ def render_trick(view: View, names: Sequence[str] | None = None) -> Text:
     """The current trick.  Phase one: each round on its own line with who played what (a
     bounce/war noted), the seats still due, sluffed cards, the settled winner.  Phase two:
     each play on the table bottom first with its seat, and how many plays kill the trick."""
-    names = names if names is not None else seat_names(view.players, view.seat)
+    names = names if names is not None else _view_names(view)
     if view.phase == Phase.ONE:
         return _render_trick_one(view, names)
     if view.phase == Phase.TWO:
@@ -441,11 +475,12 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
         if view.trump_card >= 0:
             head.append(f" (the {card_label(view.trump_card)})")
     elif view.trump_holder >= 0:
-        holds = "hold" if labels[view.trump_holder] == "You" else "holds"
+        holds = "hold" if _is_you(labels[view.trump_holder]) else "holds"
         head.append(f"not yet known — {labels[view.trump_holder]} {holds} the face-down trump card")
     else:
         head.append("not yet known — the last stock card will be set aside face down to name it")
     rows = []
+    partner = (view.seat + 3) % 6 if view.rules.confusion else -1  # its hand is drawn under the table
     for s in range(view.players):
         info = Text()
         n = view.hand_sizes[s]
@@ -459,9 +494,9 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
                 info.append(f" · pile {view.piles[s].bit_count()}")
                 if s == view.trump_holder:
                     info.append(" · face-down trump card")
-            elif s != view.seat and view.known[s] and open_hands is None:
+            elif s not in (view.seat, partner) and view.known[s] and open_hands is None:
                 info.append(f" · known: {_compact(view.known[s])}")
-            if open_hands is not None and s != view.seat and open_hands[s]:
+            if open_hands is not None and s not in (view.seat, partner) and open_hands[s]:
                 info.append(f" · holds: {_compact(open_hands[s])}")
             if s == view.to_act:
                 info.append("  ◀ to act", style="bold")
@@ -519,8 +554,11 @@ def render_help(rules: Rules) -> str:
 def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None,
                   open_hands: Sequence[int] | None = None) -> Group:
     """The whole table for the seat of ``view`` when it must decide: title, seats/stock/trump,
-    the trick, the hand and the numbered legal moves (``open_hands``: see :func:`render_seats`)."""
-    names = names if names is not None else seat_names(view.players, view.seat)
+    the trick, the hand and the numbered legal moves (``open_hands``: see :func:`render_seats`).
+
+    Under 3-player confusion the title says which hand is to act and both of the person's
+    hands are shown, the acting one marked."""
+    names = names if names is not None else _view_names(view)
     phase = Phase.NAMES.get(view.phase, "")
     if view.phase == Phase.ONE and view.sluff_window and view.seat in view.sluff_window:
         what = "sluff a card of a rank in the trick, or pass"
@@ -530,12 +568,16 @@ def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None
         what = "beat it or pick up"
     else:
         what = "lead"
-    title = f"{SCREEN_TITLE} · {view.rules.name} · {phase} · {what}"
+    who = f", {hand_word(view.seat)}" if view.rules.confusion else ""
+    title = f"{SCREEN_TITLE}{who} · {view.rules.name} · {phase} · {what}"
+    hands = [render_hand(view)]
+    if view.rules.confusion:  # both of the person's hands, right hand first (ruling CF1)
+        hands = [render_hand(view, seat=s) for s in sorted((view.seat, (view.seat + 3) % 6))]
     return Group(
         Rule(title, style="cyan"),
         render_seats(view, labels, open_hands),
         render_trick(view, names),
-        render_hand(view),
+        *hands,
         Text("Moves:", style="bold"),
         render_moves(view.legal),
     )
@@ -546,6 +588,9 @@ def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None
 
 class Session:
     """One game in progress in the terminal: a human seat, bots for the other seats.
+
+    Under 3-player confusion the human also holds the partner hand of ``human_seat``
+    (``State.partner``) and is asked for both; ``bots`` covers the other four seats.
 
     ``run()`` plays to the end (or until the human quits) and returns the exit code:
     0 at the end of the game, on ``q`` or on end of input (``EOFError``), 130 on Ctrl-C.
@@ -566,11 +611,13 @@ class Session:
         self.state = state
         self.open_hands = open_hands
         self.human = human_seat
+        partner = state.partner(human_seat)
+        self.seats = (human_seat,) if partner < 0 else (human_seat, partner)  # the human's seats
         self.bots = bots
         self.console = console
         self.read_line = read_line
         self.rng = rng
-        self.names = seat_names(state.players, human_seat)
+        self.names = seat_names(state.players, human_seat, confusion=state.rules.confusion)
         self.labels = list(labels) if labels is not None else list(self.names)
         self._passes: list[int] = []
         self._dreck = 0
@@ -592,8 +639,8 @@ class Session:
                 seat = state.to_act
                 if seat == CHANCE:
                     action = state.chance_action(self.rng)
-                elif seat == self.human:
-                    chosen = self._ask()
+                elif seat in self.seats:
+                    chosen = self._ask(seat)
                     if chosen is None:
                         self._flush_passes()
                         self._say("Goodbye: you left the game.")
@@ -622,6 +669,14 @@ class Session:
             return
         if outcome.loser is None:
             self._say("Game over: nobody loses.", "bold")
+        elif state.rules.confusion:  # the player of the losing hand loses (ruling CF2)
+            line = describe_event(Event("loser", outcome.loser), self.names, state.rules)
+            player = state.player_of(outcome.loser)
+            if outcome.loser in self.seats:
+                self._say(f"Game over: {line}, so you lose (both hands are yours).", "bold red")
+            else:
+                self._say(f"Game over: {line}, so player {player} (Seat {player} and Seat {player + 3}) "
+                          f"loses; you are safe.", "bold red")
         else:
             line = describe_event(Event("loser", outcome.loser), self.names, state.rules)
             self._say(f"Game over: {line}.", "bold red")
@@ -632,7 +687,7 @@ class Session:
         state = self.state
         first = len(state.events)
         holder = state.trump_holder
-        hand = state.hands[self.human]
+        hands = {s: state.hands[s] for s in self.seats}
         phase = state.phase
         state.apply(action, seat)
         if action.kind is Kind.PASS:
@@ -643,19 +698,22 @@ class Session:
                 self._dreck = ev.cards
             line = describe_event(ev, self.names, state.rules, dreck=self._dreck)
             if line is not None:
-                self._say(line, _EVENT_STYLE.get(ev.kind, "dim" if ev.seat != self.human else ""))
+                self._say(line, _EVENT_STYLE.get(ev.kind, "dim" if ev.seat not in self.seats else ""))
             if ev.kind in ("play", "sluff") and ev.seat == seat:
-                self._after_draw(seat, holder, hand)
-            if ev.kind == "dreck-dealt" and self.human in ev.seats and len(ev.seats) > 1:
-                got = state.hands[self.human] & self._dreck
-                self._say(f"You receive {_n_cards(got.bit_count())} of the dreck: {_cards(got)}")
+                self._after_draw(seat, holder, hands.get(seat, 0))
+            if ev.kind == "dreck-dealt" and len(ev.seats) > 1:
+                for s in self.seats:
+                    if s in ev.seats:
+                        got = state.hands[s] & self._dreck
+                        self._say(_subject(self.names, s, "receives", "receive")
+                                  + f" {_n_cards(got.bit_count())} of the dreck: {_cards(got)}")
         if state.phase == Phase.TWO and phase != Phase.TWO:
             self._say(f"Phase two: beat it or pick it up.  {self.names[state.to_act]} to lead; "
                       f"a trick is killed after {state.kill_at} plays.", "bold")
 
     def _after_draw(self, seat: int, holder: int, hand: int) -> None:
         """Narrate what ``seat`` drew after playing or sluffing: the face-down trump card (public)
-        or, for the human only, the card drawn."""
+        or, for the human's own hands only, the card drawn."""
         state = self.state
         if holder < 0 and state.trump_holder == seat:
             rules = state.rules
@@ -665,19 +723,21 @@ class Session:
             elif not rules.trump_shown_when_drawn:  # (else the trump-drawn event says it)
                 self._say(_subject(self.names, seat, "draws", "draw")
                           + " the last stock card: it stays face down, and its suit will be trump", "magenta")
-        elif seat == self.human and state.phase == Phase.ONE:
-            new = state.hands[self.human] & ~hand
+        elif seat in self.seats and state.phase == Phase.ONE:
+            new = state.hands[seat] & ~hand
             if new:
-                self._say(f"You draw {_cards(new)}")
+                self._say(_subject(self.names, seat, "draws", "draw") + f" {_cards(new)}")
 
-    def _ask(self) -> Action | None:
-        """Show the table and read until a legal move (returned) or quit (None)."""
+    def _ask(self, seat: int) -> Action | None:
+        """Show the table to ``seat`` (one of the human's seats) and read until a legal move
+        (returned) or quit (None)."""
         self._flush_passes()
-        view = view_of(self.state, self.human)
+        view = view_of(self.state, seat)
         legal = list(view.legal)
         shown = self.state.hands if self.open_hands else None
         self.console.print(render_screen(view, self.labels, self.names, shown))
-        prompt = f"Your move [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
+        who = f", {hand_word(seat)}" if len(self.seats) > 1 else ""
+        prompt = f"Your move{who} [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
         while True:
             text = self.read_line(prompt).strip()
             low = text.lower()
@@ -687,7 +747,7 @@ class Session:
                 self._say(render_help(self.state.rules))
                 continue
             if low in ("?", "hint"):
-                self._say(render_hints(self.state, self.human))
+                self._say(render_hints(self.state, seat))
                 continue
             if low in ("t", "table"):
                 self.console.print(render_screen(view, self.labels, self.names, shown))
@@ -727,12 +787,17 @@ class Session:
         if action.kind is Kind.DRECK:
             return "the dreck is dealt by chance, not by a seat"
         missing = action.cards & ~view.hand
+        partner = self.state.partner(view.seat)
+        if missing and partner >= 0 and missing & view.known[partner] == missing:
+            verb = "is" if missing.bit_count() == 1 else "are"
+            return (f"{_cards(missing)} {verb} in your {hand_word(partner)}; your {hand_word(view.seat)} "
+                    "is to act")
         if missing:
             return f"you do not hold {_cards(missing)}"
         if (view.phase == Phase.ONE and view.seat in view.sluff_window
                 and action.kind in (Kind.PLAY, Kind.STOCK)):
             return "the trick waits for sluffs: sluff a card of a rank already in the trick, or pass"
-        return self.state.explain(action, self.human)
+        return self.state.explain(action, view.seat)
 
 
 def _bare_card(text: str) -> bool:
@@ -758,11 +823,14 @@ def play_game(
 ) -> int:
     """Play one game in the terminal: the human at ``human_seat``, bots at the other seats.
 
+    Under 3-player confusion (``rules.confusion``, six seats) the human holds ``human_seat``
+    and its partner hand ``(human_seat + 3) % 6`` and is asked for both (rulings CF1-CF3).
+
     Args:
         rules: the ruleset; players: the number of seats.
         human_seat: the human's seat (0-based).
         bot_names: bot names (see :func:`skitgubbe.bots.make_bot`), one per other seat in
-            seat order skipping the human; cycled if shorter.
+            seat order skipping the human's seats; cycled if shorter.
         seed: shuffles the deck (``State.new(seed=seed)``); bots draw from
             ``random.Random(seed * 100 + seat)`` and the dreck shuffle from ``random.Random(seed)``.
         record_dir: if given, the finished game's record is written to
@@ -777,29 +845,38 @@ def play_game(
     bad seat count, human seat or bot name; 1 if the record cannot be written.
     """
     try:
+        if rules.confusion and players != 6:
+            raise ValueError(f"3-player confusion is played with 6 seats (two hands for each of three "
+                             f"players), not {players}")
         if not 0 <= human_seat < players:
             raise ValueError(f"there is no seat {human_seat}: seats are 0..{players - 1}")
         if not bot_names:
             raise ValueError("give at least one bot name")
-        if rules.confusion:
-            raise ValueError("3-player confusion (two hands for each player) cannot be played in the "
-                             "terminal yet; 'skitgubbe simulate' plays it between bots")
         if start is not None and (start.rules != rules or start.players != players):
             raise ValueError("the starting position is for other rules or another number of players")
         state = start if start is not None else State.new(rules, players, seed=seed, dealer=players - 1)
         if state.is_over:
             raise ValueError("the game in that record is already over")
-        others = [s for s in range(players) if s != human_seat]
+        mine = (human_seat, (human_seat + 3) % 6) if rules.confusion else (human_seat,)
+        others = [s for s in range(players) if s not in mine]
         kinds = dict(zip(others, islice(cycle(bot_names), len(others)), strict=True))
         bots = {s: make_bot(k, random.Random(seed * 100 + s)) for s, k in kinds.items()}
     except ValueError as e:
         console.print(Text(f"error: {e}", style="bold red"), soft_wrap=True)  # one line, however long
         return 2
-    labels = ["You" if s == human_seat else f"Seat {s} ({bots[s].name})" for s in range(players)]
+    names = seat_names(players, human_seat, confusion=rules.confusion)
+    labels = [names[s] if s in mine else f"Seat {s} ({bots[s].name})" for s in range(players)]
     where = "seat 0 leads" if start is None else f"seat {state.to_act} to act"
+    if rules.confusion:
+        p = human_seat % 3
+        who = (f"3-player confusion, 6 seats, seed {seed}.  You are player {p}: seat {p} is your right "
+               f"hand and seat {p + 3} your left hand; you see both and play each when it is to act; "
+               f"{where}.  The player whose hand is left holding cards is {loser_title(rules)}.")
+    else:
+        who = (f"{players} players, seed {seed}.  You are seat {human_seat}; "
+               f"{where}.  The last seat holding cards is {loser_title(rules)}.")
     console.print(Text(
-        f"{rules.name}: {players} players, seed {seed}.  You are seat {human_seat}; "
-        f"{where}.  The last seat holding cards is {loser_title(rules)}."
+        f"{rules.name}: {who}"
         + ("  All hands are open." if open_hands else "") + "  Type h for help, ? for hints.",
         style="bold"))
     session = Session(state, human_seat=human_seat, bots=bots, console=console, read_line=read_line,

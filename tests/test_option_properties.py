@@ -6,7 +6,7 @@ deck seed, a dealer and the seed of the ``random.Random`` that picks each legal 
 included, through ``State.chance_action``).  Some games use the live sluffing protocol, and then
 (and now and then otherwise) seats other than the one to act take their out-of-turn actions.
 
-Checked after every action: each of the 52 cards is in exactly one place; the seat to act has a legal
+Checked after every action: each of the 52 cards (104 with two packs) is in exactly one place; the seat to act has a legal
 action; ``random_action`` picks a listed legal action; no view shows a card of another seat that is
 not publicly known (after every action in phase one, every fourth in phase two, to keep the time).
 Checked at the end: the deal ended without being abandoned and names a loser; its record dumps, loads
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, cards_in, mask_of
+from skitgubbe.cards import cards_in, full_deck, mask_of
 from skitgubbe.record import dumps, loads, record_of, replay
 from skitgubbe.rules import Rules, RulesError
 from skitgubbe.state import State
@@ -39,6 +39,7 @@ INT_DOMAINS: dict[str, st.SearchStrategy[int]] = {
     "dreck_max_rank": st.integers(2, 14),
     "dreck_trump_rank": st.one_of(st.just(0), st.integers(2, 14)),
     "reserve": st.one_of(st.just(0), st.integers(1, 30)),
+    "decks": st.sampled_from([1, 1, 1, 2]),  # the double deck now and then (its games are longer)
 }
 SEATS = ("min_players", "max_players")
 
@@ -134,14 +135,15 @@ def places(state: State) -> dict[str, int]:
 
 
 def check_cards(state: State) -> None:
-    """Each of the 52 cards is in exactly one place."""
+    """Each of the 52 cards (104 with two packs) is in exactly one place."""
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
+    full = full_deck(state.rules.decks)
     seen = 0
     for place, m in places(state).items():
-        assert 0 <= m <= FULL_DECK, f"{place} is not a card set"
+        assert 0 <= m <= full, f"{place} is not a card set"
         assert not seen & m, f"{list(cards_in(seen & m))} are in {place} and somewhere else"
         seen |= m
-    assert seen == FULL_DECK, f"cards {list(cards_in(FULL_DECK & ~seen))} are nowhere"
+    assert seen == full, f"cards {list(cards_in(full & ~seen))} are nowhere"
     if state.phase == Phase.ONE or state.chance_seats:  # (a chance deal inside phase one: Koira's split)
         on_table = mask_of(c for rnd in state.rounds for _, c in rnd) | mask_of(c for _, c in state.sluffs)
         assert on_table == state.trick_cards, "the rounds and sluffs disagree with the trick's cards"

@@ -184,3 +184,14 @@ def test_the_play_command_seats_six_by_default_and_refuses_other_counts(
     assert "goat-confusion, 6 players, seed 2" in out
     assert "You are player 2: seat 2 is your right hand and seat 5 your left hand" in out
     assert "End of input: goodbye." in out
+
+
+def test_simulate_seats_six_by_default_under_confusion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # usual_players: 3-player confusion has only one table, six seats, whatever the preset's usual table
+    from skitgubbe import cli
+
+    house = tmp_path / "confusion.toml"
+    house.write_text('preset = "goat"\n[options]\nconfusion = true\n', encoding="utf-8")
+    assert cli.main(["simulate", "--rules-file", str(house), "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "player 0 (seats 0 and 3)" in out and "player 2 (seats 2 and 5)" in out

@@ -178,8 +178,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     single = getattr(args, "rules", None) == singlehand_cli.NAME
     if getattr(args, "players", 0) is None:
         args.players = singlehand_cli.USUAL_PLAYERS if single else usual_players(args.rules)
-        if args.command == "play" and not single and args.rules.confusion:
-            args.players = 6  # 3-player confusion: two hands for each of three players
     console = Console(highlight=False, soft_wrap=True)
     if single:
         return _single_hand(parser, args, console)

@@ -212,7 +212,9 @@ benchmark)."""
 
 def usual_players(rules: Rules) -> int:
     """The usual seat count for ``rules``: :data:`USUAL_PLAYERS` for a preset, else 3 (or 4),
-    always within ``rules.min_players..max_players``."""
+    always within ``rules.min_players..max_players``; 6 under 3-player confusion (its only table)."""
+    if rules.confusion:
+        return 6
     n = USUAL_PLAYERS.get(rules.name, 3)
     return min(max(n, rules.min_players), rules.max_players)
 

@@ -12,7 +12,6 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_option_properties import Public, check_cards, check_to_act, check_views, finished, pick
 
 from skitgubbe import Action, Kind, State, find_variant, parse_cards
 from skitgubbe.actions import parse_action
@@ -22,6 +21,7 @@ from skitgubbe.record import RecordFormatError, dumps, loads, record_of, replay
 from skitgubbe.rules import RulesError
 from skitgubbe.state import deck_from_seed
 from skitgubbe.variants import PRESETS
+from test_option_properties import Public, check_cards, check_to_act, check_views, finished, pick
 
 GOAT2 = find_variant("goat").replace(decks=2, dreck_below=12)
 HEARTS = 2
@@ -44,8 +44,8 @@ def position(hands: list[int], to_act: int = 0, table: tuple[tuple[int, int], ..
         placed |= h
     for _, p in table:
         placed |= p
-    return State.from_position(GOAT2, Position(tuple(hands), HEARTS, to_act, out_of_play=DOUBLE_DECK & ~placed,
-                                               table=table))
+    where = Position(tuple(hands), HEARTS, to_act, out_of_play=DOUBLE_DECK & ~placed, table=table)
+    return State.from_position(GOAT2, where)
 
 
 def plays(state: State) -> set[int]:
@@ -173,13 +173,14 @@ def test_records_write_each_name_twice_and_replay_exactly() -> None:
         loads(bad)
 
 
-DOUBLE_PRESETS = sorted(name for name, rules in PRESETS.items()
-                        if rules.first_phase.value != "beat" and not rules.reserve and rules.max_equal_play == 1)
+DOUBLE_PRESETS = sorted(name for name, r in PRESETS.items()
+                        if r.first_phase.value != "beat" and not r.reserve and r.max_equal_play == 1)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(DOUBLE_PRESETS), st.integers(0, 2**32), st.integers(0, 2**32), st.data())
-def test_every_preset_plays_with_two_packs(name: str, deck_seed: int, play_seed: int, data: st.DataObject) -> None:
+def test_every_preset_plays_with_two_packs(name: str, deck_seed: int, play_seed: int,
+                                          data: st.DataObject) -> None:
     # cards conserved (all 104), legal actions exist, views hide what they must, every deal ends
     base = PRESETS[name]
     rules = base.replace(decks=2, dreck_below=12 if base.dreck_below > 0 else base.dreck_below)

@@ -6,9 +6,9 @@ deck seed, a dealer and the seed of the ``random.Random`` that picks each legal 
 included, through ``State.chance_action``).  Some games use the live sluffing protocol, and then
 (and now and then otherwise) seats other than the one to act take their out-of-turn actions.
 
-Checked after every action: each of the 52 cards (104 with two packs) is in exactly one place; the seat to act has a legal
-action; ``random_action`` picks a listed legal action; no view shows a card of another seat that is
-not publicly known (after every action in phase one, every fourth in phase two, to keep the time).
+Checked after every action: each of the 52 cards (104 with two packs) is in exactly one place; the
+seat to act has a legal action; ``random_action`` picks a listed legal action; no view shows a card
+of another seat that is not publicly known (after every action in phase one, every fourth in phase two, to keep the time).
 Checked at the end: the deal ended without being abandoned and names a loser; its record dumps, loads
 and replays to the same final state.
 """

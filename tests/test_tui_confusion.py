@@ -186,7 +186,8 @@ def test_the_play_command_seats_six_by_default_and_refuses_other_counts(
     assert "End of input: goodbye." in out
 
 
-def test_simulate_seats_six_by_default_under_confusion(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_seats_six_by_default_under_confusion(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     # usual_players: 3-player confusion has only one table, six seats, whatever the preset's usual table
     from skitgubbe import cli
 

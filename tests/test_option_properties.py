@@ -8,7 +8,8 @@ included, through ``State.chance_action``).  Some games use the live sluffing pr
 
 Checked after every action: each of the 52 cards (104 with two packs) is in exactly one place; the
 seat to act has a legal action; ``random_action`` picks a listed legal action; no view shows a card
-of another seat that is not publicly known (after every action in phase one, every fourth in phase two, to keep the time).
+of another seat that is not publicly known (after every action in phase one, every fourth in phase
+two, to keep the time).
 Checked at the end: the deal ended without being abandoned and names a loser; its record dumps, loads
 and replays to the same final state.
 """

@@ -269,7 +269,7 @@ def test_accepted_action_spellings(text: str, expected: Action) -> None:
         ("pick up 7H", "'pick' takes no cards"),
         ("play 7H 7H", "a card appears twice"),
         ("play 7H 7h", "a card appears twice"),
-        ("dreck 2C 3C 2C", "a card appears twice in the dreck order"),
+        ("dreck 2C 3C 2C 2C", "a card appears more than twice in the dreck order"),
         ("play 7X", "'7x' is not a card"),
         ("fly 7H", "'fly' is not a card"),
     ],
@@ -287,3 +287,10 @@ def test_play_helper_and_defaults() -> None:
     assert a.cards == 0 and a.order == ()
     assert Action(Kind.DRECK, m("2C 3C")) != Action(Kind.DRECK, m("2C 3C"), (0, 1))
     assert str(Action(Kind.DRECK, m("2C 3C"))) == "dreck"  # an order hidden from a view
+
+
+def test_a_dreck_order_may_name_a_card_twice_for_two_packs() -> None:
+    # double deck: the second time a name is written it is the second pack's copy (card + 52)
+    action = parse_action("dreck 2C 3C 2C")
+    assert action.order == (0, 1, 52) and action.cards == (1 << 0) | (1 << 1) | (1 << 52)
+    assert str(action) == "dreck 2C 3C 2C"

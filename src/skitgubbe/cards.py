@@ -37,6 +37,7 @@ __all__ = [
     "RANK_MASKS",
     "DOUBLE_DECK",
     "RANK_MASKS2",
+    "SUIT_MASKS2",
     "TWIN",
     "card",
     "canonical",
@@ -81,6 +82,8 @@ SUIT_MASKS = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
 """SUIT_MASKS[s]: the card set of all 13 cards of suit s."""
 RANK_MASKS = tuple(sum(1 << (s * 13 + r - 2) for s in range(4)) if r >= 2 else 0 for r in range(15))
 """RANK_MASKS[r]: the card set of the four cards of rank r (2..14); entries 0 and 1 are empty."""
+SUIT_MASKS2 = tuple(m | m << TWIN for m in SUIT_MASKS)
+"""SUIT_MASKS2[s]: the cards of suit s in both packs (26 cards)."""
 RANK_MASKS2 = tuple(m | m << TWIN for m in RANK_MASKS)
 """RANK_MASKS2[r]: the cards of rank r in both packs (eight cards); on a one-pack card set
 ``m & RANK_MASKS2[r] == m & RANK_MASKS[r]``."""

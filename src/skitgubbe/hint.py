@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from .actions import Action, Kind
 from .base import Phase
-from .cards import SUIT_NAMES, card_label, cards_in, format_cards, rank_of
+from .cards import SUIT_NAMES, TWIN, card_label, cards_in, fold, format_cards, rank_of
 from .phase_two import pick_up_take
 from .rules import FirstPhase
 from .state import State
@@ -70,9 +70,9 @@ def _two_legal(state: State, seat: int, action: Action) -> str:
     out = "; it is your last card: you go out" if cards == state.hands[seat] else ""
     if not state.table:
         return f"you lead: any card{' or run' if cards.bit_count() > 1 else ''} may be led ({what}){out}"
-    top = state.table[-1]
+    top = fold(state.table[-1])  # two packs: card kinds
     th = top.bit_length() - 1
-    low = (cards & -cards).bit_length() - 1
+    low = (fold(cards) & -fold(cards)).bit_length() - 1
     if low // 13 == th // 13:
         how = f"{what} beats the {card_label(th)}: a higher {SUIT_NAMES[th // 13][:-1]}"
     else:
@@ -97,7 +97,8 @@ def hints(state: State, seat: int | None = None) -> list[Hint]:
     for a in legal:
         if a.kind == Kind.PLAY:
             played |= a.cards
-    for c in cards_in(state.hands[s] & ~played):
+    kinds = fold(played)  # two packs: a card whose twin is on offer is on offer too
+    for c in cards_in(state.hands[s] & ~(kinds | kinds << TWIN)):
         action = Action(Kind.PLAY, 1 << c)
         out.append(Hint(action, False, state.explain(action, s)))
     if state.phase == Phase.ONE and Action(Kind.STOCK) not in legal and not state.pending:

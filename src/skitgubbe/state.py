@@ -475,10 +475,10 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if s != CHANCE and not 0 <= s < self.players:
             raise IllegalActionError(s, action, f"there is no seat {s}: seats are 0..{self.players - 1}")
         if action.kind == Kind.DRECK:
-            self._check_dreck(s, self._twin(s, action) if self.double else action)
+            self._check_dreck(s, self.resolve(s, action))
             return
         if self.double:
-            action = self._twin(s, action)
+            action = self.resolve(s, action)
         if action in self.legal_actions(s):
             return
         raise IllegalActionError(s, action, self.explain(action, s))
@@ -494,7 +494,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if not trusted:
             self.check(action, s)
             if self.double:
-                action = self._twin(s, action)
+                action = self.resolve(s, action)
         history = self.history
         history.append((s, action))
         kind = action[0]
@@ -525,11 +525,19 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self._finish(None)
             self.events.append(Event("abandoned"))
 
-    def _twin(self, s: int, action: Action) -> Action:
-        """Two packs: ``action`` with its cards spelled as :meth:`legal_actions` lists them, so
-        that either copy's name plays the card held (the copies are the same card to the rules,
-        docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.cards.canonical` (the first pack's
-        copy if the seat holds it); phase one: the copy that is legal now."""
+    def resolve(self, s: int, action: Action) -> Action:
+        """``action`` of seat ``s`` with its cards spelled as :meth:`legal_actions` lists them.
+
+        With one pack it is ``action`` itself.  With two packs either copy's card number (and so
+        the card's name, which both copies share) plays the card held: the copies are the same
+        card to the rules (docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.cards.canonical`
+        (the first pack's copy if the seat holds it, else the second's); phase one: the copy that
+        is legal now; a dreck order: each name deals a copy still to be dealt.  :meth:`check`
+        and :meth:`apply` resolve by themselves; a caller comparing a parsed action with
+        :meth:`legal_actions` resolves it first.  Never raises: an action that cannot be legal
+        comes back as it can be explained."""
+        if not self.double:
+            return action
         if action.kind == Kind.DRECK:  # each name deals a copy still to be dealt
             left = self.pending_deal()
             order = []

@@ -35,13 +35,13 @@ from .base import Event, Phase
 from .bots import Bot, make_bot
 from .cards import (
     RANK_CHARS,
-    RANK_MASKS,
-    SUIT_MASKS,
+    RANK_MASKS2,
+    SUIT_MASKS2,
     SUIT_NAMES,
     SUIT_SYMBOLS,
     CardParseError,
     card_label,
-    cards_in,
+    in_order,
     parse_card,
     rank_of,
     suit_of,
@@ -124,7 +124,7 @@ def _subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
 
 
 def _cards(mask: int) -> str:
-    return " ".join(card_label(c) for c in cards_in(mask))
+    return " ".join(card_label(c) for c in in_order(mask))
 
 
 def _n_cards(n: int) -> str:
@@ -142,14 +142,14 @@ def _card_text(c: int) -> Text:
 
 
 def _cards_text(mask: int) -> Text:
-    return Text(" ").join(_card_text(c) for c in cards_in(mask))
+    return Text(" ").join(_card_text(c) for c in in_order(mask))
 
 
 def _compact(mask: int) -> str:
     """Cards grouped by suit with ranks only: ``"♣ 4 9 K · ♥ J Q"``."""
     parts = []
     for s in range(4):
-        ranks = [RANK_CHARS[rank_of(c) - 2] for c in cards_in(mask & SUIT_MASKS[s])]
+        ranks = [RANK_CHARS[rank_of(c) - 2] for c in in_order(mask & SUIT_MASKS2[s])]  # both packs
         if ranks:
             parts.append(SUIT_SYMBOLS[s] + " " + " ".join(ranks))
     return " · ".join(parts)
@@ -211,7 +211,7 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
         few = "has" if len(event.seats) == 1 and not _is_you(names[event.seats[0]]) else "have"
         low = 0
         for r in range(2, rules.dreck_max_rank + 1):
-            low |= RANK_MASKS[r]
+            low |= RANK_MASKS2[r]
         what = f"every {RANK_CHARS[0]} to {RANK_CHARS[rules.dreck_max_rank - 2]}"
         if cards & ~low:
             what += f" and the {_cards(cards & ~low)}"
@@ -355,7 +355,7 @@ def render_hand(view: View, *, seat: int | None = None) -> Text:
     if view.trump_suit >= 0:
         order.append(view.trump_suit)
     for s in order:
-        m = hand & SUIT_MASKS[s]
+        m = hand & SUIT_MASKS2[s]  # both packs' cards of the suit
         if not m:
             continue
         out.append(f"\n  {SUIT_SYMBOLS[s]} {SUIT_NAMES[s]:<9} ", style="red" if s in _RED else "")
@@ -413,7 +413,7 @@ def _render_trick_one(view: View, names: Sequence[str]) -> Text:
         if view.rules.must_match and cur:
             high = max(rank_of(c) for _, c in cur)
             out.append(f"\n  highest so far: {RANK_CHARS[high - 2]} (match if you can)")
-            forced = view.hand & RANK_MASKS[high]
+            forced = view.hand & RANK_MASKS2[high]
             if view.seat in view.round_seats and forced:
                 out.append(f": you hold {_cards(forced)}, so you must match", style="bold")
     if view.sluffs:
@@ -773,12 +773,12 @@ class Session:
                 return legal[n - 1], ""
             return None, f"there is no move {n}: choose a number from 1 to {len(legal)}"
         try:
-            action = parse_action(text)
+            action = self.state.resolve(view.seat, parse_action(text))  # two packs: the copy held
         except ActionParseError as e:
             return None, str(e)
         if action in legal:
             return action, ""
-        sluff = Action(Kind.SLUFF, action.cards)
+        sluff = self.state.resolve(view.seat, Action(Kind.SLUFF, action.cards))
         if action.kind is Kind.PLAY and sluff in legal and _bare_card(text):
             return sluff, ""
         return None, self._explain(action, view)

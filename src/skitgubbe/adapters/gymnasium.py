@@ -81,11 +81,14 @@ DEFAULT_MAX_TURNS = 2_000
 
 def resolve_rules(rules: str | Rules, players: int) -> Rules:
     """The :class:`Rules` named by ``rules`` (a preset name or alias, or a Rules instance), checked
-    against ``players``.  Raises ``ValueError`` for an unknown name or a seat count the rules do not
-    allow."""
+    against ``players``.  Raises ``ValueError`` for an unknown name, a seat count the rules do not
+    allow, or two packs (``decks=2``: the action ids and the observation encode one pack)."""
     r = find_variant(rules) if isinstance(rules, str) else rules
     if not isinstance(r, Rules):
         raise TypeError(f"rules must be a preset name or a Rules instance, not {rules!r}")
+    if r.decks != 1:
+        raise ValueError(f"decks={r.decks}: the adapters' action ids and observations encode one pack of 52 "
+                         "cards; play the double deck through skitgubbe.State (docs/research.md)")
     if not isinstance(players, int) or not r.min_players <= players <= r.max_players:
         raise ValueError(f"{r.name} is for {r.min_players} to {r.max_players} players, not {players!r}")
     return r

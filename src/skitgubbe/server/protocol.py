@@ -23,7 +23,7 @@ from typing import Any
 
 from ..actions import Action, Kind
 from ..base import Event, Phase
-from ..cards import SUIT_MASKS, SUITS, card_name, cards_in
+from ..cards import SUIT_MASKS2, SUITS, card_name, in_order
 from ..phase_two import pick_up_take
 from ..rules import Rules
 from ..tui import describe_event, kill_text, loser_title
@@ -172,7 +172,7 @@ def cards_list(mask: int) -> list[str]:
 
 @lru_cache(maxsize=1 << 16)
 def _cards(mask: int) -> tuple[str, ...]:
-    return tuple(card_name(c) for c in cards_in(mask))
+    return tuple(card_name(c) for c in in_order(mask))  # two packs: a twin next to its twin's place
 
 
 @lru_cache(maxsize=4096)
@@ -185,7 +185,7 @@ def _hand_order(hand: int, trump: int) -> list[str]:
     suits = [s for s in range(4) if s != trump] + ([trump] if trump >= 0 else [])
     out: list[str] = []
     for s in suits:
-        out += _cards(hand & SUIT_MASKS[s])
+        out += _cards(hand & SUIT_MASKS2[s])  # both packs
     return out
 
 

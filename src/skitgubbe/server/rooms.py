@@ -399,7 +399,7 @@ class Room:
         if state is None or self.status != "playing":
             raise ValueError("no deal is in progress")
         seat = int(payload["seat"])
-        action = parse_action(str(payload["move"]))
+        action = state.resolve(seat, parse_action(str(payload["move"])))  # two packs: the copy held
         slot = int(payload["slot"])
         if not checked:
             state.check(action, seat)

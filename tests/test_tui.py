@@ -708,3 +708,29 @@ def test_describe_pass() -> None:
 
 def test_seat_names() -> None:
     assert seat_names(3, 1) == ["Seat 0", "You", "Seat 2"]
+
+
+def test_double_deck_hand_shows_both_copies_and_a_typed_name_plays_the_copy_held() -> None:
+    # Flurst / Howell, "Double Deck": twins are the same card (rulings DD1, DD2).  The second pack's
+    # copy of a card is card + 52; the screen shows both copies and "9d" plays whichever is held.
+    rules = GOAT.replace(decks=2, dreck_below=12)
+    second = 52
+    hands = [_cs("2D", "AS"), _cs("5C", "6C", "7C") | (_cs("6C", "9D") << second), _cs("QC", "KC")]
+    state = State.from_phase_two(rules, hands, trump_suit=2, leader=1)
+    session, buf = _session(state, human=1, bot="first")
+    answers = iter(["6c 6c", "9d", "q"])
+    screens: list[str] = []
+
+    def read_line(prompt: str) -> str:
+        screens.append(buf.getvalue())
+        buf.seek(0)
+        buf.truncate()
+        return next(answers)
+
+    session.read_line = read_line
+    assert session.run() == 0
+    assert "♣ clubs     5♣ 6♣ 6♣ 7♣" in screens[0]
+    assert "Not accepted: a card appears twice in '6c 6c'" in screens[1]
+    assert "the copies of a card never touch" in screens[1]
+    assert "You lead 9♦" in screens[2]
+    assert state.history[0] == (1, Action(Kind.PLAY, 1 << (parse_card("9D") + second)))

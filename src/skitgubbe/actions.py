@@ -154,7 +154,8 @@ def parse_action(text: str) -> Action:
         return Action(kind, mask_of(order), tuple(order))
     m = mask_of(cards)
     if m.bit_count() != len(cards):
-        raise ActionParseError(f"a card appears twice in {' '.join(rest)!r}")
+        raise ActionParseError(f"a card appears twice in {' '.join(rest)!r}: a play holds each card once "
+                               "(with two packs the copies of a card never touch)")
     return Action(kind, m)
 
 

@@ -483,3 +483,34 @@ def test_a_move_the_database_refuses_is_not_taken(tmp_path: Path) -> None:
         reply = await move(hub, clients[room.seating[seat]], str(state.legal_actions(seat)[0]))
         assert reply["type"] == "ack" and len(state.history) == 1
     run(tmp_path, body)
+
+
+def test_a_double_deck_room_plays_a_whole_deal_and_rebuilds_from_its_log() -> None:
+    # two packs through the server's rooms: the deck of 104 cards, moves stored as card names (each
+    # name plays the copy the seat holds), and a restart replaying the stored entries to the same deal
+    from skitgubbe.server.rooms import Room
+
+    spec = make_spec(preset=None, house_rules='preset = "goat"\n[options]\ndecks = 2\ndreck_below = 12\n',
+                     players=5, seats=["open"] * 4)
+    room = Room("DD", spec)
+    log: list[tuple[str, dict[str, Any]]] = []
+    start = room.prepare_start(random.Random(4))
+    room.apply_entry("start", start)
+    log.append(("start", start))
+    state = room.state
+    assert state is not None and len(state.deck) == 104 and sorted(state.deck) == list(range(104))
+    rng = random.Random(5)
+    twins_played = 0
+    while room.status == "playing":
+        seat = state.to_act
+        action = state.chance_action(rng) if seat < 0 else rng.choice(state.legal_actions(seat))
+        twins_played += action.cards >= 1 << 52
+        payload = room.prepare_bot_act(seat, str(action))
+        room.apply_entry("act", payload)
+        log.append(("act", payload))
+    assert state.is_over and state.loser is not None and twins_played
+    again = Room("DD", spec)
+    for kind, payload in log:
+        again.apply_entry(kind, payload)
+    assert again.state is not None
+    assert again.state.history == state.history and again.state.outcome == state.outcome

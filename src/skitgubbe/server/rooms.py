@@ -32,7 +32,7 @@ from ..record import dumps as record_dumps
 from ..record import record_of
 from ..rules import Rules, RulesError
 from ..rulesfile import RulesFileError, parse_rules_file
-from ..state import State
+from ..state import State, twins_in_order
 from ..variants import UnknownVariantError, find_variant
 from ..view import View, view_of
 from . import protocol
@@ -379,6 +379,8 @@ class Room:
 
     def _start(self, payload: dict[str, Any], t: float) -> None:
         deck = parse_cards(" ".join(payload["deck"]))
+        if self.spec.rules.decks == 2:  # each name twice: the first is the first pack's copy
+            deck = list(twins_in_order(deck))
         seating = [int(s) for s in payload["seating"]]
         if sorted(seating) != list(range(self.spec.players)):
             raise ValueError("the seating is not one seat per player")

@@ -1143,6 +1143,25 @@ def test_high_trump_moves_down_after_the_ace_is_killed() -> None:
     assert no_ace.high_trump() == parse_card("KH") and plays_of(no_ace) == {cs("5C")}
 
 
+def test_decks_two_packs_the_killed_ace_has_a_twin() -> None:
+    # Flurst and Howell, "Double Deck", with the high trump rule: the twins are the same card, so when one
+    # ace of trumps is out of play the other is still the highest trump left (ruling DD3); with one pack
+    # the king would be.  And a hand may hold both copies, which go out in separate plays (DD1).
+    one = PAGAT.replace(high_trump_kills_only=True)
+    both = one.replace(decks=2)
+    single = two(one, ["5C KH 3S", "6C 4S", "7C 2S 8S"])  # the ace of trumps is out of play
+    assert single.high_trump() == parse_card("KH") and cs("KH") not in plays_of(single)
+    # two packs: the first pack's AH is out of play, the second pack's is in C's hand
+    double = State.from_phase_two(both, [cs("5C KH 3S"), cs("6C 4S"), cs("7C 2S 8S") | cs("AH") << 52],
+                                  trump_suit=SUITS.index("H"), leader=A)
+    assert double.high_trump() == parse_card("AH") and cs("KH") in plays_of(double)
+    held = State.from_phase_two(both, [cs("5C 3S") | cs("5C") << 52, cs("6C 4S"), cs("7C 2S")],
+                                trump_suit=SUITS.index("H"), leader=A)
+    assert plays_of(held) == {cs("5C"), cs("3S")}  # one action for the 5 of clubs held twice
+    held.apply(play("5C"))
+    assert held.hands[A] == cs("3S") | cs("5C") << 52  # the other copy is still to be played
+
+
 # -- the options of the two-player, mas, koira and catsatcards presets --------------------------------------
 
 
@@ -1426,6 +1445,7 @@ SCENARIOS = {
     "tie_deal": [test_tie_deal_koira_example],
     "incomplete_trick_dealt": [test_incomplete_trick_dealt],
     "confusion": [test_confusion],
+    "decks": [test_decks_two_packs_the_killed_ace_has_a_twin],
 }
 NOT_PLAY = {"name", "min_players", "max_players"}  # they name the rules or bound the table
 

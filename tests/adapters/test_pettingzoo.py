@@ -293,7 +293,7 @@ def test_arguments_are_checked() -> None:
         env(rules=3)
     with pytest.raises(ValueError, match="dealer"):
         env(rules="goat", players=3, dealer=3)
-    with pytest.raises(ValueError, match="decks=2: the adapters' action ids and observations encode one pack"):
+    with pytest.raises(ValueError, match="decks=2: the adapters' action ids and observations encode"):
         env(rules=PRESETS["goat"].replace(decks=2), players=5)
     with pytest.raises(ValueError, match="max_turns"):
         env(max_turns=0)

@@ -196,3 +196,18 @@ def test_every_preset_plays_with_two_packs(name: str, deck_seed: int, play_seed:
         if state.phase != 3 or len(state.history) % 8 == 0:
             check_views(state, public)
     finished(state)
+
+
+def test_a_two_pack_practice_position_is_recorded_and_replayed() -> None:
+    # `play --phase two` with two packs: all 104 cards dealt; the written position names twins twice
+    from skitgubbe.position import practice_position
+
+    where = practice_position(7, random.Random(2), decks=2)
+    assert sum(h.bit_count() for h in where.hands) == 104
+    state = State.from_position(GOAT2, where)
+    rng = random.Random(2)
+    while not state.is_over:
+        state.apply(state.random_action(rng), state.to_act)
+    again = replay(loads(dumps(record_of(state))))
+    assert again.outcome == state.outcome and len(again.history) == len(state.history)
+    assert [fold(h) for h in again.position.hands] == [fold(h) for h in where.hands]  # type: ignore[union-attr]

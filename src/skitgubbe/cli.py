@@ -239,7 +239,8 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
     elif args.phase == "two":
         _check_play_table(parser, rules, players)
         suit = "CDHS".index(args.trump) if args.trump else None
-        start = State.from_position(rules, practice_position(players, random.Random(seed), trump_suit=suit))
+        start = State.from_position(rules, practice_position(players, random.Random(seed), trump_suit=suit,
+                                                                       decks=rules.decks))
     elif args.trump:
         parser.error("--trump goes with --phase two (in a whole game the last stock card names the trump)")
     _check_play_table(parser, rules, players)

@@ -184,7 +184,7 @@ class Public:
             k, s, m = e.kind, e.seat, e.cards
             if k in ("play", "sluff", "lead", "beat"):
                 self.hands[s] &= ~m
-            elif k == "win":
+            elif k in ("win", "split", "tie-share"):  # Koira's split and tie-deal: into piles, face up
                 self.piles[s] |= m
             elif k == "end-one":
                 for t, pile in enumerate(self.piles):

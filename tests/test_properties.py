@@ -133,7 +133,7 @@ def check_cards(state: State) -> None:
             where[c] = place
         seen |= m
     assert seen == FULL_DECK, f"cards {list(cards_in(FULL_DECK & ~seen))} are nowhere"
-    if state.phase == Phase.ONE:
+    if state.phase == Phase.ONE or state.chance_seats:  # (a chance deal inside phase one: Koira's split)
         on_table = 0
         for rnd in state.rounds:
             for _, c in rnd:

@@ -50,7 +50,9 @@ class Event(NamedTuple):
     ``exposed`` (leftover hand shown), ``trump`` (the trump suit named: ``seats``
     holds the suit; ``cards`` the trump card if the rules show it, else 0),
     ``trump-drawn`` (the last stock card shown as it is drawn: ``cards``, ``seats`` the suit),
-    ``store``, ``exchange`` (Mas), ``tie-deal`` (``cards`` shared among the tied ``seats``),
+    ``store``, ``exchange`` (Mas), ``tie-deal`` (``cards`` shared among the tied ``seats``; then
+    per tied seat a ``take-back`` of its tied cards, with ``seats`` the tied seats, and a
+    ``tie-share``: the ``cards`` dealt into its pile),
     ``split`` / ``trick-dealt`` (one per seat of ``seats``: the ``cards`` it got, into its pile
     or hand), ``reserve-draw``, ``dreck-aside``,
     ``dreck`` (the dreck collected: ``cards``), ``dreck-dealt`` (``seats`` lists

@@ -558,18 +558,26 @@ class PhaseOne(StateBase):
         lowest first (rank, then suit), starting with the last tied seat and going
         counterclockwise; the first tied seat leads the next trick (ruling K3)."""
         head = self._head()[0]
-        back_all = 0
+        back = dict.fromkeys(tied, 0)
         for s, c in self.round_cards:
             if _RANK[c] == head:
-                self.hands[s] |= 1 << c
-                self.known[s] |= 1 << c
-                back_all |= 1 << c
+                back[s] |= 1 << c
+        back_all = 0
+        for m in back.values():
+            back_all |= m
         rest = self.trick_cards & ~back_all
         order = sorted(cards_in(rest), key=lambda c: (self.strength[_RANK[c]], c))
         ring = list(reversed(tied))  # tied seats are in play order, clockwise from the leader
+        share = dict.fromkeys(tied, 0)
         for i, c in enumerate(order):
-            self.piles[ring[i % len(ring)]] |= 1 << c
+            share[ring[i % len(ring)]] |= 1 << c
         self.events.append(Event("tie-deal", tied[0], rest, tuple(tied)))
+        for s in tied:  # public: each tied seat's cards taken back and its share, one event each
+            self.hands[s] |= back[s]
+            self.known[s] |= back[s]
+            self.piles[s] |= share[s]
+            self.events.append(Event("take-back", s, back[s], tuple(tied)))
+            self.events.append(Event("tie-share", s, share[s], tuple(tied)))
         self.tricks += 1
         self.last_winner = tied[0]
         self.winner = -1

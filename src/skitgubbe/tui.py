@@ -198,7 +198,11 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
             return "End of phase one: every card has been played"
         return "End of phase one: " + who("has", "have") + " no card to play"
     if k == "take-back":
+        if event.seats:  # Koira's tie-deal: the tied cards
+            return who("takes", "take") + f" back the tied {_cards(cards)}"
         return who("takes", "take") + f" back {_cards(cards)} from the unfinished trick"
+    if k == "tie-share":
+        return who("gets", "get") + f" {_cards(cards) or 'nothing'} in the pile"
     if k == "exposed":
         return who("shows", "show") + f" the cards left in hand: {_cards(cards)}"
     if k == "trump":
@@ -287,7 +291,7 @@ _EVENT_STYLE = {
     "kill": "bold", "out": "bold green", "loser": "bold red", "bounce": "yellow", "war": "yellow",
     "three-cards": "cyan", "one-card": "cyan", "abandoned": "bold red", "store": "bold magenta",
     "exchange": "bold magenta", "trump-drawn": "bold magenta",
-    "tie-deal": "yellow", "split": "yellow", "trick-dealt": "bold",
+    "tie-deal": "yellow", "tie-share": "yellow", "split": "yellow", "trick-dealt": "bold",
 }
 
 

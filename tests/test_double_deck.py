@@ -211,3 +211,12 @@ def test_a_two_pack_practice_position_is_recorded_and_replayed() -> None:
     again = replay(loads(dumps(record_of(state))))
     assert again.outcome == state.outcome and len(again.history) == len(state.history)
     assert [fold(h) for h in again.position.hands] == [fold(h) for h in where.hands]  # type: ignore[union-attr]
+
+
+def test_two_packs_allow_four_times_the_actions() -> None:
+    # random play of 104 cards among eight seats is long (ruling DD4): the default limit is raised
+    from skitgubbe.state import DEFAULT_ACTION_LIMIT
+
+    assert State.new(GOAT2, 8, seed=1).action_limit == 4 * DEFAULT_ACTION_LIMIT
+    assert State.new(find_variant("goat"), 8, seed=1).action_limit == DEFAULT_ACTION_LIMIT
+    assert State.new(GOAT2, 8, seed=1, action_limit=50).action_limit == 50

@@ -53,10 +53,19 @@ __all__ = [
     "deck_from_seed",
     "twins_in_order",
     "DEFAULT_ACTION_LIMIT",
+    "default_action_limit",
 ]
 
 DEFAULT_ACTION_LIMIT = 20_000
-"""A deal that reaches this many actions is abandoned (no loser); see docs/rulings.md."""
+"""A deal that reaches this many actions is abandoned (no loser); see docs/rulings.md.  Four times
+as many with two packs (:func:`default_action_limit`)."""
+
+
+def default_action_limit(rules: Rules) -> int:
+    """The action limit of a deal under ``rules`` when none is given: :data:`DEFAULT_ACTION_LIMIT`,
+    four times that with two packs (random play of 104 cards among eight seats was seen to take
+    up to 38,000 actions; ruling DD4)."""
+    return DEFAULT_ACTION_LIMIT * 4 if rules.decks == 2 else DEFAULT_ACTION_LIMIT
 
 
 _ONE, _TWO = Phase.ONE, Phase.TWO
@@ -143,7 +152,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         seed: int | str | None = None,
         leader: int | None = None,
         live: bool = False,
-        action_limit: int = DEFAULT_ACTION_LIMIT,
+        action_limit: int | None = None,
     ) -> State:
         """Deal a new game.
 
@@ -160,7 +169,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 says (the dealer's left, or the holder of the lowest card dealt); in a
                 series the previous loser leads (the Goat Game's "Lead, goat").
             live: sluffing protocol, see the module docstring.
-            action_limit: abandon the deal after this many actions.
+            action_limit: abandon the deal after this many actions (default:
+                :func:`default_action_limit`).
 
         Raises ``ValueError`` for a seat count outside the rules, a seat out of
         range, a deck that is not the 52 cards once each, or neither/both of
@@ -193,7 +203,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.dealer = dealer
         self.first_leader = (dealer + 1) % players if leader is None else leader
         self.live = live
-        self.action_limit = action_limit
+        self.action_limit = default_action_limit(rules) if action_limit is None else action_limit
         self.deck = d
         self.hands = [0] * players
         self.piles = [0] * players
@@ -235,7 +245,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         trump_suit: int,
         leader: int,
         dealer: int = 0,
-        action_limit: int = DEFAULT_ACTION_LIMIT,
+        action_limit: int | None = None,
     ) -> State:
         """A position at the start of a phase-two trick: ``hands`` (card sets, one per
         seat; cards not in any hand are out of play), ``trump_suit`` (0..3) and the
@@ -284,7 +294,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
 
     @classmethod
     def from_position(
-        cls, rules: Rules, position: Position, *, action_limit: int = DEFAULT_ACTION_LIMIT
+        cls, rules: Rules, position: Position, *, action_limit: int | None = None
     ) -> State:
         """Start play at a phase-two :class:`~skitgubbe.position.Position`.
 

@@ -1,7 +1,8 @@
 """The counter bot: always legal, deterministic, the documented choices in hand-built positions
 (beats cheaply, saves trumps, picks up rather than spend a strong trump, kills, forces a pick-up on
 a seat whose cards it knows, counts a king as the top card once the ace is killed, keeps the
-likely trumps in phase one, sluffs low cards), and stronger than the heuristic and random bots in
+likely trumps in phase one, sluffs low cards, picks up where its rollouts show that beating loses
+the deal), and stronger than the heuristic and random bots in
 a small seeded sample.
 
 Run: .venv/bin/pytest -q tests/test_counter.py
@@ -61,6 +62,13 @@ def dealt(rules: Rules, hands: Sequence[str], stock: str = "") -> State:
 def choice(state: State, bot: type[HeuristicBot] = CounterBot) -> str:
     s = state.to_act
     return str(bot(random.Random(0)).choose(view_of(state, s), state.legal_actions(s)))
+
+
+def scores_only() -> CounterBot:
+    """A counter bot without its phase-two rollouts: its scores alone decide."""
+    bot = CounterBot(random.Random(0))
+    bot.rollout_weight = 0.0
+    return bot
 
 
 class CheckingBot:
@@ -148,8 +156,10 @@ def test_leads_a_card_the_next_seat_is_known_not_to_beat() -> None:
     st = phase_two(PAGAT, hands, "S", 0, open_hands=True)
     assert choice(st) == "play 9H"
     assert choice(st, HeuristicBot) == "play 3C"  # the heuristic bot does not know seat 1's cards
-    # hidden hands: the counter bot cannot know, and leads its lowest card like the heuristic bot
-    assert choice(phase_two(PAGAT, hands, "S", 0)) == "play 3C"
+    # hidden hands: the scores cannot know, and lead the lowest card like the heuristic bot (the
+    # rollouts, in worlds sampled from the view, may still prefer the 9H)
+    hidden = phase_two(PAGAT, hands, "S", 0)
+    assert str(scores_only().choose(view_of(hidden, 0), hidden.legal_actions(0))) == "play 3C"
 
 
 def test_a_king_counts_as_the_top_card_once_the_ace_is_killed() -> None:
@@ -179,6 +189,35 @@ def test_solves_a_two_seat_endgame_with_every_card_known() -> None:
         game = phase_two(PAGAT, hands, "S", 0, open_hands=True)
         play_out(game, [CounterBot(random.Random(0)), opponent], random.Random(0))
         assert game.loser == 1
+
+
+def test_rollouts_pick_up_where_beating_with_a_trump_loses_the_deal() -> None:
+    # clubs trump, every hand known (pagat): seat 2 led the KH. Beating it with the cheapest
+    # trump, the 9C, is what the scores alone say; playing the deal out shows that this loses,
+    # while picking the king up does not
+    hands = ["9C QC KC 7D JD 7H QH JS QS KS", "2C JH AS", "TC AC KH"]
+    st = phase_two(PAGAT, hands, "C", 2, ["play KH"], open_hands=True)
+    assert choice(st) == "pick"
+    assert str(scores_only().choose(view_of(st, 0), st.legal_actions(0))) == "play 9C"
+    for bot, loses in ((CounterBot(random.Random(0)), False), (scores_only(), True)):
+        game = phase_two(PAGAT, hands, "C", 2, ["play KH"], open_hands=True)
+        play_out(game, [bot, HeuristicBot(random.Random(1)), HeuristicBot(random.Random(2))],
+                 random.Random(0))
+        assert (game.loser == 0) is loses
+
+
+def test_rollouts_sample_worlds_only_with_unknown_cards() -> None:
+    hands = ["9C QC KC 7D JD 7H QH JS QS KS", "2C JH AS", "TC AC KH"]
+    for open_hands in (True, False):
+        view = view_of(phase_two(PAGAT, hands, "C", 2, ["play KH"], open_hands=open_hands), 0)
+        bot = CounterBot(random.Random(0))
+        before = bot.rng.getstate()
+        rolled = bot._rollouts(view, view.legal, track(view))
+        assert rolled is not None and len(rolled) == len(view.legal)
+        assert all(-1.0 <= v <= 1.0 for v in rolled)
+        assert (bot.rng.getstate() == before) is open_hands  # sampling draws from the bot's rng
+        bot.rollout_samples = 0
+        assert (bot._rollouts(view, view.legal, track(view)) is None) is not open_hands
 
 
 def test_does_not_search_an_endgame_with_unknown_cards() -> None:

@@ -30,6 +30,17 @@ is killed).  On that the bot
   other seat the loser whatever it does, when there is one and the search is small enough
   (:attr:`CounterBot.endgame_cards`, :attr:`CounterBot.endgame_nodes`).
 
+On top of these scores, every phase-two decision is checked by *rollouts*: each legal action is
+played, and the rest of the deal after it, with the heuristic bot's phase-two rules for every seat.
+An action whose rollout ends with this seat safe gets :attr:`CounterBot.rollout_weight` more than
+one whose rollout ends with it the loser, so the rollouts decide and the scores break their ties.
+With every card known there is one rollout per action on the position itself; with cards whose
+place is unknown (goat's leftover cards), one per action in each of
+:attr:`CounterBot.rollout_samples` worlds dealt from the view by
+:class:`~skitgubbe.determinize.Determinizer`.  The rollouts model the other seats as playing by
+the heuristic bot's rules of thumb: against heuristic bots that model is exact (but for their
+random tie-breaks); measured against counter bots without rollouts it still helps (docs/bots.md).
+
 Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.rules.Rules`.
 """
 
@@ -40,7 +51,7 @@ from collections.abc import Sequence
 from ..actions import Action, Kind
 from ..base import Phase
 from ..cards import SUIT_MASKS
-from ..determinize import RebuildError, state_from_view
+from ..determinize import Determinizer, RebuildError, state_from_view
 from ..phase_two import pick_up_take
 from ..rules import FirstPhase
 from ..state import State
@@ -87,6 +98,16 @@ class CounterBot(HeuristicBot):
     otherwise equal against the live cards."""
     force_bonus: float = 0.3
     """Phase two: the worth, per card, of a play the next seat cannot beat (it must pick up)."""
+    rollout_weight: float = 10.0
+    """Phase two: the worth of a rollout won rather than lost (-1..1 averaged over the worlds), added
+    to an action's score; large, so the rollouts decide and the scores only break their ties
+    (0: no rollouts)."""
+    rollout_samples: int = 4
+    """Phase two: worlds sampled for the rollouts when some cards' places are unknown (goat's
+    leftover cards, a dreck split between seats); 0: no rollouts then."""
+    rollout_limit: int = 300
+    """Phase two: most actions in one rollout; a longer one (the rollout moves going round in circles)
+    counts as neither won nor lost."""
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The legal action with the best score for ``view.seat`` (module docstring)."""
@@ -102,6 +123,11 @@ class CounterBot(HeuristicBot):
             if solved is not None:
                 return solved
             scores = self._score_two_counted(view, legal, tr)
+            if self.rollout_weight > 0:
+                rolled = self._rollouts(view, legal, tr)
+                if rolled is not None:
+                    w = self.rollout_weight
+                    scores = [s + w * v for s, v in zip(scores, rolled, strict=True)]
             if _looping(view.history):
                 top = max(scores)
                 if sum(1 for s in scores if s >= top - _EPS) == 1:
@@ -109,6 +135,47 @@ class CounterBot(HeuristicBot):
         else:
             scores = [0.0] * len(legal)
         return self._best(legal, scores)
+
+    # -- phase-two rollouts ---------------------------------------------------------------------
+
+    def _rollouts(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float] | None:
+        """Phase two: for each legal action, the mean result of playing it and then the rest of
+        the deal with the heuristic bot's phase-two rules for every seat (:func:`_rollout_move`):
+        1 if this seat is not the loser, -1 if it is, 0 for a rollout cut off at
+        :attr:`rollout_limit`.  With every card known (always in pagat) there is one world, the
+        position itself; else :attr:`rollout_samples` worlds dealt by
+        :class:`~skitgubbe.determinize.Determinizer` from the view alone.  None when the view
+        cannot be rebuilt or there are unknown cards and no samples."""
+        hidden = bool(tr.unseen or any(tr.unknown))
+        if hidden and self.rollout_samples <= 0:
+            return None
+        try:
+            root = state_from_view(view)
+        except (ValueError, RebuildError):  # a view the rebuild does not know: play on the scores
+            return None
+        root.history = []
+        root.events = []
+        me = view.seat
+        if hidden:
+            det = Determinizer(root, me)
+            worlds = [det.sample(self.rng) for _ in range(self.rollout_samples)]
+        else:
+            worlds = [root]
+        mine = root.player_of(me)
+        limit = self.rollout_limit
+        out = [0.0] * len(legal)
+        for world in worlds:
+            for i, a in enumerate(legal):
+                st = world.clone()
+                st.apply(a, me, trusted=True)
+                n = 0
+                while st.phase == Phase.TWO and n < limit:
+                    p = st.to_act
+                    st.apply(_rollout_move(st, p), p, trusted=True)
+                    n += 1
+                if st.phase != Phase.TWO and st.loser is not None:
+                    out[i] += -1.0 if st.player_of(st.loser) == mine else 1.0
+        return [v / len(worlds) for v in out]
 
     # -- the two-seat endgame ------------------------------------------------------------------
 
@@ -328,6 +395,42 @@ class CounterBot(HeuristicBot):
             else:
                 scores.append(-1e6)
         return scores
+
+
+def _rollout_move(st: State, p: int) -> Action:
+    """Seat ``p``'s rollout move: the heuristic bot's phase-two rules
+    (:meth:`HeuristicBot._score_two` with its default weights) read straight off the State, the
+    first best action on a tie.  Every card is in the (sampled) State, so nothing is hidden here."""
+    hb = HeuristicBot
+    trump_power, floor = hb.trump_power, hb.pick_floor
+    legal = st.legal_actions(p)
+    hand = st.hands[p]
+    trump = st.trump_suit
+    size = hand.bit_count()
+    weight = min(1.0, max(0.2, (size - 1) / 6.0))
+    table = st.table
+    kills = bool(table) and len(table) + 1 >= st.kill_at
+    best = legal[-1]
+    best_v = -1e18
+    for a in legal:
+        if a.kind == Kind.PLAY:
+            cards = a.cards
+            if cards == hand:
+                return a
+            v = hb.kill_bonus if kills else 0.0
+            for c in _cards_of(cards):
+                v += 1.0 - weight * ((_RANK[c] - 2) / 12.0 + (trump_power if _SUIT[c] == trump else 0.0))
+        elif a.kind == Kind.PICK_UP:
+            take, _, _ = pick_up_take(table, st.rules.pick_up)
+            v = -hb.pick_penalty
+            for c in _cards_of(take):
+                power = (_RANK[c] - 2) / 12.0 + (trump_power if _SUIT[c] == trump else 0.0)
+                v -= max(floor, 1.0 - weight * power)
+        else:
+            continue
+        if v > best_v:  # the heuristic bot breaks exact ties at random; a rollout takes the first
+            best, best_v = a, v
+    return best
 
 
 def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:

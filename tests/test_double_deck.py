@@ -220,3 +220,15 @@ def test_two_packs_allow_four_times_the_actions() -> None:
     assert State.new(GOAT2, 8, seed=1).action_limit == 4 * DEFAULT_ACTION_LIMIT
     assert State.new(find_variant("goat"), 8, seed=1).action_limit == DEFAULT_ACTION_LIMIT
     assert State.new(GOAT2, 8, seed=1, action_limit=50).action_limit == 50
+
+
+@pytest.mark.parametrize("bots", [("counter", "heuristic", "random", "counter"), ("ismcts-8it", "counter", "random")])
+def test_the_bots_play_two_packs(bots: tuple[str, ...]) -> None:
+    # every bot plays a whole two-pack deal; the counter bot (and the ismcts bot's guide) play as the
+    # heuristic bot there (ruling DD4)
+    from skitgubbe.bots import make_bot
+    from skitgubbe.runner import play_out
+
+    state = State.new(GOAT2, len(bots), seed=3)
+    play_out(state, [make_bot(b, random.Random(i)) for i, b in enumerate(bots)], random.Random(3))
+    assert state.is_over and not state.abandoned and state.loser is not None

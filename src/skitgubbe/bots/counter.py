@@ -110,9 +110,13 @@ class CounterBot(HeuristicBot):
     counts as neither won nor lost."""
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """The legal action with the best score for ``view.seat`` (module docstring)."""
+        """The legal action with the best score for ``view.seat`` (module docstring).  With two
+        packs (``view.rules.decks == 2``) it plays as the heuristic bot: its card tracking counts
+        one copy of each card (rulings DD4)."""
         if len(legal) == 1:
             return legal[0]
+        if view.rules.decks != 1:
+            return super().choose(view, legal)
         tr = track(view)
         if view.phase == Phase.ONE and view.rules.first_phase is FirstPhase.BEAT:
             scores = self._score_beat(view, legal)  # Mas: the heuristic bot's beat-or-pick-up play

@@ -222,7 +222,8 @@ def test_two_packs_allow_four_times_the_actions() -> None:
     assert State.new(GOAT2, 8, seed=1, action_limit=50).action_limit == 50
 
 
-@pytest.mark.parametrize("bots", [("counter", "heuristic", "random", "counter"), ("ismcts-8it", "counter", "random")])
+@pytest.mark.parametrize("bots", [("counter", "heuristic", "random", "counter"),
+                                  ("ismcts-8it", "counter", "random")])
 def test_the_bots_play_two_packs(bots: tuple[str, ...]) -> None:
     # every bot plays a whole two-pack deal; the counter bot (and the ismcts bot's guide) play as the
     # heuristic bot there (ruling DD4)

@@ -33,8 +33,9 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "counter-goat": ("goat", 3, "counter,heuristic,heuristic", 1000, 1),
     "ismcts-random-pagat": ("pagat", 3, "ismcts-70it,random,random", 12, 1),
     "ismcts-random-goat": ("goat", 3, "ismcts-30it,random,random", 12, 1),
-    "ismcts-counter-pagat": ("pagat", 3, "ismcts-70it,counter,counter", 40, 1),
-    "ismcts-counter-goat": ("goat", 3, "ismcts-30it,counter,counter", 40, 1),
+    # about 50 ms a move on the current machine (docs/bots.md, "Speed"); 70 and 30 iterations before
+    "ismcts-counter-pagat": ("pagat", 3, "ismcts-210it,counter,counter", 40, 2026),
+    "ismcts-counter-goat": ("goat", 3, "ismcts-155it,counter,counter", 15, 2026),
     "ismcts-counter-goat4": ("goat", 4, "ismcts-30it,counter,counter,counter", 30, 1),
     "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 1, 1),
     "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 1, 1),

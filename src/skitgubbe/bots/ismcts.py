@@ -50,7 +50,7 @@ from typing import cast
 
 from ..actions import CHANCE, PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from ..base import Phase
-from ..cards import SUIT_MASKS
+from ..cards import SUIT_MASKS, fold
 from ..determinize import Determinizer, state_from_view
 from ..state import State
 from ..view import History, View, view_of
@@ -348,7 +348,7 @@ def _greedy_listed(st: State, p: int) -> Action:
             continue
         if cards == hand:
             return a
-        top = cards.bit_length() - 1
+        top = (fold(cards) if st.double else cards).bit_length() - 1  # two packs: by card kind
         v = 4 * cards.bit_count() - top % 13 - (13 if top // 13 == trump else 0)
         if v > best_v:
             best, best_v = a, v

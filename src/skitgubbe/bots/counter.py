@@ -153,12 +153,9 @@ class CounterBot(HeuristicBot):
         hidden = bool(tr.unseen or any(tr.unknown))
         if hidden and self.rollout_samples <= 0:
             return None
-        try:
-            root = state_from_view(view)
-        except (ValueError, RebuildError):  # a view the rebuild does not know: play on the scores
+        root = _root(view)
+        if root is None:
             return None
-        root.history = []
-        root.events = []
         me = view.seat
         if hidden:
             det = Determinizer(root, me)
@@ -194,12 +191,9 @@ class CounterBot(HeuristicBot):
             return None
         if sum(view.hand_sizes[s] for s in holding) + tr.table.bit_count() > self.endgame_cards:
             return None
-        try:
-            root = state_from_view(view)
-        except (ValueError, RebuildError):  # a view the rebuild does not know: play on the scores
+        root = _root(view)
+        if root is None:
             return None
-        root.history = []
-        root.events = []
         solver = _Solver(view.seat, self.endgame_nodes)
         try:
             for a in legal:
@@ -442,6 +436,18 @@ def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:
     rule of plays allows a single card, and any beat needs one such card (the engine's candidates:
     a higher card of the top's suit, or a trump on a non-trump, non-anti-trump)."""
     return bool(beaters(top, hand, trump, anti))
+
+
+def _root(view: View) -> State | None:
+    """The engine state rebuilt from ``view`` with an empty history and no events (searches play
+    forward from it), or None for a view the rebuild does not know (the bot plays on its scores)."""
+    try:
+        root = state_from_view(view)
+    except (ValueError, RebuildError):
+        return None
+    root.history = []
+    root.events = []
+    return root
 
 
 class _OutOfNodes(Exception):

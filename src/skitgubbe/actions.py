@@ -30,7 +30,15 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from .cards import CardParseError, card_label, card_name, in_order, mask_of, parse_cards
+from .cards import (
+    CardParseError,
+    card_label,
+    card_name,
+    in_order,
+    mask_of,
+    parse_cards,
+    twins_in_order,
+)
 
 __all__ = ["Kind", "Action", "ActionParseError", "parse_action", "CHANCE"]
 
@@ -148,7 +156,7 @@ def parse_action(text: str) -> Action:
         raise ActionParseError(f"{_VERBS[kind]!r} needs cards, e.g. '{_VERBS[kind]} 7H'")
     if kind is Kind.DRECK:
         # a name written twice is both copies of a card (two packs: the second is card + 52)
-        order = [c + 52 if cards.index(c) < i else c for i, c in enumerate(cards)]
+        order = twins_in_order(cards)
         if len(set(order)) != len(order):
             raise ActionParseError("a card appears more than twice in the dreck order (two packs hold two)")
         return Action(kind, mask_of(order), tuple(order))

@@ -45,6 +45,8 @@ __all__ = [
     "fold",
     "full_deck",
     "in_order",
+    "one_copy",
+    "twins_in_order",
     "card_name",
     "cards_in",
     "count",
@@ -199,6 +201,30 @@ def cards_in(mask: CardSet) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def one_copy(mask: CardSet) -> CardSet:
+    """``mask`` without the second pack's copy of any card whose first-pack copy it holds too:
+    one card of each kind, the first pack's where there is a choice (one action a card kind)."""
+    return mask & ~((mask & FULL_DECK) << TWIN) if mask >> TWIN else mask
+
+
+def twins_in_order(cards: Iterable[int]) -> tuple[int, ...]:
+    """``cards`` (card numbers of either pack) with the copies of each card numbered in the order
+    they come: the first time a card kind appears it is the first pack's copy (``c``), after that
+    the second pack's (``c + 52``).  The twins are the same card, so a deal relabelled so is the
+    same deal, and card names (each written twice) read back to exactly these numbers.  A kind
+    that appears more than twice keeps ``c + 52`` for every later copy (the caller refuses it)."""
+    seen = 0
+    out = []
+    for c in cards:
+        k = c % TWIN
+        if seen >> k & 1:
+            out.append(k + TWIN)
+        else:
+            out.append(k)
+            seen |= 1 << k
+    return tuple(out)
 
 
 def in_order(mask: CardSet) -> list[int]:

@@ -30,13 +30,13 @@ from .actions import (
 )
 from .base import Event, Phase, StateBase
 from .cards import (
-    FULL_DECK,
     RANK_MASKS2,
     SUIT_MASKS,
     SUIT_NAMES,
     TWIN,
     card_label,
     cards_in,
+    one_copy,
     rank_of,
     suit_of,
 )
@@ -208,10 +208,8 @@ class PhaseOne(StateBase):
             return self._legal_beat(s) if s == self.to_act else out
         if s == self.to_act and not self.pending:
             forced = self._must_match(s)
-            m = forced or self.hands[s]
-            if m >> TWIN:  # two packs: one action for a card held twice (the first pack's copy)
-                m &= ~((m & FULL_DECK) << TWIN)
-            out.extend(single_actions(Kind.PLAY, m))
+            # two packs: one action for a card held twice (the first pack's copy)
+            out.extend(single_actions(Kind.PLAY, one_copy(forced or self.hands[s])))
             if self.rules.max_equal_play > 1:  # two or three cards of one rank as one play
                 hand = forced or self.hands[s]
                 for r in range(2, 15):
@@ -222,9 +220,7 @@ class PhaseOne(StateBase):
             if not forced and self.rules.turn_from_stock and len(self.stock) > self.spare:
                 out.append(STOCK_ACTION)
         if self.rules.sluffing:
-            m = self._sluffable(s)
-            if m >> TWIN:
-                m &= ~((m & FULL_DECK) << TWIN)
+            m = one_copy(self._sluffable(s))
             if m:
                 out.extend(single_actions(Kind.SLUFF, m))
             if self.pending >> s & 1:

@@ -27,10 +27,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import CHANCE, Action, ActionParseError, parse_action
-from .cards import SUITS, TWIN, CardParseError, card_name, format_cards, full_deck, mask_of, parse_cards
+from .cards import (
+    SUITS,
+    TWIN,
+    CardParseError,
+    card_name,
+    format_cards,
+    full_deck,
+    mask_of,
+    parse_cards,
+    twins_in_order,
+)
 from .position import Position, PositionError, check_position
 from .rules import Rules, RulesError
-from .state import IllegalActionError, State, deck_from_seed, twins_in_order
+from .state import IllegalActionError, State, deck_from_seed
 from .variants import PRESETS, UnknownVariantError, find_variant
 
 __all__ = [
@@ -455,7 +465,7 @@ def _build(
 
 def _two_pack_deck(cards: list[int], line: int) -> tuple[int, ...]:
     """The deck order of a two-pack record: every card name twice, the first one the first
-    pack's copy (:func:`~skitgubbe.state.twins_in_order`)."""
+    pack's copy (:func:`~skitgubbe.cards.twins_in_order`)."""
     counts = [0] * 52
     for c in cards:
         counts[c] += 1

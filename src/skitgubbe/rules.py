@@ -266,7 +266,7 @@ class Rules:
             "Double Deck").  With 2, cards 52..103 are the second pack
             (:data:`skitgubbe.cards.TWIN`); twins never touch, so no phase-two play holds
             both, and a play names whichever copy its seat holds.  The texts raise the dreck
-            threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD3).
+            threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD4).
     """
 
     name: str = "custom"
@@ -417,16 +417,16 @@ class Rules:
                              f"{self.max_players}: 3-player confusion is played with six seats (two hands "
                              "for each of three players)")
         if self.decks == 2:
-            for option, bad, why in (
-                    ("first_phase", beat, "Mas's exchange of the 2 of trumps and its stored trumps "
-                                          "assume one pack"),
-                    ("reserve", bool(self.reserve), "the avstickshög is a two-seat rule for one pack"),
-                    ("max_equal_play", self.max_equal_play != 1, "plays of equal cards would let twins "
-                                                                 "be played together, which they never are")):
+            for option, bad, value, why in (
+                    ("first_phase", beat, "beat", "Mas's exchange of the 2 of trumps and its stored trumps "
+                                                  "assume one pack"),
+                    ("reserve", bool(self.reserve), self.reserve,
+                     "the avstickshög is a two-seat rule for one pack"),
+                    ("max_equal_play", self.max_equal_play != 1, self.max_equal_play,
+                     "plays of equal cards would let twins be played together, which they never are")):
                 if bad:
-                    raise RulesError(f"decks=2 with {option}={getattr(self, option)!s}: {why}; the double "
-                                     "deck is described for the Goat Game (Flurst, Howell)"
-                                     .replace("FirstPhase.BEAT", "beat"))
+                    raise RulesError(f"decks=2 with {option}={value}: {why}; the double deck is described "
+                                     "for the Goat Game (Flurst, Howell)")
         if self.stock_end is StockEnd.SKIP_EMPTY and self.first_phase is not FirstPhase.ALL_PLAY:
             raise RulesError("stock_end=skip-empty needs first_phase=all-play (Koira)")
 

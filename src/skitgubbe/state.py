@@ -37,7 +37,17 @@ from collections.abc import Sequence
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
-from .cards import TWIN, canonical, card_label, cards_in, fold, full_deck, lowest, rank_of
+from .cards import (
+    TWIN,
+    canonical,
+    card_label,
+    cards_in,
+    fold,
+    full_deck,
+    lowest,
+    rank_of,
+    twins_in_order,
+)
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
@@ -78,23 +88,6 @@ def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
     deck = list(range(52 * decks))
     random.Random(seed).shuffle(deck)
     return twins_in_order(deck) if decks == 2 else tuple(deck)
-
-
-def twins_in_order(deck: Sequence[int]) -> tuple[int, ...]:
-    """A two-pack deck order with each pair of twins relabelled so that the copy dealt first
-    is the first pack's (card ``c``) and the other the second's (``c + 52``).  The twins are
-    the same card, so the deal is unchanged; written as card names (each name twice) the order
-    reads back exactly (docs/record-format.md)."""
-    seen = 0
-    out = []
-    for c in deck:
-        k = c % TWIN
-        if seen >> k & 1:
-            out.append(k + TWIN)
-        else:
-            out.append(k)
-            seen |= 1 << k
-    return tuple(out)
 
 
 def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> int:

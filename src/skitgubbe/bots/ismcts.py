@@ -379,19 +379,14 @@ def _suit_best(s: int, bits: int, runs: bool) -> tuple[int, Action]:
 
 def _greedy_plain(st: State, p: int) -> Action:
     """:func:`_greedy_two` for the seat to act under ``State.plain_two`` rules, without listing the
-    legal actions: the candidates are worked out as the engine does (a card of the top play's
-    suit above it, or any trump on a non-trump), then the best play of each suit is cached."""
+    legal actions: the engine's candidates (a card of the top play's suit above it, or any trump on
+    a non-trump), then the best play of each suit, cached."""
     hand = st.hands[p]
     table = st.table
     runs = st.runs
     trump = st.trump_suit
     if table:
-        top = table[-1]
-        th = top.bit_length() - 1
-        ts = th // 13
-        m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
-        if ts != trump:
-            m |= hand & SUIT_MASKS[trump]
+        m = st._candidates(hand)  # the engine's own: no anti-trump under these rules
         if not m:
             return PICK_UP_ACTION
     else:

@@ -242,3 +242,19 @@ def test_the_greedy_rollout_counts_a_second_pack_trump_as_a_trump() -> None:
     hearts_second = second("9H")  # a trump from the second pack
     state = position([hearts_second | cs("9S"), cs("2C 3C"), cs("4C 5C")])
     assert _greedy_listed(state, 0).cards == cs("9S")
+
+
+def test_twelve_cards_escape_the_dreck_with_two_packs() -> None:
+    # Flurst and Howell, "Double Deck": a seat needs twelve cards, not six, to escape the dreck.  One
+    # seeded two-pack deal, phase one played the same way under both thresholds.
+    ended = {}
+    for below in (6, 12):
+        state = State.new(find_variant("goat").replace(decks=2, dreck_below=below), 5, seed=2)
+        rng = random.Random(2)
+        while state.phase == 1:
+            state.apply(state.random_action(rng), state.to_act)
+        ended[below] = state
+    sizes = [h.bit_count() for h in ended[6].hands]
+    assert 6 <= sizes[1] < 12 and all(k >= 12 for s, k in enumerate(sizes) if s != 1)
+    assert [e.seats for e in ended[12].events if e.kind == "dreck"] == [(1,)]
+    assert not [e for e in ended[6].events if e.kind == "dreck"]

@@ -237,7 +237,7 @@ def test_the_bots_play_two_packs(bots: tuple[str, ...]) -> None:
 
 def test_the_greedy_rollout_counts_a_second_pack_trump_as_a_trump() -> None:
     # the ismcts bot's rollout policy sheds non-trumps before trumps; a second-pack trump is a trump
-    from skitgubbe.bots.ismcts import _greedy_listed
+    from skitgubbe.bots.playouts import greedy_listed as _greedy_listed
 
     hearts_second = second("9H")  # a trump from the second pack
     state = position([hearts_second | cs("9S"), cs("2C 3C"), cs("4C 5C")])

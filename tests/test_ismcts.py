@@ -16,7 +16,9 @@ from skitgubbe import Action, State, find_variant, parse_action
 from skitgubbe.base import Phase
 from skitgubbe.bots import CounterBot, RandomBot
 from skitgubbe.bots.base import Bot
-from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _greedy_listed, _greedy_two, _rewards, main
+from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _rewards, main
+from skitgubbe.bots.playouts import greedy_listed as _greedy_listed
+from skitgubbe.bots.playouts import greedy_two as _greedy_two
 from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.determinize import determinize
 from skitgubbe.rules import Rules

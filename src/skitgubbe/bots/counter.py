@@ -57,6 +57,7 @@ from ..rules import FirstPhase
 from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
+from .playouts import heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
 
 __all__ = ["CounterBot"]
@@ -144,8 +145,9 @@ class CounterBot(HeuristicBot):
 
     def _rollouts(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float] | None:
         """Phase two: for each legal action, the mean result of playing it and then the rest of
-        the deal with the heuristic bot's phase-two rules for every seat (:func:`_rollout_move`):
-        1 if this seat is not the loser, -1 if it is, 0 for a rollout cut off at
+        the deal with the heuristic bot's phase-two rules for every seat
+        (:func:`~skitgubbe.bots.playouts.heuristic_two`): 1 if this seat is not the loser, -1 if it
+        is, 0 for a rollout cut off at
         :attr:`rollout_limit`.  With every card known (always in pagat) there is one world, the
         position itself; else :attr:`rollout_samples` worlds dealt by
         :class:`~skitgubbe.determinize.Determinizer` from the view alone.  None when the view
@@ -172,7 +174,7 @@ class CounterBot(HeuristicBot):
                 n = 0
                 while st.phase == Phase.TWO and n < limit:
                     p = st.to_act
-                    st.apply(_rollout_move(st, p), p, trusted=True)
+                    st.apply(heuristic_two(st, p), p, trusted=True)
                     n += 1
                 if st.phase != Phase.TWO and st.loser is not None:
                     out[i] += -1.0 if st.player_of(st.loser) == mine else 1.0
@@ -393,42 +395,6 @@ class CounterBot(HeuristicBot):
             else:
                 scores.append(-1e6)
         return scores
-
-
-def _rollout_move(st: State, p: int) -> Action:
-    """Seat ``p``'s rollout move: the heuristic bot's phase-two rules
-    (:meth:`HeuristicBot._score_two` with its default weights) read straight off the State, the
-    first best action on a tie.  Every card is in the (sampled) State, so nothing is hidden here."""
-    hb = HeuristicBot
-    trump_power, floor = hb.trump_power, hb.pick_floor
-    legal = st.legal_actions(p)
-    hand = st.hands[p]
-    trump = st.trump_suit
-    size = hand.bit_count()
-    weight = min(1.0, max(0.2, (size - 1) / 6.0))
-    table = st.table
-    kills = bool(table) and len(table) + 1 >= st.kill_at
-    best = legal[-1]
-    best_v = -1e18
-    for a in legal:
-        if a.kind == Kind.PLAY:
-            cards = a.cards
-            if cards == hand:
-                return a
-            v = hb.kill_bonus if kills else 0.0
-            for c in _cards_of(cards):
-                v += 1.0 - weight * ((_RANK[c] - 2) / 12.0 + (trump_power if _SUIT[c] == trump else 0.0))
-        elif a.kind == Kind.PICK_UP:
-            take, _, _ = pick_up_take(table, st.rules.pick_up)
-            v = -hb.pick_penalty
-            for c in _cards_of(take):
-                power = (_RANK[c] - 2) / 12.0 + (trump_power if _SUIT[c] == trump else 0.0)
-                v -= max(floor, 1.0 - weight * power)
-        else:
-            continue
-        if v > best_v:  # the heuristic bot breaks exact ties at random; a rollout takes the first
-            best, best_v = a, v
-    return best
 
 
 def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:

@@ -14,8 +14,9 @@ Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI
 3. **expand**: add one child for an untried legal action, chosen at random;
 4. **roll out**: play to the end with the rollout policy (:data:`ROLLOUTS`): ``greedy`` (the
    default) plays phase one at random (the engine's fast
-   :meth:`~skitgubbe.state.State.random_action`) and phase two greedily (:func:`_greedy_two`: go
-   out if possible, else the play that sheds the most cards for the lowest top card, picking up
+   :meth:`~skitgubbe.state.State.random_action`) and phase two greedily
+   (:func:`~skitgubbe.bots.playouts.greedy_two`: go out if possible, else the play that sheds the
+   most cards for the lowest top card, picking up
    only when nothing can be played), almost as fast as random play and a far better judge of
    phase two, where random play picks up at random; ``random`` plays both phases at random;
    ``heuristic`` runs :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view of the
@@ -48,20 +49,19 @@ import time
 from collections.abc import Sequence
 from typing import cast
 
-from ..actions import CHANCE, PICK_UP_ACTION, Action, Kind, run_actions, single_actions
+from ..actions import CHANCE, Action
 from ..base import Phase
-from ..cards import SUIT_MASKS, fold
 from ..determinize import Determinizer, state_from_view
 from ..state import State
 from ..view import History, View, view_of
 from .counter import CounterBot
 from .heuristic import HeuristicBot
+from .playouts import greedy_two
 
 __all__ = ["ISMCTSBot", "ROLLOUTS"]
 
 _OVER = Phase.OVER
 _TWO = Phase.TWO
-_PLAY = Kind.PLAY
 
 ROLLOUTS = ("random", "heuristic", "greedy", "mixed")
 """The rollout policies (see the module docstring)."""
@@ -295,7 +295,7 @@ class ISMCTSBot:
                 if p == CHANCE:
                     action = st.chance_action(rng)
                 elif st.phase == _TWO:
-                    action = _greedy_two(st, p)
+                    action = greedy_two(st, p)
                 elif policy is not None:
                     view = view_of(st, p)._replace(history=cast(History, history))
                     action = policy.choose(view, view.legal)
@@ -321,100 +321,6 @@ class ISMCTSBot:
                     action = policy.choose(view, view.legal)
                 st.apply(action, p, trusted=True)
         return _rewards(st)
-
-
-def _greedy_two(st: State, p: int) -> Action:
-    """The greedy phase-two rollout move of seat ``p``: go out if it can; else the play that sheds
-    the most cards for the lowest highest card (a trump counting 13 ranks above any non-trump);
-    pick up only when nothing can be played.  Under the plain rules (``State.plain_two``: single
-    cards or runs of two or more, no anti-trump, high-trump or forced pick-up rule, no Blåmattis,
-    one pack) the move is found per suit from a cache, without listing the legal actions
-    (:func:`_greedy_plain`); the choice is the same."""
-    if st.plain_two and st.to_act == p:
-        return _greedy_plain(st, p)
-    return _greedy_listed(st, p)
-
-
-def _greedy_listed(st: State, p: int) -> Action:
-    """:func:`_greedy_two` from the list of legal actions (any rules)."""
-    legal = st.legal_actions(p)
-    hand = st.hands[p]
-    trump = st.trump_suit
-    best: Action | None = None
-    best_v = -1e9
-    for a in legal:
-        cards = a.cards
-        if a.kind != _PLAY:
-            continue
-        if cards == hand:
-            return a
-        top = (fold(cards) if st.double else cards).bit_length() - 1  # two packs: by card kind
-        v = 4 * cards.bit_count() - top % 13 - (13 if top // 13 == trump else 0)
-        if v > best_v:
-            best, best_v = a, v
-    return best if best is not None else legal[-1]
-
-
-_SUIT_BITS = (1 << 13) - 1
-_best_in_suit: list[list[tuple[int, Action] | None]] = [[None] * (1 << 13) for _ in range(8)]
-"""``_best_in_suit[4 * runs + suit][rank bits]``, filled as needed: ``(4 * cards - top rank, play)``,
-the greedy play among the plays (single cards, and runs of two or more with ``runs``) within
-those ranks of the suit, the first of the engine's order (:func:`~skitgubbe.actions.run_actions`)
-on a tie."""
-
-
-def _suit_best(s: int, bits: int, runs: bool) -> tuple[int, Action]:
-    """Work out and cache ``_best_in_suit[4 * runs + s][bits]``."""
-    m = bits << (13 * s)
-    plays = run_actions(m) if runs else single_actions(_PLAY, m)
-    best_v, best = -10**9, plays[0]
-    for a in plays:
-        c = a.cards
-        v = 4 * c.bit_count() - (c.bit_length() - 1) % 13
-        if v > best_v:
-            best, best_v = a, v
-    hit = _best_in_suit[4 * runs + s][bits] = (best_v, best)
-    return hit
-
-
-def _greedy_plain(st: State, p: int) -> Action:
-    """:func:`_greedy_two` for the seat to act under ``State.plain_two`` rules, without listing the
-    legal actions: the engine's candidates (a card of the top play's suit above it, or any trump on
-    a non-trump), then the best play of each suit, cached."""
-    hand = st.hands[p]
-    table = st.table
-    runs = st.runs
-    trump = st.trump_suit
-    if table:
-        m = st._candidates(hand)  # the engine's own: no anti-trump under these rules
-        if not m:
-            return PICK_UP_ACTION
-    else:
-        m = hand
-    if not hand & ~m:  # every card may be played: go out if the hand is one play
-        if hand & (hand - 1) == 0:
-            return Action(_PLAY, hand)
-        if runs:
-            low = hand & -hand
-            hs = (low.bit_length() - 1) // 13
-            if hand & SUIT_MASKS[hs] == hand and (hand + low) & hand == 0:
-                return Action(_PLAY, hand)
-    best: Action | None = None
-    best_v = -10**9
-    tables = _best_in_suit
-    base = 4 if runs else 0
-    s = 0
-    while m:
-        bits = m & _SUIT_BITS
-        if bits:
-            hit = tables[base + s][bits] or _suit_best(s, bits, runs)
-            v = hit[0] - 13 if s == trump else hit[0]
-            if v > best_v:
-                best, best_v = hit[1], v
-        m >>= 13
-        s += 1
-    assert best is not None
-    return best
 
 
 def _rewards(st: State) -> list[float]:

@@ -1,0 +1,75 @@
+"""The fast phase-two playout rules (skitgubbe.bots.playouts): the cached per-suit moves are the
+moves chosen from the list of legal actions, and the heuristic rules score as the heuristic bot."""
+
+from __future__ import annotations
+
+import random
+
+from skitgubbe import parse_action
+from skitgubbe.base import Phase
+from skitgubbe.bots.heuristic import _EPS, HeuristicBot
+from skitgubbe.bots.playouts import heuristic_listed, heuristic_two
+from skitgubbe.cards import mask_of, parse_cards
+from skitgubbe.state import State
+from skitgubbe.variants import PRESETS, find_variant
+from skitgubbe.view import view_of
+
+
+def test_the_fast_heuristic_move_is_the_listed_one() -> None:
+    """At every phase-two decision of random deals of every preset (half the moves by the rule,
+    to reach long hands and runs) the cached move is the one chosen from the list."""
+    fast = 0
+    for name, rules in sorted(PRESETS.items()):
+        for g in range(6):
+            players = max(rules.min_players, min(rules.max_players, 3 + g % 3))
+            st = State.new(rules, players, seed=g)
+            rng = random.Random(g)
+            while not st.is_over:
+                if st.phase == Phase.TWO and st.to_act >= 0:
+                    p = st.to_act
+                    move = heuristic_two(st, p)
+                    assert move == heuristic_listed(st, p), (name, g, len(st.history))
+                    fast += st.plain_two
+                    action = move if rng.random() < 0.5 else st.random_action(rng)
+                else:
+                    action = st.random_action(rng)
+                st.apply(action, st.to_act, trusted=True)
+    assert fast > 1000
+
+
+def test_the_heuristic_move_is_one_the_heuristic_bot_rates_best() -> None:
+    """The rule's move has the heuristic bot's best phase-two score (the bot breaks exact ties at
+    random, the rule takes the first), under every preset with one pack."""
+    checked = 0
+    bot = HeuristicBot(random.Random(0))
+    for name, rules in sorted(PRESETS.items()):
+        st = State.new(rules, max(rules.min_players, min(rules.max_players, 3)), seed=11)
+        rng = random.Random(3)
+        while not st.is_over:
+            p = st.to_act
+            if st.phase == Phase.TWO and p >= 0:
+                view = view_of(st, p)
+                scores = bot._score_two(view, view.legal)
+                move = heuristic_two(st, p)
+                assert scores[view.legal.index(move)] >= max(scores) - _EPS, (name, len(st.history))
+                checked += 1
+            st.apply(st.random_action(rng), p, trusted=True)
+    assert checked > 100
+
+
+def test_heuristic_rule_examples() -> None:
+    """Shed the longest run of low cards (goat) or the lowest card (pagat: single cards); beat
+    cheaply; go out when possible; pick up a cheap table rather than spend a high trump while the
+    hand is big (spades are trumps)."""
+    def move(hands: list[str], moves: list[str], rules: str = "pagat") -> str:
+        st = State.from_phase_two(find_variant(rules), [mask_of(parse_cards(h)) for h in hands], trump_suit=3, leader=0)
+        for m in moves:
+            st.apply(parse_action(m))
+        return str(heuristic_two(st, st.to_act))
+
+    assert move(["2C 3C 4C 9H 2S", "6C 8C QD", "5H"], [], "goat") == "play 2C 3C 4C"
+    assert move(["2C 3C 4C 9H 2S", "6C 8C QD", "5H"], []) == "play 2C"
+    assert move(["5H 2D KD", "6H", "4C"], ["play 5H"]) == "play 6H"
+    assert move(["5H 2D KD", "9H 7H 3S 2C", "4C"], ["play 5H"]) == "play 7H"
+    assert move(["QH 2D KD", "AS KS QS JS 5C 6C 7C 8C", "4C"], ["play QH"]) == "pick"
+    assert move(["2H 2D KD", "AS KS QS JS 5C 6C 7C 8C", "4C"], ["play 2H"]) == "play JS"

@@ -62,7 +62,8 @@ def test_heuristic_rule_examples() -> None:
     cheaply; go out when possible; pick up a cheap table rather than spend a high trump while the
     hand is big (spades are trumps)."""
     def move(hands: list[str], moves: list[str], rules: str = "pagat") -> str:
-        st = State.from_phase_two(find_variant(rules), [mask_of(parse_cards(h)) for h in hands], trump_suit=3, leader=0)
+        masks = [mask_of(parse_cards(h)) for h in hands]
+        st = State.from_phase_two(find_variant(rules), masks, trump_suit=3, leader=0)
         for m in moves:
             st.apply(parse_action(m))
         return str(heuristic_two(st, st.to_act))

@@ -29,7 +29,8 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     written into the name: ``ismcts-<K>it`` (K iterations a move), ``ismcts-<T>ms`` or
     ``ismcts-<T>s`` (a time budget in milliseconds or seconds), optionally followed by a rollout
     policy, ``-random``, ``-heuristic``, ``-greedy`` or ``-mixed`` (``ismcts-50ms-random``), and by
-    ``-unguided`` for a search without the counter bot's guide action (``ismcts-70it-unguided``); see
+    ``-unguided`` for a search without the counter bot's guide action (``ismcts-70it-unguided``), and
+    by ``-nomodel`` for a search that does not model the other seats in phase two; see
     :class:`~skitgubbe.bots.ismcts.ISMCTSBot`.  Raises ``ValueError`` naming the known bots for
     any other name.
     """
@@ -44,18 +45,19 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     if m is not None:
         number, unit, rollout = m.group(1), m.group(2), m.group(3) or "greedy"
         prior = None if m.group(4) else "counter"
+        model = None if m.group(5) else "counter"
         if number is None:
-            return ISMCTSBot(rng, rollout=rollout, prior=prior)  # 200 iterations a move
+            return ISMCTSBot(rng, rollout=rollout, prior=prior, model=model)  # 200 iterations a move
         value = float(number)
         if value > 0 and unit == "it" and value == int(value):
-            return ISMCTSBot(rng, iterations=int(value), rollout=rollout, prior=prior)
+            return ISMCTSBot(rng, iterations=int(value), rollout=rollout, prior=prior, model=model)
         if value > 0 and unit in ("ms", "s"):
             return ISMCTSBot(rng, iterations=None, seconds=value / 1000 if unit == "ms" else value,
-                             rollout=rollout, prior=prior)
+                             rollout=rollout, prior=prior, model=model)
     raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard, "
                      "ismcts-<K>it, ismcts-<T>ms")
 
 
 _ISMCTS_NAME = re.compile(
-    r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + r"))?(-unguided)?"
+    r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + r"))?(-unguided)?(-nomodel)?"
 )

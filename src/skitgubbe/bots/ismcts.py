@@ -16,15 +16,34 @@ Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI
    default) plays phase one at random (the engine's fast
    :meth:`~skitgubbe.state.State.random_action`) and phase two greedily
    (:func:`~skitgubbe.bots.playouts.greedy_two`: go out if possible, else the play that sheds the
-   most cards for the lowest top card, picking up
-   only when nothing can be played), almost as fast as random play and a far better judge of
-   phase two, where random play picks up at random; ``random`` plays both phases at random;
-   ``heuristic`` runs :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view of the
-   sample (several times slower per iteration); ``mixed`` is the heuristic bot in phase one and
-   greedy in phase two;
+   most cards for the lowest top card, picking up only when nothing can be played), almost as
+   fast as random play and a far better judge of phase two, where random play picks up at random;
+   ``random`` plays both phases at random; ``heuristic`` runs
+   :class:`~skitgubbe.bots.heuristic.HeuristicBot` on each seat's view of the sample (several
+   times slower per iteration); ``mixed`` is the heuristic bot in phase one and greedy in phase
+   two;
 5. **back-propagate** the result from every seat's point of view: -1 for the loser,
    ``+1/(players-1)`` for the others, 0 for all when the deal is abandoned (the engine's action
    limit, or :attr:`ISMCTSBot.rollout_limit` actions in one rollout).
+
+**Phase two: the counter model** (``model="counter"``, the default).  A search that starts in
+phase two models the other seats as counter bots, the strongest opponents this package has:
+
+* in the tree, a seat other than the searcher plays the move of
+  :func:`~skitgubbe.bots.counter.counter_two` (the counter bot's phase-two rule read off the
+  sample) instead of branching; the tree branches on the searcher's own moves only, and a node of
+  another seat has one child per move the model made there over the samples (one, where every
+  card is known, as in pagat's phase two);
+* the rollout plays every seat by that rule for :attr:`ISMCTSBot.model_depth` actions, then by
+  the heuristic rule (:func:`~skitgubbe.bots.playouts.heuristic_two`, the rule the counter bot's
+  own rollouts use);
+* a model move is remembered by position for the rest of the search: a world whose cards are all
+  known comes back in every iteration.
+
+Against counter bots the model predicts their phase-two moves (about 95% of the decisions with a
+choice; docs/bots.md); against other opponents it is a pessimistic, reasonable guess.  Searches
+that start in phase one are not modelled (the model is costly, and a phase-one rollout goes
+through the whole of phase two).
 
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
 with :meth:`~skitgubbe.state.State.chance_action` where it comes.  The move played is the root
@@ -54,9 +73,9 @@ from ..base import Phase
 from ..determinize import Determinizer, state_from_view
 from ..state import State
 from ..view import History, View, view_of
-from .counter import CounterBot
+from .counter import CounterBot, counter_two
 from .heuristic import HeuristicBot
-from .playouts import greedy_two
+from .playouts import greedy_two, heuristic_two
 
 __all__ = ["ISMCTSBot", "ROLLOUTS"]
 
@@ -103,13 +122,21 @@ class ISMCTSBot:
             before the search; it is expanded first, and when the move is chosen it gets
             :attr:`prior_share` of the iterations as extra visits.  A small search then plays the
             counter bot's move unless its rollouts clearly say otherwise.
+        model: ``"counter"`` (the default) or None.  With ``"counter"``, a search from a phase-two
+            position models the other seats as counter bots: in the tree their moves are
+            :func:`~skitgubbe.bots.counter.counter_two` (the tree branches on this seat's moves
+            only), and the rollouts play every seat by that rule for :attr:`model_depth` actions,
+            then by :func:`~skitgubbe.bots.playouts.heuristic_two` (module docstring, "Phase two").
+            With None, phase two is searched as phase one.
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
     search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
-    (a decision with a single legal action is not searched).
+    (a decision with a single legal action is not searched); ``last_root``: the root node of the
+    latest search's tree (nodes have ``seat``, ``visits``, ``reward``, ``avail`` and ``children``,
+    ``{(seat, Action): node}``), or None before the first search.
 
-    Raises ``ValueError`` for an unknown rollout policy, a budget that is not positive, or no
-    budget at all.
+    Raises ``ValueError`` for an unknown rollout policy or model, a budget that is not positive,
+    or no budget at all.
     """
 
     name = "ismcts"
@@ -123,6 +150,10 @@ class ISMCTSBot:
     rollout_limit: int = 5000
     """A rollout longer than this many actions is scored as abandoned (0 for every seat)."""
 
+    model_depth: int = 12
+    """With the counter model in phase two: the rollout actions played by the model before the
+    heuristic rule takes over (each model move costs a heuristic rollout per legal action)."""
+
     def __init__(
         self,
         rng: random.Random,
@@ -132,6 +163,7 @@ class ISMCTSBot:
         rollout: str = "greedy",
         exploration: float = 0.7,
         prior: str | None = "counter",
+        model: str | None = "counter",
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, not {rollout!r}")
@@ -151,7 +183,13 @@ class ISMCTSBot:
             raise ValueError(f"prior must be 'counter' or None, not {prior!r}")
         self.prior = prior
         self._prior: CounterBot | None = CounterBot(rng) if prior == "counter" else None
+        if model not in (None, "counter"):
+            raise ValueError(f"model must be 'counter' or None, not {model!r}")
+        self.model = model
+        self._seat = -1  # the searching seat while the model is in use, else -1
+        self._moves: dict[tuple[object, ...], Action] = {}
         self.last_iterations = 0
+        self.last_root: _Node | None = None
         self.last_seconds = 0.0
         self.iterations = 0
         self.seconds = 0.0
@@ -196,6 +234,8 @@ class ISMCTSBot:
             # the guide's action is expanded first
             root.children[(seat, guide)] = _Node(seat)
         rng = self.rng
+        self._seat = seat if self.model is not None and state.phase == _TWO else -1
+        self._moves = {}
         done = 0
         while True:
             self._iterate(root, det.sample(rng), rng)
@@ -204,6 +244,8 @@ class ISMCTSBot:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+        self._moves = {}
+        self.last_root = root
         elapsed = time.perf_counter() - start
         self.last_iterations = done
         self.last_seconds = elapsed
@@ -232,10 +274,20 @@ class ISMCTSBot:
         c = self.exploration
         log = math.log
         sqrt = math.sqrt
+        me = self._seat
         while st.phase != _OVER:
             p = st.to_act
             if p == CHANCE:
                 st.apply(st.chance_action(rng), CHANCE, trusted=True)
+                continue
+            if me >= 0 and p != me and st.phase == _TWO:  # the model's move: no branching here
+                a = self._model_move(st, p)
+                child = node.children.get((p, a))
+                if child is None:
+                    child = node.children[(p, a)] = _Node(p)
+                st.apply(a, p, trusted=True)
+                path.append(child)
+                node = child
                 continue
             legal = st.legal_actions(p)
             children = node.children
@@ -281,13 +333,35 @@ class ISMCTSBot:
             child.visits += 1
             child.reward += rewards[child.seat]
 
+    def _model_move(self, st: State, p: int) -> Action:
+        """The counter model's move for seat ``p`` (to act in phase two), remembered for the rest of
+        this search by position (:func:`_key`): one world's positions recur in every iteration."""
+        key = _key(st)
+        a = self._moves.get(key)
+        if a is None:
+            a = self._moves[key] = counter_two(st, p)
+        return a
+
     def _rollout(self, st: State, rng: random.Random) -> list[float]:
         """Play ``st`` to the end with the rollout policy; the reward of every seat."""
         stop = len(st.history) + self.rollout_limit
         history = st.history
         policy = self._policy
         mode = self.rollout
-        if mode in ("greedy", "mixed"):
+        if self._seat >= 0:  # phase two under the counter model
+            modelled = len(history) + self.model_depth
+            while st.phase != _OVER:
+                if len(history) >= stop:
+                    return [0.0] * st.players
+                p = st.to_act
+                if p == CHANCE:
+                    action = st.chance_action(rng)
+                elif len(history) < modelled:
+                    action = self._model_move(st, p)
+                else:
+                    action = heuristic_two(st, p)
+                st.apply(action, p, trusted=True)
+        elif mode in ("greedy", "mixed"):
             while st.phase != _OVER:
                 if len(history) >= stop:
                     return [0.0] * st.players
@@ -321,6 +395,12 @@ class ISMCTSBot:
                     action = policy.choose(view, view.legal)
                 st.apply(action, p, trusted=True)
         return _rewards(st)
+
+
+def _key(st: State) -> tuple[object, ...]:
+    """What decides a phase-two move of the counter model in ``st`` (not its loop check, which
+    reads the history)."""
+    return (tuple(st.hands), tuple(st.table), st.to_act, st.kill_at, st.forced, st.blue)
 
 
 def _rewards(st: State) -> list[float]:

@@ -58,7 +58,7 @@ from ..rules import FirstPhase, PickUp
 from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
-from .playouts import heuristic_two
+from .playouts import heuristic_outcome
 from .tracker import Tracking, anti_suit, beaters, track
 
 __all__ = ["CounterBot"]
@@ -165,20 +165,13 @@ class CounterBot(HeuristicBot):
             worlds = [det.sample(self.rng) for _ in range(self.rollout_samples)]
         else:
             worlds = [root]
-        mine = root.player_of(me)
         limit = self.rollout_limit
         out = [0.0] * len(legal)
         for world in worlds:
             for i, a in enumerate(legal):
                 st = world.clone()
                 st.apply(a, me, trusted=True)
-                n = 0
-                while st.phase == Phase.TWO and n < limit:
-                    p = st.to_act
-                    st.apply(heuristic_two(st, p), p, trusted=True)
-                    n += 1
-                if st.phase != Phase.TWO and st.loser is not None:
-                    out[i] += -1.0 if st.player_of(st.loser) == mine else 1.0
+                out[i] += heuristic_outcome(st, me, limit)
         return [v / len(worlds) for v in out]
 
     # -- the two-seat endgame ------------------------------------------------------------------
@@ -443,19 +436,12 @@ def counter_two(st: State, p: int) -> Action:
             break
     scores = _two_scores(cb, legal, hand, _strengths(cb, hand | table, opp, trump, anti), plays,
                          st.kill_at, trump, anti, st.rules.pick_up, following)
-    mine = st.player_of(p)
     limit = cb.rollout_limit
     w = cb.rollout_weight
     for i, a in enumerate(legal):
         world = st.clone()
         world.apply(a, p, trusted=True)
-        k = 0
-        while world.phase == Phase.TWO and k < limit:
-            q = world.to_act
-            world.apply(heuristic_two(world, q), q, trusted=True)
-            k += 1
-        if world.phase != Phase.TWO and world.loser is not None:
-            scores[i] += -w if world.player_of(world.loser) == mine else w
+        scores[i] += w * heuristic_outcome(world, p, limit)
     if _looping(st.history):
         top = max(scores)
         if sum(1 for s in scores if s >= top - _EPS) == 1:

@@ -119,9 +119,11 @@ class ISMCTSBot:
         exploration: the UCB1 constant ``c`` (rewards lie in -1..1).
         prior: ``"counter"`` (the default) or None.  With ``"counter"`` the
             :class:`~skitgubbe.bots.counter.CounterBot` names a guide action for the seat's view
-            before the search; it is expanded first, and when the move is chosen it gets
-            :attr:`prior_share` of the iterations as extra visits.  A small search then plays the
-            counter bot's move unless its rollouts clearly say otherwise.
+            before the search (in a phase-two search with the model: the model's move in the first
+            sample, the same rule without the bot's own sampled worlds); it is expanded first, and
+            when the move is chosen it gets :attr:`prior_share` of the iterations as extra visits.
+            A small search then plays the counter bot's move unless its rollouts clearly say
+            otherwise.
         model: ``"counter"`` (the default) or None.  With ``"counter"``, a search from a phase-two
             position models the other seats as counter bots: in the tree their moves are
             :func:`~skitgubbe.bots.counter.counter_two` (the tree branches on this seat's moves
@@ -227,23 +229,27 @@ class ISMCTSBot:
         limit = self.budget_iterations
         det = Determinizer(state, seat)
         root = _Node(-1)
-        guide: Action | None = None
-        if self._prior is not None:
-            view = view_of(state, seat)
-            guide = self._prior.choose(view, legal)
-            # the guide's action is expanded first
-            root.children[(seat, guide)] = _Node(seat)
         rng = self.rng
         self._seat = seat if self.model is not None and state.phase == _TWO else -1
         self._moves = {}
+        world = det.sample(rng)
+        guide: Action | None = None
+        if self._prior is not None:
+            if self._seat >= 0:  # the model is the counter bot's rule: read it off the first sample
+                guide = self._model_move(world, seat)
+            else:
+                guide = self._prior.choose(view_of(state, seat), legal)
+            # the guide's action is expanded first
+            root.children[(seat, guide)] = _Node(seat)
         done = 0
         while True:
-            self._iterate(root, det.sample(rng), rng)
+            self._iterate(root, world, rng)
             done += 1
             if limit is not None and done >= limit:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+            world = det.sample(rng)
         self._moves = {}
         self.last_root = root
         elapsed = time.perf_counter() - start

@@ -26,14 +26,16 @@ Card sets are ``int`` bitmasks (bit i = card i).  No randomness, no I/O.
 from __future__ import annotations
 
 from ..actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
+from ..base import Phase
 from ..cards import SUIT_MASKS, fold
 from ..phase_two import pick_up_take
 from ..state import State
 from .heuristic import HeuristicBot, _cards_of
 
-__all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed"]
+__all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome"]
 
 _PLAY = Kind.PLAY
+_TWO = Phase.TWO
 _PICK_UP = Kind.PICK_UP
 _SUIT_BITS = (1 << 13) - 1
 
@@ -174,6 +176,10 @@ def _heuristic_suit(key: tuple[int, bool, bool, bool, int, int]) -> tuple[float,
     return hit
 
 
+_PICK_UP_BOUND = -_H.pick_penalty - _H.pick_floor
+"""The best score a pick-up can have under the heuristic rules (it takes at least one card)."""
+
+
 def _pick_up_score(st: State, weight: float) -> float:
     """The heuristic rules' score of picking up in ``st``: the penalty, less each card taken's
     ``max(pick_floor, 1 - weight * power)``."""
@@ -213,7 +219,8 @@ def heuristic_two(st: State, p: int) -> Action:
         m >>= 13
         s += 1
     assert best is not None
-    if table and _pick_up_score(st, _weight(size)) > best_v:
+    # a pick-up scores at most -(penalty + floor): only worked out when it could be better
+    if table and best_v < _PICK_UP_BOUND and _pick_up_score(st, _weight(size)) > best_v:
         return PICK_UP_ACTION
     return best
 
@@ -244,3 +251,27 @@ def heuristic_listed(st: State, p: int) -> Action:
         if v > best_v:
             best, best_v = a, v
     return best
+
+
+def heuristic_outcome(st: State, seat: int, limit: int) -> int:
+    """Play phase two of ``st`` (mutated) on by :func:`heuristic_two` for every seat, at most
+    ``limit`` actions: 1 if ``seat``'s player is not the loser, -1 if it is, 0 if the limit cut
+    the deal short (or it ended with no loser).  It stops as soon as every hand of ``seat``'s
+    player is out: a seat that has gone out holds no cards and cannot be the loser, the last seat
+    holding cards (pagat.com Skitgubbe, "Play in the second phase"), so the result is the same as
+    playing on, but for a deal the limit would have cut short."""
+    mine = st.player_of(seat)
+    partner = st.partner(seat)
+    n = 0
+    while st.phase == _TWO:
+        out = st.out_order
+        if seat in out and (partner < 0 or partner in out):
+            return 1
+        if n >= limit:
+            return 0
+        p = st.to_act
+        st.apply(heuristic_two(st, p), p, trusted=True)
+        n += 1
+    if st.loser is None:
+        return 0
+    return -1 if st.player_of(st.loser) == mine else 1

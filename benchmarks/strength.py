@@ -31,20 +31,24 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "counter-random-goat": ("goat", 3, "counter,random,random", 300, 1),
     "counter-pagat": ("pagat", 3, "counter,heuristic,heuristic", 1000, 1),
     "counter-goat": ("goat", 3, "counter,heuristic,heuristic", 1000, 1),
-    "ismcts-random-pagat": ("pagat", 3, "ismcts-70it,random,random", 12, 1),
-    "ismcts-random-goat": ("goat", 3, "ismcts-30it,random,random", 12, 1),
-    # about 50 ms a move on the current machine (docs/bots.md, "Speed"); 70 and 30 iterations before
-    "ismcts-counter-pagat": ("pagat", 3, "ismcts-210it,counter,counter", 40, 2026),
-    "ismcts-counter-goat": ("goat", 3, "ismcts-155it,counter,counter", 15, 2026),
-    "ismcts-counter-goat4": ("goat", 4, "ismcts-30it,counter,counter,counter", 30, 1),
-    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 1, 1),
-    "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 1, 1),
+    # the search at 50 ms a move (a time budget: how far it gets depends on the machine's load)
+    "ismcts-random-pagat": ("pagat", 3, "ismcts-50ms,random,random", 30, 1),
+    "ismcts-random-goat": ("goat", 3, "ismcts-50ms,random,random", 30, 1),
+    "ismcts-counter-pagat": ("pagat", 3, "ismcts-50ms,counter,counter", 100, 2027),
+    "ismcts-counter-goat": ("goat", 3, "ismcts-50ms,counter,counter", 100, 2027),
+    "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 50, 2027),
+    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 2, 2027),
+    "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 2, 2027),
+    # the search as it was before the counter model (commit 07f25ed; -nomodel plays the same way,
+    # though not move for move: the samples are now drawn in another order)
+    "nomodel-counter-pagat": ("pagat", 3, "ismcts-210it-nomodel,counter,counter", 40, 2026),
+    "nomodel-counter-goat": ("goat", 3, "ismcts-155it-nomodel,counter,counter", 15, 2026),
     # the search without the counter bot's guide, and with the old random rollouts
-    "unguided-counter-pagat": ("pagat", 3, "ismcts-70it-unguided,counter,counter", 60, 1),
-    "unguided-counter-goat": ("goat", 3, "ismcts-30it-unguided,counter,counter", 60, 1),
-    "unguided-heuristic-pagat": ("pagat", 3, "ismcts-70it-unguided,heuristic,heuristic", 12, 1),
+    "unguided-counter-pagat": ("pagat", 3, "ismcts-70it-unguided-nomodel,counter,counter", 60, 1),
+    "unguided-counter-goat": ("goat", 3, "ismcts-30it-unguided-nomodel,counter,counter", 60, 1),
+    "unguided-heuristic-pagat": ("pagat", 3, "ismcts-70it-unguided-nomodel,heuristic,heuristic", 12, 1),
     "unguided-randomrollouts-heuristic-pagat": (
-        "pagat", 3, "ismcts-70it-random-unguided,heuristic,heuristic", 12, 1),
+        "pagat", 3, "ismcts-70it-random-unguided-nomodel,heuristic,heuristic", 12, 1),
 }
 
 

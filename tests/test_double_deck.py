@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from skitgubbe import Action, Kind, State, find_variant, parse_cards
 from skitgubbe.actions import parse_action
+from skitgubbe.base import Phase
 from skitgubbe.cards import DOUBLE_DECK, RANK_MASKS2, TWIN, fold, mask_of
 from skitgubbe.position import Position
 from skitgubbe.record import RecordFormatError, dumps, loads, record_of, replay
@@ -258,3 +259,20 @@ def test_twelve_cards_escape_the_dreck_with_two_packs() -> None:
     assert 6 <= sizes[1] < 12 and all(k >= 12 for s, k in enumerate(sizes) if s != 1)
     assert [e.seats for e in ended[12].events if e.kind == "dreck"] == [(1,)]
     assert not [e for e in ended[6].events if e.kind == "dreck"]
+
+
+def test_the_counter_model_with_two_packs_is_the_heuristic_rule() -> None:
+    # the ismcts bot models the other seats with the counter bot's rule, which with two packs is the
+    # heuristic rule (ruling DD4); the counter bot's own scores count one pack only
+    from skitgubbe.bots.counter import counter_two
+    from skitgubbe.bots.playouts import heuristic_two
+
+    state = State.new(GOAT2, 4, seed=5)
+    rng = random.Random(5)
+    checked = 0
+    while not state.is_over:
+        if state.phase == Phase.TWO and state.to_act >= 0:
+            assert counter_two(state, state.to_act) == heuristic_two(state, state.to_act)
+            checked += 1
+        state.apply(state.random_action(rng), state.to_act, trusted=True)
+    assert checked > 20

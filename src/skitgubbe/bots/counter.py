@@ -41,6 +41,9 @@ place is unknown (goat's leftover cards), one per action in each of
 the heuristic bot's rules of thumb: against heuristic bots that model is exact (but for their
 random tie-breaks); measured against counter bots without rollouts it still helps (docs/bots.md).
 
+:func:`counter_two` plays the same phase-two rule (scores and rollouts, not the endgame search)
+straight off a complete State; the ismcts bot models the other seats with it.
+
 Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.rules.Rules`.
 """
 
@@ -58,7 +61,7 @@ from ..rules import FirstPhase, PickUp
 from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
-from .playouts import heuristic_outcome
+from .playouts import heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
 
 __all__ = ["CounterBot"]
@@ -147,9 +150,9 @@ class CounterBot(HeuristicBot):
     def _rollouts(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float] | None:
         """Phase two: for each legal action, the mean result of playing it and then the rest of
         the deal with the heuristic bot's phase-two rules for every seat
-        (:func:`~skitgubbe.bots.playouts.heuristic_two`): 1 if this seat is not the loser, -1 if it
-        is, 0 for a rollout cut off at
-        :attr:`rollout_limit`.  With every card known (always in pagat) there is one world, the
+        (:func:`~skitgubbe.bots.playouts.heuristic_outcome`): 1 if this seat is not the loser, -1
+        if it is, 0 for a rollout cut off at :attr:`rollout_limit` actions (a rollout stops once
+        this seat is out).  With every card known (always in pagat) there is one world, the
         position itself; else :attr:`rollout_samples` worlds dealt by
         :class:`~skitgubbe.determinize.Determinizer` from the view alone.  None when the view
         cannot be rebuilt or there are unknown cards and no samples."""
@@ -410,8 +413,11 @@ def counter_two(st: State, p: int) -> Action:
     check; the first best action on a tie.  What the bot does and this does not: the two-seat
     endgame search, and sampling worlds for cards it has not seen (here every hand is read).
     Measured on counter bots' own deals it picks the bot's move at about 95% of the phase-two
-    decisions with a choice (docs/bots.md, "The counter model").  ``p`` must be the seat to act in
-    phase two."""
+    decisions with a choice (docs/bots.md, "The counter model").  With two packs it is the
+    heuristic rule (:func:`~skitgubbe.bots.playouts.heuristic_two`), as the bot plays two packs as
+    the heuristic bot (rulings DD4).  ``p`` must be the seat to act in phase two."""
+    if st.rules.decks != 1:
+        return heuristic_two(st, p)
     legal = st.legal_actions(p)
     if len(legal) == 1:
         return legal[0]

@@ -41,9 +41,9 @@ phase two models the other seats as counter bots, the strongest opponents this p
   known comes back in every iteration.
 
 Against counter bots the model predicts their phase-two moves (about 95% of the decisions with a
-choice; docs/bots.md); against other opponents it is a pessimistic, reasonable guess.  Searches
-that start in phase one are not modelled (the model is costly, and a phase-one rollout goes
-through the whole of phase two).
+choice; docs/bots.md); against other opponents it is a guess at sound play.  Searches that start
+in phase one are not modelled (the model is costly, and a phase-one rollout goes through the whole
+of phase two).
 
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
 with :meth:`~skitgubbe.state.State.chance_action` where it comes.  The move played is the root

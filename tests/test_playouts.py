@@ -1,24 +1,33 @@
-"""The fast phase-two playout rules (skitgubbe.bots.playouts): the cached per-suit moves are the
-moves chosen from the list of legal actions, and the heuristic rules score as the heuristic bot."""
+"""The fast phase-two playout rules (skitgubbe.bots.playouts): the cached per-suit moves (greedy and
+heuristic) are the moves chosen from the list of legal actions, and the heuristic rules score as
+the heuristic bot."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from skitgubbe import parse_action
+import pytest
+
+from skitgubbe import Action, parse_action
 from skitgubbe.base import Phase
 from skitgubbe.bots.heuristic import _EPS, HeuristicBot
-from skitgubbe.bots.playouts import heuristic_listed, heuristic_two
+from skitgubbe.bots.playouts import greedy_listed, greedy_two, heuristic_listed, heuristic_two
 from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.state import State
 from skitgubbe.variants import PRESETS, find_variant
 from skitgubbe.view import view_of
 
+Rule = Callable[[State, int], Action]
 
-def test_the_fast_heuristic_move_is_the_listed_one() -> None:
+
+@pytest.mark.parametrize(("fast", "listed"), [(greedy_two, greedy_listed), (heuristic_two, heuristic_listed)],
+                         ids=["greedy", "heuristic"])
+def test_the_fast_move_is_the_listed_one(fast: Rule, listed: Rule) -> None:
     """At every phase-two decision of random deals of every preset (half the moves by the rule,
-    to reach long hands and runs) the cached move is the one chosen from the list."""
-    fast = 0
+    to reach long hands and runs) the cached move is the one chosen from the list (the presets
+    without the plain rules take the list)."""
+    plain = 0
     for name, rules in sorted(PRESETS.items()):
         for g in range(6):
             players = max(rules.min_players, min(rules.max_players, 3 + g % 3))
@@ -27,14 +36,14 @@ def test_the_fast_heuristic_move_is_the_listed_one() -> None:
             while not st.is_over:
                 if st.phase == Phase.TWO and st.to_act >= 0:
                     p = st.to_act
-                    move = heuristic_two(st, p)
-                    assert move == heuristic_listed(st, p), (name, g, len(st.history))
-                    fast += st.plain_two
+                    move = fast(st, p)
+                    assert move == listed(st, p), (name, g, len(st.history))
+                    plain += st.plain_two
                     action = move if rng.random() < 0.5 else st.random_action(rng)
                 else:
                     action = st.random_action(rng)
                 st.apply(action, st.to_act, trusted=True)
-    assert fast > 1000
+    assert plain > 1000
 
 
 def test_the_heuristic_move_is_one_the_heuristic_bot_rates_best() -> None:

@@ -190,6 +190,7 @@ class ISMCTSBot:
         self.model = model
         self._seat = -1  # the searching seat while the model is in use, else -1
         self._moves: dict[tuple[object, ...], Action] = {}
+        self._modelled = 0  # the history length up to which the current rollout plays the model
         self.last_iterations = 0
         self.last_root: _Node | None = None
         self.last_seconds = 0.0
@@ -349,58 +350,34 @@ class ISMCTSBot:
         return a
 
     def _rollout(self, st: State, rng: random.Random) -> list[float]:
-        """Play ``st`` to the end with the rollout policy; the reward of every seat."""
-        stop = len(st.history) + self.rollout_limit
+        """Play ``st`` to the end with the rollout policy (:meth:`_rollout_move`); the reward of
+        every seat."""
         history = st.history
-        policy = self._policy
-        mode = self.rollout
-        if self._seat >= 0:  # phase two under the counter model
-            modelled = len(history) + self.model_depth
-            while st.phase != _OVER:
-                if len(history) >= stop:
-                    return [0.0] * st.players
-                p = st.to_act
-                if p == CHANCE:
-                    action = st.chance_action(rng)
-                elif len(history) < modelled:
-                    action = self._model_move(st, p)
-                else:
-                    action = heuristic_two(st, p)
-                st.apply(action, p, trusted=True)
-        elif mode in ("greedy", "mixed"):
-            while st.phase != _OVER:
-                if len(history) >= stop:
-                    return [0.0] * st.players
-                p = st.to_act
-                if p == CHANCE:
-                    action = st.chance_action(rng)
-                elif st.phase == _TWO:
-                    action = greedy_two(st, p)
-                elif policy is not None:
-                    view = view_of(st, p)._replace(history=cast(History, history))
-                    action = policy.choose(view, view.legal)
-                else:
-                    action = st.random_action(rng)
-                st.apply(action, p, trusted=True)
-        elif policy is None:
-            while st.phase != _OVER:
-                if len(history) >= stop:
-                    return [0.0] * st.players
-                st.apply(st.random_action(rng), st.to_act, trusted=True)
-        else:
-            while st.phase != _OVER:
-                if len(history) >= stop:
-                    return [0.0] * st.players
-                p = st.to_act
-                if p == CHANCE:
-                    action = st.chance_action(rng)
-                else:
-                    # the sample's own history list: the policy's loop check slices it, and a list
-                    # slices far faster than a History (the sample hides nothing from itself)
-                    view = view_of(st, p)._replace(history=cast(History, history))
-                    action = policy.choose(view, view.legal)
-                st.apply(action, p, trusted=True)
+        stop = len(history) + self.rollout_limit
+        self._modelled = len(history) + self.model_depth
+        move = self._rollout_move
+        while st.phase != _OVER:
+            if len(history) >= stop:
+                return [0.0] * st.players
+            p = st.to_act
+            st.apply(st.chance_action(rng) if p == CHANCE else move(st, p, rng), p, trusted=True)
         return _rewards(st)
+
+    def _rollout_move(self, st: State, p: int, rng: random.Random) -> Action:
+        """Seat ``p``'s rollout move in ``st`` under the rollout policy, or under the counter model
+        in a modelled phase-two search (the model for the first :attr:`model_depth` actions of the
+        rollout, then the heuristic rule)."""
+        if self._seat >= 0:
+            return self._model_move(st, p) if len(st.history) < self._modelled else heuristic_two(st, p)
+        policy = self._policy
+        if st.phase == _TWO and self.rollout in ("greedy", "mixed"):
+            return greedy_two(st, p)
+        if policy is None:
+            return st.random_action(rng)
+        # the sample's own history list: the policy's loop check slices it, and a list slices far
+        # faster than a History (the sample hides nothing from itself)
+        view = view_of(st, p)._replace(history=cast(History, st.history))
+        return policy.choose(view, view.legal)
 
 
 def _key(st: State) -> tuple[object, ...]:

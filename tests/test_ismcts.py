@@ -204,6 +204,7 @@ def test_main(capsys: pytest.CaptureFixture[str]) -> None:
     main(["--rules", "pagat", "--players", "3", "--games", "2", "--iterations", "5"])
     out = capsys.readouterr().out
     assert "loser rate" in out and "iterations/s" in out and "determinizations/s" in out
+    assert "phase one:" in out and "ms per searched move" in out
 
 
 def test_the_counter_bot_guides_a_small_search() -> None:

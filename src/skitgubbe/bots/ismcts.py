@@ -399,8 +399,9 @@ def _rewards(st: State) -> list[float]:
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m skitgubbe.bots.ismcts [--rules R] [--players N] [--games G] [--iterations K]
     [--rollout greedy|random|heuristic|mixed] [--against BOT] [--seed S]``: search speed
-    (iterations and determinizations per second, ms per searched move) and the ismcts bot's loser
-    rate in G deals against the other bot in every other seat, seats rotated, with 95% intervals."""
+    (iterations and determinizations per second, ms per searched move, in all and per phase) and the
+    ismcts bot's loser rate in G deals against the other bot in every other seat, seats rotated,
+    with 95% intervals."""
     import argparse
 
     from ..runner import play_out
@@ -424,6 +425,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     seconds = 0.0
     samples = 0
     sample_seconds = 0.0
+    per_phase: dict[int, list[float]] = {}  # Phase -> [searches, iterations, seconds]
     for g in range(args.games):
         me = g % n
         state = State.new(rules, n, dealer=g % n, seed=f"{args.seed}:{g}:deck")
@@ -432,8 +434,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         bots = [bot if s == me else make_bot(args.against, random.Random(f"{args.seed}:{g}:{s}"))
                 for s in range(n)]
 
-        def sample_speed(st: State, seat: int, action: Action, me: int = me) -> None:
+        phase_before = [state.phase]
+        counted = [0]
+
+        def sample_speed(st: State, seat: int, action: Action, me: int = me, bot: ISMCTSBot = bot,
+                         phase_before: list[int] = phase_before, counted: list[int] = counted) -> None:
             nonlocal samples, sample_seconds
+            if seat == me and bot.searches > counted[0]:  # this decision was searched
+                row = per_phase.setdefault(phase_before[0], [0, 0, 0.0])
+                row[0] += 1
+                row[1] += bot.last_iterations
+                row[2] += bot.last_seconds
+                counted[0] = bot.searches
+            phase_before[0] = st.phase
             if st.to_act == me and len(st.history) % 5 == 0:
                 det = Determinizer(state_from_view(view_of(st, me)), me)
                 rng = random.Random(len(st.history))
@@ -459,6 +472,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     if seconds:
         print(f"  {iterations / seconds:,.0f} iterations/s, {1000 * seconds / max(1, moves):.1f} ms per "
               f"searched move ({moves} searched moves)")
+    for phase, (searches, its, secs) in sorted(per_phase.items()):
+        if secs:
+            print(f"  {Phase.NAMES[phase]}: {its / secs:,.0f} iterations/s, "
+                  f"{1000 * secs / searches:.1f} ms per searched move ({searches:.0f} searched moves)")
     if sample_seconds:
         print(f"  {samples / sample_seconds:,.0f} determinizations/s")
 

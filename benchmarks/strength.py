@@ -37,7 +37,7 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "ismcts-counter-pagat": ("pagat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat": ("goat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 50, 2027),
-    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 2, 2027),
+    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 4, 2027),
     "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 2, 2027),
     # the search as it was before the counter model (commit 07f25ed; -nomodel plays the same way,
     # though not move for move: the samples are now drawn in another order)

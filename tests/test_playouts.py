@@ -83,3 +83,24 @@ def test_heuristic_rule_examples() -> None:
     assert move(["5H 2D KD", "9H 7H 3S 2C", "4C"], ["play 5H"]) == "play 7H"
     assert move(["QH 2D KD", "AS KS QS JS 5C 6C 7C 8C", "4C"], ["play QH"]) == "pick"
     assert move(["2H 2D KD", "AS KS QS JS 5C 6C 7C 8C", "4C"], ["play 2H"]) == "play JS"
+
+
+def test_a_rollout_stops_once_the_seat_is_out() -> None:
+    """pagat.com, second phase: the loser is the last seat holding cards, so a seat that has
+    played its last card is safe.  Seat 0 leads its only card and is out at once: the outcome is
+    1 and the other two seats' fight is not played; for seat 1 the deal is played on to its end
+    (spades are trumps)."""
+    from skitgubbe.bots.playouts import heuristic_outcome
+
+    pagat = find_variant("pagat")
+    hands = [mask_of(parse_cards(h)) for h in ("2C", "3C 9H 4D", "KS 5H")]
+    st = State.from_phase_two(pagat, hands, trump_suit=3, leader=0)
+    st.apply(parse_action("play 2C"))
+    assert 0 in st.out_order
+    before = len(st.history)
+    assert heuristic_outcome(st, 0, 300) == 1 and len(st.history) == before
+    on = State.from_phase_two(pagat, hands, trump_suit=3, leader=0)
+    on.apply(parse_action("play 2C"))
+    result = heuristic_outcome(on, 1, 300)
+    assert on.is_over and on.loser in (1, 2)
+    assert result == (-1 if on.loser == 1 else 1)

@@ -60,7 +60,7 @@ from ..phase_two import pick_up_take
 from ..rules import FirstPhase, PickUp
 from ..state import State
 from ..view import View
-from .heuristic import _EPS, HeuristicBot, _cards_of, _looping
+from .heuristic import _EPS, HeuristicBot, _cards_of, _looping, power_weight
 from .playouts import heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
 
@@ -371,7 +371,7 @@ def _two_scores(cb: CounterBot, legal: Sequence[Action], hand: int, power: dict[
     ``plays`` the table's plays in order, ``following`` the next seat's hand when it is known
     (else None)."""
     size = hand.bit_count()
-    weight = min(1.0, max(0.2, (size - 1) / 6.0))
+    weight = power_weight(size)
     kills = bool(plays) and len(plays) + 1 >= kill_at
     scores: list[float] = []
     for a in legal:

@@ -40,7 +40,7 @@ from ..phase_two import pick_up_take
 from ..rules import FirstPhase
 from ..view import View
 
-__all__ = ["HeuristicBot"]
+__all__ = ["HeuristicBot", "power_weight"]
 
 _RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
 _SUIT = tuple(suit_of(c) for c in range(104))
@@ -55,6 +55,13 @@ def _cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def power_weight(size: int) -> float:
+    """Phase two: how much a card's power counts against its burden in a hand of ``size`` cards:
+    1 for seven or more, falling by 1/6 a card to 0.2 for two or fewer (high cards and trumps are
+    assets while the hand is big; late, every card is a burden)."""
+    return min(1.0, max(0.2, (size - 1) / 6.0))
 
 
 def _looping(history: Sequence[tuple[int, Action]]) -> bool:
@@ -276,8 +283,7 @@ class HeuristicBot:
         hand = view.hand
         trump = view.trump_suit
         size = hand.bit_count()
-        # High cards and trumps are assets while the hand is big; late, every card is a burden.
-        weight = min(1.0, max(0.2, (size - 1) / 6.0))
+        weight = power_weight(size)
         burden = [0.0] * 104  # one entry per card of both packs
         for c in _cards_of(hand):
             power = (_RANK[c] - 2) / 12.0 + (self.trump_power if _SUIT[c] == trump else 0.0)

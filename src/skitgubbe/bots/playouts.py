@@ -30,7 +30,7 @@ from ..base import Phase
 from ..cards import SUIT_MASKS, fold
 from ..phase_two import pick_up_take
 from ..state import State
-from .heuristic import HeuristicBot, _cards_of
+from .heuristic import HeuristicBot, _cards_of, power_weight
 
 __all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome"]
 
@@ -147,12 +147,6 @@ the heuristic rules' best play within those ranks of the suit, the first of the 
 a tie, its score summed exactly as :func:`heuristic_listed` sums it."""
 
 
-def _weight(size: int) -> float:
-    """The heuristic rules' weight of power for a hand of ``size`` cards: 1 for seven or more,
-    down to 0.2 for two or fewer."""
-    return min(1.0, max(0.2, (size - 1) / 6.0))
-
-
 def _power(c: int, trump: int) -> float:
     """The heuristic rules' power of card ``c`` (0..103, a second-pack card as its twin): its rank
     share, plus :attr:`HeuristicBot.trump_power` for a trump."""
@@ -162,7 +156,7 @@ def _power(c: int, trump: int) -> float:
 def _heuristic_suit(key: tuple[int, bool, bool, bool, int, int]) -> tuple[float, Action]:
     """Work out and cache ``_heuristic_in_suit[key]``."""
     size, kills, is_trump, runs, s, bits = key
-    weight = _weight(size)
+    weight = power_weight(size)
     trump = s if is_trump else -1
     best_v, best = -1e18, None
     for a in _suit_plays(s, bits, runs):
@@ -220,7 +214,7 @@ def heuristic_two(st: State, p: int) -> Action:
         s += 1
     assert best is not None
     # a pick-up scores at most -(penalty + floor): only worked out when it could be better
-    if table and best_v < _PICK_UP_BOUND and _pick_up_score(st, _weight(size)) > best_v:
+    if table and best_v < _PICK_UP_BOUND and _pick_up_score(st, power_weight(size)) > best_v:
         return PICK_UP_ACTION
     return best
 
@@ -231,7 +225,7 @@ def heuristic_listed(st: State, p: int) -> Action:
     legal = st.legal_actions(p)
     hand = st.hands[p]
     trump = st.trump_suit
-    weight = _weight(hand.bit_count())
+    weight = power_weight(hand.bit_count())
     table = st.table
     kills = bool(table) and len(table) + 1 >= st.kill_at
     best = legal[-1]

@@ -141,6 +141,21 @@ class Player:
     async def send(self, data: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(data))
 
+    async def request(self, data: dict[str, Any], reply: str, *, tries: int = 20) -> dict[str, Any]:
+        """Send ``data`` and return the first message of type ``reply``, skipping others.  A
+        ``rate-limited`` refusal (the real server allows 20 messages a second, with a burst of 40)
+        is waited out and the request sent again, as a real client would; any other error fails."""
+        for _ in range(tries):
+            await self.send(data)
+            while (msg := await self.recv())["type"] != reply:
+                if msg["type"] == "error":
+                    assert msg["code"] == "rate-limited", msg
+                    await asyncio.sleep(0.5)
+                    break
+            else:
+                return msg
+        raise AssertionError(f"{data} was refused for the rate limit {tries} times")
+
     async def act(self, move: str) -> None:
         self.n += 1
         await self.send({"type": "act", "n": self.n, "move": move})
@@ -179,5 +194,7 @@ async def play_until_over(players: list[Player], *, limit: float = 120) -> None:
                 msg = await p.recv()
                 if msg["type"] in ("state", "sync", "error"):
                     break
+            if msg["type"] == "error" and msg["code"] == "rate-limited":
+                await asyncio.sleep(0.5)  # a real client backs off (the real server's limit)
             await p.drain()
     await asyncio.wait_for(asyncio.gather(*(run(p) for p in players)), limit)

@@ -114,9 +114,7 @@ def _play_table(server: LiveServer, preset: str, players: int, seed: int, specta
             await watcher.connect()
         await play_until_over(ps)
         for p in ps:
-            await p.send({"type": "replay"})
-            while (await p.recv())["type"] != "replay":
-                pass
+            await p.request({"type": "replay"}, "replay")
         if watcher is not None:
             while watcher.last is None or watcher.last["table"]["status"] != "over":
                 await watcher.recv()

@@ -146,10 +146,7 @@ def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) 
                     assert m["code"] == ("replayed" if playing else "not-playing"), m
                     break
             await play_until_over(ps)
-            replay_req = {"type": "replay"}
-            await ps[0].send(replay_req)
-            while (m := await ps[0].recv())["type"] != "replay":
-                pass
+            m = await ps[0].request({"type": "replay"}, "replay")
             for p in ps:
                 await p.close()
             return m

@@ -345,6 +345,19 @@ def test_make_bot_reads_an_ismcts_budget_from_the_name(
     assert (bot.budget_iterations, bot.budget_seconds, bot.rollout) == (iterations, seconds, rollout)
 
 
+def test_make_bot_reads_a_time_bank_from_the_name() -> None:
+    from skitgubbe.bots import ISMCTSBot
+
+    banked = make_bot("ismcts-50ms-nomodel-bank", random.Random(0))
+    assert isinstance(banked, ISMCTSBot) and banked.time_bank and banked.budget_seconds == 0.05
+    assert banked.model is None
+    plain = make_bot("ismcts-50ms", random.Random(0))
+    assert isinstance(plain, ISMCTSBot) and not plain.time_bank
+    for name in ("ismcts-bank", "ismcts-50it-bank"):
+        with pytest.raises(ValueError, match="needs a time budget"):
+            make_bot(name, random.Random(0))
+
+
 @pytest.mark.parametrize("name", ["ismcts-0it", "ismcts-2.5it", "ismcts-10", "ismcts-5x",
                                   "ismcts-10it-smart"])
 def test_make_bot_refuses_a_malformed_ismcts_budget(name: str) -> None:

@@ -133,6 +133,37 @@ def test_time_budget() -> None:
     assert both.last_iterations == 3
 
 
+def test_time_bank_saves_phase_one_time_for_phase_two() -> None:
+    """``bank=True``: phase one spends a share of the budget, phase two the budget plus what is in
+    the bank, up to one more budget; what a search took is charged; a new deal starts a new bank."""
+    rules = find_variant("goat")
+    st = State.new(rules, 3, seed=8)
+    rng = random.Random(0)
+    while len(st.legal_actions()) < 2:
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    bot = ISMCTSBot(random.Random(1), iterations=5, seconds=0.2, bank=True)
+    assert bot._allowance(st, st.to_act) == pytest.approx(0.2 * bot.phase_one_share)
+    bot.search(st, st.to_act)
+    assert bot.bank == pytest.approx(0.2 - bot.last_seconds)  # the time not taken is saved
+    saved = bot.bank
+    two = st.clone()
+    while two.phase != Phase.TWO or len(two.legal_actions()) < 2:
+        two.apply(two.random_action(rng), two.to_act, trusted=True)
+    assert bot._allowance(two, two.to_act) == pytest.approx(0.2 + saved)  # less than one budget saved
+    bot.bank = 5.0  # a large bank: one more budget at most per decision
+    assert bot._allowance(two, two.to_act) == pytest.approx(0.2 + 0.2 * bot.bank_draw)
+    bot.bank = -10.0  # overdrawn: phase two still gets the phase-one share
+    assert bot._allowance(two, two.to_act) == pytest.approx(0.2 * bot.phase_one_share)
+    bot._allowance(st, st.to_act)  # an earlier history: a new deal, nothing saved
+    assert bot.bank == 0.0
+    plain = ISMCTSBot(random.Random(1), seconds=0.2)
+    assert plain._allowance(two, two.to_act) == 0.2 and plain._allowance(st, st.to_act) == 0.2
+    unbudgeted = ISMCTSBot(random.Random(1), iterations=5, bank=True)
+    assert unbudgeted._allowance(two, two.to_act) is None
+    unbudgeted.search(st, st.to_act)
+    assert unbudgeted.bank == 0.0
+
+
 def test_single_legal_action_and_errors() -> None:
     st = State.new(find_variant("pagat"), 3, seed=1)
     bot = ISMCTSBot(random.Random(0))

@@ -384,13 +384,14 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
     t = Table(title="per bot (loser rate: mean over deals, 95% interval)")
     t.add_column("bot", no_wrap=True)
     for col in ("seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
-                "ms/move median", "ms/move p99"):
+                "ms/move mean", "ms/move median", "ms/move p99"):
         t.add_column(col, justify="right")
     for row in result.rows():
         tm = timings[row.bot]
         t.add_row(row.bot, str(row.seat_games), str(row.losses), f"{row.loser_rate:.1%}",
                   f"{row.low:.1%} - {row.high:.1%}", f"{row.mean_place:.2f}",
-                  f"{row.mu:.1f} ± {row.sigma:.1f}", f"{tm['median_ms']:.3g}", f"{tm['p99_ms']:.3g}")
+                  f"{row.mu:.1f} ± {row.sigma:.1f}", f"{tm['mean_ms']:.3g}", f"{tm['median_ms']:.3g}",
+                  f"{tm['p99_ms']:.3g}")
     console.print(t)
     return 0
 

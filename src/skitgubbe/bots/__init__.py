@@ -30,7 +30,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     ``ismcts-<T>s`` (a time budget in milliseconds or seconds), optionally followed by a rollout
     policy, ``-random``, ``-heuristic``, ``-greedy`` or ``-mixed`` (``ismcts-50ms-random``), and by
     ``-unguided`` for a search without the counter bot's guide action (``ismcts-70it-unguided``), and
-    by ``-nomodel`` for a search that does not model the other seats in phase two; see
+    by ``-nomodel`` for a search that does not model the other seats in phase two, and by ``-bank``
+    for a time budget earned per decision and saved for phase two (``ismcts-50ms-bank``; not with
+    an iteration budget); see
     :class:`~skitgubbe.bots.ismcts.ISMCTSBot`.  Raises ``ValueError`` naming the known bots for
     any other name.
     """
@@ -46,6 +48,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         number, unit, rollout = m.group(1), m.group(2), m.group(3) or "greedy"
         prior = None if m.group(4) else "counter"
         model = None if m.group(5) else "counter"
+        bank = bool(m.group(6))
+        if bank and unit not in ("ms", "s"):
+            raise ValueError(f"{name!r}: -bank saves time, so it needs a time budget (ismcts-50ms-bank)")
         if number is None:
             return ISMCTSBot(rng, rollout=rollout, prior=prior, model=model)  # 200 iterations a move
         value = float(number)
@@ -53,11 +58,12 @@ def make_bot(name: str, rng: random.Random) -> Bot:
             return ISMCTSBot(rng, iterations=int(value), rollout=rollout, prior=prior, model=model)
         if value > 0 and unit in ("ms", "s"):
             return ISMCTSBot(rng, iterations=None, seconds=value / 1000 if unit == "ms" else value,
-                             rollout=rollout, prior=prior, model=model)
+                             rollout=rollout, prior=prior, model=model, bank=bank)
     raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard, "
                      "ismcts-<K>it, ismcts-<T>ms")
 
 
 _ISMCTS_NAME = re.compile(
-    r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + r"))?(-unguided)?(-nomodel)?"
+    r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + r"))?"
+    r"(-unguided)?(-nomodel)?(-bank)?"
 )

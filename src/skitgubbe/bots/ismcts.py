@@ -130,10 +130,20 @@ class ISMCTSBot:
             only), and the rollouts play every seat by that rule for :attr:`model_depth` actions,
             then by :func:`~skitgubbe.bots.playouts.heuristic_two` (module docstring, "Phase two").
             With None, phase two is searched as phase one.
+        bank: with a time budget, treat ``seconds`` as the time earned per searched decision, as on
+            a clock with an increment, rather than as a cap on each: a decision outside phase two
+            spends :attr:`phase_one_share` of it and the rest goes into :attr:`bank` (seconds); a
+            phase-two decision spends ``seconds`` plus what the bank holds, up to
+            :attr:`bank_draw` times ``seconds`` more.  What a search really took is charged, so
+            over a deal the searches take at most ``seconds`` times the searched decisions, plus
+            whatever the bank still owes at the end (the first iteration always runs).  Ignored
+            without a time budget.
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
     search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
-    (a decision with a single legal action is not searched); ``last_root``: the root node of the
+    (a decision with a single legal action is not searched); ``bank``: the seconds saved
+    for phase two with ``bank=True`` (0.0 otherwise; set to 0.0 when a new deal begins);
+    ``last_root``: the root node of the
     latest search's tree (nodes have ``seat``, ``visits``, ``reward``, ``avail`` and ``children``,
     ``{(seat, Action): node}``), or None before the first search.
 
@@ -156,6 +166,13 @@ class ISMCTSBot:
     """With the counter model in phase two: the rollout actions played by the model before the
     heuristic rule takes over (each model move costs a heuristic rollout per legal action)."""
 
+    phase_one_share: float = 0.3
+    """With ``bank=True``: the share of the time budget a decision outside phase two spends."""
+
+    bank_draw: float = 1.0
+    """With ``bank=True``: a phase-two decision draws at most this many budgets from the bank, on
+    top of its own."""
+
     def __init__(
         self,
         rng: random.Random,
@@ -166,6 +183,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         prior: str | None = "counter",
         model: str | None = "counter",
+        bank: bool = False,
     ) -> None:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(map(repr, ROLLOUTS))}, not {rollout!r}")
@@ -188,6 +206,9 @@ class ISMCTSBot:
         if model not in (None, "counter"):
             raise ValueError(f"model must be 'counter' or None, not {model!r}")
         self.model = model
+        self.time_bank = bank
+        self.bank = 0.0
+        self._bank_history = -1  # the history length at the latest banked search
         self._seat = -1  # the searching seat while the model is in use, else -1
         self._moves: dict[tuple[object, ...], Action] = {}
         self._modelled = 0  # the history length up to which the current rollout plays the model
@@ -226,7 +247,8 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter() if started is None else started
-        deadline = None if self.budget_seconds is None else start + self.budget_seconds
+        allowance = self._allowance(state, seat)
+        deadline = None if allowance is None else start + allowance
         limit = self.budget_iterations
         det = Determinizer(state, seat)
         root = _Node(-1)
@@ -254,6 +276,8 @@ class ISMCTSBot:
         self._moves = {}
         self.last_root = root
         elapsed = time.perf_counter() - start
+        if self.time_bank and self.budget_seconds is not None:
+            self.bank += self.budget_seconds - elapsed
         self.last_iterations = done
         self.last_seconds = elapsed
         self.iterations += done
@@ -271,6 +295,19 @@ class ISMCTSBot:
         if best is None:
             best = guide if guide is not None else legal[rng.randrange(len(legal))]
         return best
+
+    def _allowance(self, state: State, seat: int) -> float | None:
+        """The seconds this search may take (None: no time budget); see ``bank``."""
+        seconds = self.budget_seconds
+        if seconds is None or not self.time_bank:
+            return seconds
+        if len(state.history) < self._bank_history:  # a new deal: nothing saved yet
+            self.bank = 0.0
+        self._bank_history = len(state.history)
+        share = seconds * self.phase_one_share
+        if state.phase != _TWO:
+            return share
+        return max(share, seconds + min(self.bank, seconds * self.bank_draw))
 
     # -- one iteration ------------------------------------------------------------------------
 

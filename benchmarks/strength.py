@@ -38,8 +38,6 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "ismcts-counter-goat": ("goat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 50, 2027),
     # the same budget earned per decision, with the time phase one saves spent in phase two
-    "bank-random-pagat": ("pagat", 3, "ismcts-50ms-bank,random,random", 30, 1),
-    "bank-random-goat": ("goat", 3, "ismcts-50ms-bank,random,random", 30, 1),
     "bank-counter-pagat": ("pagat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),
     "bank-counter-goat": ("goat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),
     "bank-counter-goat4": ("goat", 4, "ismcts-50ms-bank,counter,counter,counter", 50, 2027),

@@ -45,6 +45,11 @@ choice; docs/bots.md); against other opponents it is a guess at sound play.  Sea
 in phase one are not modelled (the model is costly, and a phase-one rollout goes through the whole
 of phase two).
 
+**Time bank** (``bank=True``).  A time budget can be earned per decision instead of capping each:
+phase one spends :attr:`ISMCTSBot.phase_one_share` of it and banks the rest, phase two spends up
+to :attr:`ISMCTSBot.bank_draw` budgets more from the bank.  A phase-two iteration costs about ten
+phase-one iterations, and in goat the phase-one search gains little; docs/bots.md has the figures.
+
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
 with :meth:`~skitgubbe.state.State.chance_action` where it comes.  The move played is the root
 child visited most (ties: the better mean reward, then the first found).
@@ -141,11 +146,11 @@ class ISMCTSBot:
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
     search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
-    (a decision with a single legal action is not searched); ``bank``: the seconds saved
-    for phase two with ``bank=True`` (0.0 otherwise; set to 0.0 when a new deal begins);
-    ``last_root``: the root node of the
-    latest search's tree (nodes have ``seat``, ``visits``, ``reward``, ``avail`` and ``children``,
-    ``{(seat, Action): node}``), or None before the first search.
+    (a decision with a single legal action is not searched); ``bank``: the seconds saved for
+    phase two with ``bank=True`` (0.0 otherwise; back to 0.0 when a new deal begins, negative
+    while searches have overrun); ``last_root``: the root node of the latest search's tree (nodes
+    have ``seat``, ``visits``, ``reward``, ``avail`` and ``children``, ``{(seat, Action): node}``),
+    or None before the first search.
 
     Raises ``ValueError`` for an unknown rollout policy or model, a budget that is not positive,
     or no budget at all.

@@ -98,6 +98,11 @@ class LiveServer:
         return dict(r.json())
 
 
+RATE_BACKOFF = 0.5
+"""Seconds a scripted player waits after a ``rate-limited`` refusal (the real server allows 20
+messages a second, with a burst of 40), as a real client would."""
+
+
 class Player:
     """A scripted player on a websocket: keeps every message received (``received``, raw text)
     and the latest table."""
@@ -143,14 +148,14 @@ class Player:
 
     async def request(self, data: dict[str, Any], reply: str, *, tries: int = 20) -> dict[str, Any]:
         """Send ``data`` and return the first message of type ``reply``, skipping others.  A
-        ``rate-limited`` refusal (the real server allows 20 messages a second, with a burst of 40)
-        is waited out and the request sent again, as a real client would; any other error fails."""
+        ``rate-limited`` refusal is waited out (:data:`RATE_BACKOFF`) and the request sent again;
+        any other error fails."""
         for _ in range(tries):
             await self.send(data)
             while (msg := await self.recv())["type"] != reply:
                 if msg["type"] == "error":
                     assert msg["code"] == "rate-limited", msg
-                    await asyncio.sleep(0.5)
+                    await asyncio.sleep(RATE_BACKOFF)
                     break
             else:
                 return msg
@@ -195,6 +200,6 @@ async def play_until_over(players: list[Player], *, limit: float = 120) -> None:
                 if msg["type"] in ("state", "sync", "error"):
                     break
             if msg["type"] == "error" and msg["code"] == "rate-limited":
-                await asyncio.sleep(0.5)  # a real client backs off (the real server's limit)
+                await asyncio.sleep(RATE_BACKOFF)
             await p.drain()
     await asyncio.wait_for(asyncio.gather(*(run(p) for p in players)), limit)

@@ -213,12 +213,14 @@ def test_rollouts_sample_worlds_only_with_unknown_cards() -> None:
         view = view_of(phase_two(PAGAT, hands, "C", 2, ["play KH"], open_hands=open_hands), 0)
         bot = CounterBot(random.Random(0))
         before = bot.rng.getstate()
-        rolled = bot._rollouts(view, view.legal, track(view))
+        zero = [0.0] * len(view.legal)
+        rolled = bot._rollouts(view, view.legal, track(view), zero, True)
         assert rolled is not None and len(rolled) == len(view.legal)
-        assert all(-1.0 <= v <= 1.0 for v in rolled)
+        w = bot.rollout_weight
+        assert all(-w <= v <= w for v in rolled)  # every action rolled out: its weighted mean
         assert (bot.rng.getstate() == before) is open_hands  # sampling draws from the bot's rng
         bot.rollout_samples = 0
-        assert (bot._rollouts(view, view.legal, track(view)) is None) is not open_hands
+        assert (bot._rollouts(view, view.legal, track(view), zero, True) is None) is not open_hands
 
 
 def test_does_not_search_an_endgame_with_unknown_cards() -> None:
@@ -287,3 +289,53 @@ def test_the_counter_rule_on_a_state_is_the_bots_move() -> None:
                 agree += counter_two(st, seat) == move
             st.apply(move, seat)
     assert total > 150 and agree >= 0.9 * total
+
+
+def test_rolled_totals_skip_only_actions_that_cannot_tie_the_best() -> None:
+    """_rolled_totals rolls out from the best score down and stops once a won rollout could not
+    bring an action within a tie of the best total: the best total and the actions tying for it
+    are those of rolling out everything."""
+    from skitgubbe.bots.counter import _rolled_totals
+
+    rng = random.Random(5)
+    for _ in range(300):
+        n = rng.randrange(1, 9)
+        scores = [rng.choice([0.0, 0.5, 1.0, -3.0, 12.0]) + rng.random() * rng.choice([0, 1, 25])
+                  for _ in range(n)]
+        results = [float(rng.choice([-1, 0, 1])) for _ in range(n)]
+        asked: list[int] = []
+
+        def outcome(i: int, results: list[float] = results, asked: list[int] = asked) -> float:
+            asked.append(i)
+            return results[i]
+
+        full = _rolled_totals(scores, lambda i, r=results: r[i], 10.0, True)
+        bounded = _rolled_totals(scores, outcome, 10.0, False)
+        top = max(full)
+        assert max(bounded) == top
+        assert [v >= top - 1e-9 for v in bounded] == [v >= top - 1e-9 for v in full]
+        assert all(b in (f, float("-inf")) for b, f in zip(bounded, full, strict=True))
+        assert len(set(asked)) == len(asked)  # each action rolled out at most once
+    # the best-scored action is safe: it is the only rollout
+    asked = []
+    assert _rolled_totals([1.0, 3.0, 2.0], lambda i: asked.append(i) or 1.0, 10.0, False)[1] == 13.0
+    assert asked == [1]
+
+
+def test_the_bounded_rollouts_play_the_moves_of_full_rollouts() -> None:
+    """Rolling out only the actions that may tie the best changes no move: counter bots' deals of
+    four presets are move for move those of bots that roll out every action."""
+
+    class Exhaustive(CounterBot):
+        def _rollouts(self, view: View, legal: Sequence[Action], tr: object, scores: list[float],
+                      every: bool) -> list[float] | None:
+            return super()._rollouts(view, legal, tr, scores, True)  # type: ignore[arg-type]
+
+    for preset in ("pagat", "goat", "mattis", "koira"):
+        for g in range(2):
+            games = []
+            for cls in (CounterBot, Exhaustive):
+                st = State.new(find_variant(preset), 3, dealer=g, seed=f"bound:{g}")
+                play_out(st, [cls(random.Random(f"{g}:{s}")) for s in range(3)], random.Random(g))
+                games.append(st.history)
+            assert games[0] == games[1], (preset, g)

@@ -104,3 +104,49 @@ def test_a_rollout_stops_once_the_seat_is_out() -> None:
     result = heuristic_outcome(on, 1, 300)
     assert on.is_over and on.loser in (1, 2)
     assert result == (-1 if on.loser == 1 else 1)
+
+
+def test_the_memo_gives_the_playouts_results() -> None:
+    """One memo shared by every playout of a deal (as a search shares it) changes no result: at
+    phase-two positions of random deals of every preset, each seat's heuristic_outcome and the
+    heuristic_loser with the memo are those without it; and the memo was used (some playouts
+    stopped at a remembered position)."""
+    from skitgubbe.bots.playouts import OutcomeMemo, heuristic_loser, heuristic_outcome
+
+    hits = checked = 0
+    for name, rules in sorted(PRESETS.items()):
+        for g in range(3):
+            players = max(rules.min_players, min(rules.max_players, 3 + g % 2))
+            st = State.new(rules, players, seed=100 + g)
+            rng = random.Random(g)
+            memo: OutcomeMemo = {}
+            while not st.is_over:
+                if st.phase == Phase.TWO and st.to_act >= 0:
+                    for seat in range(players):
+                        plain, remembered = st.clone(), st.clone()
+                        expected = heuristic_outcome(plain, seat, 300)
+                        assert heuristic_outcome(remembered, seat, 300, memo) == expected, (name, g, seat)
+                        hits += not remembered.is_over and seat not in remembered.out_order
+                        checked += 1
+                    plain, remembered = st.clone(), st.clone()
+                    loser = heuristic_loser(plain, 300)
+                    assert loser == (plain.loser if plain.is_over and plain.loser is not None else -1)
+                    assert heuristic_loser(remembered, 300, memo) == loser, (name, g)
+                st.apply(st.random_action(rng), st.to_act, trusted=True)
+    assert checked > 500 and hits > 100
+
+
+def test_a_playout_cut_short_is_not_remembered() -> None:
+    """A playout that the limit cuts short scores 0 and leaves nothing in the memo; played on in
+    full afterwards it scores as without the memo (spades are trumps)."""
+    from skitgubbe.bots.playouts import OutcomeMemo, heuristic_outcome
+
+    pagat = find_variant("pagat")
+    hands = [mask_of(parse_cards(h)) for h in ("2C 7H 9D", "3C 9H 4D", "KS 5H 6D")]
+    st = State.from_phase_two(pagat, hands, trump_suit=3, leader=0)
+    memo: OutcomeMemo = {}
+    assert heuristic_outcome(st.clone(), 1, 1, memo) == 0
+    assert memo == {}
+    expected = heuristic_outcome(st.clone(), 1, 300)
+    assert heuristic_outcome(st.clone(), 1, 300, memo) == expected != 0
+    assert memo  # the full playout was remembered

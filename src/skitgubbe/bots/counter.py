@@ -49,8 +49,9 @@ Nothing here depends on the preset: the rules come from the view's :class:`~skit
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import Action, Kind
 from ..base import Phase
@@ -61,7 +62,7 @@ from ..rules import FirstPhase, PickUp
 from ..state import State
 from ..view import View
 from .heuristic import _EPS, HeuristicBot, _cards_of, _looping, power_weight
-from .playouts import heuristic_outcome, heuristic_two
+from .playouts import OutcomeMemo, heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
 
 __all__ = ["CounterBot"]
@@ -132,12 +133,12 @@ class CounterBot(HeuristicBot):
             if solved is not None:
                 return solved
             scores = self._score_two_counted(view, legal, tr)
+            looping = _looping(view.history)
             if self.rollout_weight > 0:
-                rolled = self._rollouts(view, legal, tr)
+                rolled = self._rollouts(view, legal, tr, scores, looping)
                 if rolled is not None:
-                    w = self.rollout_weight
-                    scores = [s + w * v for s, v in zip(scores, rolled, strict=True)]
-            if _looping(view.history):
+                    scores = rolled
+            if looping:
                 top = max(scores)
                 if sum(1 for s in scores if s >= top - _EPS) == 1:
                     scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
@@ -147,15 +148,18 @@ class CounterBot(HeuristicBot):
 
     # -- phase-two rollouts ---------------------------------------------------------------------
 
-    def _rollouts(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float] | None:
-        """Phase two: for each legal action, the mean result of playing it and then the rest of
-        the deal with the heuristic bot's phase-two rules for every seat
-        (:func:`~skitgubbe.bots.playouts.heuristic_outcome`): 1 if this seat is not the loser, -1
-        if it is, 0 for a rollout cut off at :attr:`rollout_limit` actions (a rollout stops once
+    def _rollouts(self, view: View, legal: Sequence[Action], tr: Tracking, scores: list[float],
+                  every: bool) -> list[float] | None:
+        """Phase two: each action's score plus :attr:`rollout_weight` times the mean result of
+        playing it and then the rest of the deal with the heuristic bot's phase-two rules for every
+        seat (:func:`~skitgubbe.bots.playouts.heuristic_outcome`): 1 if this seat is not the loser,
+        -1 if it is, 0 for a rollout cut off at :attr:`rollout_limit` actions (a rollout stops once
         this seat is out).  With every card known (always in pagat) there is one world, the
         position itself; else :attr:`rollout_samples` worlds dealt by
-        :class:`~skitgubbe.determinize.Determinizer` from the view alone.  None when the view
-        cannot be rebuilt or there are unknown cards and no samples."""
+        :class:`~skitgubbe.determinize.Determinizer` from the view alone.  Only the actions that
+        may come within a tie of the best are rolled out (:func:`_rolled_totals`; all of them with
+        ``every``); the others get ``-inf``.  None when the view cannot be rebuilt or there are
+        unknown cards and no samples."""
         hidden = bool(tr.unseen or any(tr.unknown))
         if hidden and self.rollout_samples <= 0:
             return None
@@ -169,13 +173,17 @@ class CounterBot(HeuristicBot):
         else:
             worlds = [root]
         limit = self.rollout_limit
-        out = [0.0] * len(legal)
-        for world in worlds:
-            for i, a in enumerate(legal):
+        memo: OutcomeMemo = {}
+
+        def outcome(i: int) -> float:
+            total = 0
+            for world in worlds:
                 st = world.clone()
-                st.apply(a, me, trusted=True)
-                out[i] += heuristic_outcome(st, me, limit)
-        return [v / len(worlds) for v in out]
+                st.apply(legal[i], me, trusted=True)
+                total += heuristic_outcome(st, me, limit, memo)
+            return total / len(worlds)
+
+        return _rolled_totals(scores, outcome, self.rollout_weight, every)
 
     # -- the two-seat endgame ------------------------------------------------------------------
 
@@ -404,7 +412,7 @@ _MODEL = CounterBot(random.Random(0))
 """The counter bot whose weights :func:`counter_two` uses (its defaults)."""
 
 
-def counter_two(st: State, p: int) -> Action:
+def counter_two(st: State, p: int, memo: OutcomeMemo | None = None) -> Action:
     """The counter bot's phase-two move for seat ``p`` read off a complete State, where every card
     is placed (a sample): its scores (:func:`_two_scores`, the other seats' hands as the live
     cards, the next seat's hand known) plus :attr:`CounterBot.rollout_weight` times the result of
@@ -443,12 +451,15 @@ def counter_two(st: State, p: int) -> Action:
     scores = _two_scores(cb, legal, hand, _strengths(cb, hand | table, opp, trump, anti), plays,
                          st.kill_at, trump, anti, st.rules.pick_up, following)
     limit = cb.rollout_limit
-    w = cb.rollout_weight
-    for i, a in enumerate(legal):
+
+    def outcome(i: int) -> float:
         world = st.clone()
-        world.apply(a, p, trusted=True)
-        scores[i] += w * heuristic_outcome(world, p, limit)
-    if _looping(st.history):
+        world.apply(legal[i], p, trusted=True)
+        return heuristic_outcome(world, p, limit, memo)
+
+    looping = _looping(st.history)
+    scores = _rolled_totals(scores, outcome, cb.rollout_weight, looping)
+    if looping:
         top = max(scores)
         if sum(1 for s in scores if s >= top - _EPS) == 1:
             scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
@@ -457,6 +468,27 @@ def counter_two(st: State, p: int) -> Action:
         if v > best_v:
             best, best_v = a, v
     return best
+
+
+def _rolled_totals(scores: list[float], outcome: Callable[[int], float], weight: float,
+                   every: bool) -> list[float]:
+    """``scores[i] + weight * outcome(i)`` for each action ``i`` (``outcome`` in -1..1, a
+    rollout's mean result) that may come within a tie (``_EPS``) of the best of these totals,
+    ``-inf`` for the others.  The actions are rolled out from the best score down, and the rest
+    are skipped once even a won rollout (``+weight``) cannot bring the next one within a tie of
+    the best total found: the best total, and which actions tie for it, are those of rolling out
+    every action, at a fraction of the cost (one rollout when the best-scored action is safe).
+    ``every``: roll out every action (the loop check needs the runner-up)."""
+    totals = [-math.inf] * len(scores)
+    top = -math.inf
+    for i in sorted(range(len(scores)), key=lambda i: -scores[i]):
+        if not every and scores[i] + weight < top - _EPS:
+            break
+        v = scores[i] + weight * outcome(i)
+        totals[i] = v
+        if v > top:
+            top = v
+    return totals
 
 
 def _can_beat(hand: int, top: int, trump: int, anti: int) -> bool:

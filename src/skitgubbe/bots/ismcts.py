@@ -80,7 +80,7 @@ from ..state import State
 from ..view import History, View, view_of
 from .counter import CounterBot, counter_two
 from .heuristic import HeuristicBot
-from .playouts import greedy_two, heuristic_two
+from .playouts import OutcomeMemo, greedy_two, heuristic_loser, heuristic_two
 
 __all__ = ["ISMCTSBot", "ROLLOUTS"]
 
@@ -216,6 +216,7 @@ class ISMCTSBot:
         self._bank_history = -1  # the history length at the latest banked search
         self._seat = -1  # the searching seat while the model is in use, else -1
         self._moves: dict[tuple[object, ...], Action] = {}
+        self._outcomes: OutcomeMemo = {}
         self._modelled = 0  # the history length up to which the current rollout plays the model
         self.last_iterations = 0
         self.last_root: _Node | None = None
@@ -260,6 +261,7 @@ class ISMCTSBot:
         rng = self.rng
         self._seat = seat if self.model is not None and state.phase == _TWO else -1
         self._moves = {}
+        self._outcomes = {}
         world = det.sample(rng)
         guide: Action | None = None
         if self._prior is not None:
@@ -279,6 +281,7 @@ class ISMCTSBot:
                 break
             world = det.sample(rng)
         self._moves = {}
+        self._outcomes = {}
         self.last_root = root
         elapsed = time.perf_counter() - start
         if self.time_bank and self.budget_seconds is not None:
@@ -388,7 +391,7 @@ class ISMCTSBot:
         key = _key(st)
         a = self._moves.get(key)
         if a is None:
-            a = self._moves[key] = counter_two(st, p)
+            a = self._moves[key] = counter_two(st, p, self._outcomes)
         return a
 
     def _rollout(self, st: State, rng: random.Random) -> list[float]:
@@ -402,6 +405,9 @@ class ISMCTSBot:
             if len(history) >= stop:
                 return [0.0] * st.players
             p = st.to_act
+            if self._seat >= 0 and len(history) >= self._modelled and st.phase == _TWO:
+                # the model's depth is spent: the heuristic rule to the end, remembered
+                return _rewards_of(heuristic_loser(st, stop - len(history), self._outcomes), st.players)
             st.apply(st.chance_action(rng) if p == CHANCE else move(st, p, rng), p, trusted=True)
         return _rewards(st)
 
@@ -430,11 +436,15 @@ def _key(st: State) -> tuple[object, ...]:
 
 def _rewards(st: State) -> list[float]:
     """-1 for the loser, ``1/(players-1)`` for every other seat; all 0 for an abandoned deal."""
-    n = st.players
-    if st.loser is None:
+    return _rewards_of(-1 if st.loser is None else st.loser, st.players)
+
+
+def _rewards_of(loser: int, n: int) -> list[float]:
+    """-1 for seat ``loser``, ``1/(n-1)`` for the other of ``n`` seats; all 0 if ``loser`` is -1."""
+    if loser < 0:
         return [0.0] * n
     out = [1.0 / (n - 1)] * n
-    out[st.loser] = -1.0
+    out[loser] = -1.0
     return out
 
 

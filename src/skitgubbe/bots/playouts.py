@@ -32,7 +32,8 @@ from ..phase_two import pick_up_take
 from ..state import State
 from .heuristic import HeuristicBot, _cards_of, power_weight
 
-__all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome"]
+__all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome",
+           "heuristic_loser", "OutcomeMemo", "outcome_key"]
 
 _PLAY = Kind.PLAY
 _TWO = Phase.TWO
@@ -247,25 +248,95 @@ def heuristic_listed(st: State, p: int) -> Action:
     return best
 
 
-def heuristic_outcome(st: State, seat: int, limit: int) -> int:
+OutcomeMemo = dict[tuple[object, ...], tuple[int, int]]
+"""A memo of :func:`heuristic_outcome` playouts: :func:`outcome_key` of a position ->
+``(safe, loser)``, where ``safe`` is a bitmask of the seats (bit s = seat s) known to go out when
+phase two is played on from there by :func:`heuristic_two` for every seat, and ``loser`` the seat
+that ends as the loser, or -1 if the playout stopped before the end (its seat was out)."""
+
+_MEMO_LIMIT = 400_000
+"""A memo holding more positions than this is emptied before it grows further (about 100 MB)."""
+
+
+def outcome_key(st: State) -> tuple[object, ...]:
+    """What decides how phase two goes on from ``st`` when every seat plays a fixed rule: the
+    hands, the table and who played each of its plays, the seat to act, the kill size, the forced
+    pick-up and Blåmattis flags, the avstickshög and how many seats are out."""
+    return (tuple(st.hands), tuple(st.table), tuple(st.table_owners), st.to_act, st.kill_at,
+            st.forced, st.blue, tuple(st.reserve), len(st.out_order))
+
+
+def heuristic_outcome(st: State, seat: int, limit: int, memo: OutcomeMemo | None = None) -> int:
     """Play phase two of ``st`` (mutated) on by :func:`heuristic_two` for every seat, at most
     ``limit`` actions: 1 if ``seat``'s player is not the loser, -1 if it is, 0 if the limit cut
     the deal short (or it ended with no loser).  It stops as soon as every hand of ``seat``'s
     player is out: a seat that has gone out holds no cards and cannot be the loser, the last seat
     holding cards (pagat.com Skitgubbe, "Play in the second phase"), so the result is the same as
-    playing on, but for a deal the limit would have cut short."""
-    mine = st.player_of(seat)
+    playing on, but for a deal the limit would have cut short.
+
+    ``memo`` (:data:`OutcomeMemo`, filled here; keep one per search and rule): the playout is
+    deterministic, so every position it passes through is remembered with where it led, and a
+    later playout that reaches one of them stops there (``st`` is then left at that position, not
+    at the end).  The result is the same as without the memo, but for a playout that the limit
+    would have cut short, counted from its own start: a remembered position counts the rest of
+    its playout as done."""
     partner = st.partner(seat)
+    bits = 1 << seat | (1 << partner if partner >= 0 else 0)
+    got = _play_on(st, bits, limit, memo)
+    if got is None:
+        return 0
+    safe, loser = got
+    if safe & bits == bits:
+        return 1
+    return -1 if st.player_of(loser) == st.player_of(seat) else 1
+
+
+def heuristic_loser(st: State, limit: int, memo: OutcomeMemo | None = None) -> int:
+    """Play phase two of ``st`` (mutated) to the end by :func:`heuristic_two` for every seat, at
+    most ``limit`` actions: the seat that ends as the loser, or -1 if the limit cut the deal short
+    or it ended with no loser.  ``memo``: as for :func:`heuristic_outcome` (``st`` may be left at
+    a remembered position rather than at the end)."""
+    got = _play_on(st, 0, limit, memo)
+    return -1 if got is None else got[1]
+
+
+def _play_on(st: State, bits: int, limit: int, memo: OutcomeMemo | None) -> tuple[int, int] | None:
+    """The playout of :func:`heuristic_outcome` (``bits``: the seats whose going out ends it; 0:
+    play to the end): ``(safe, loser)`` as in :data:`OutcomeMemo`, or None if it was cut short
+    or ended with no loser."""
+    path: list[tuple[object, ...]] = []
     n = 0
+    safe = loser = -1
     while st.phase == _TWO:
-        out = st.out_order
-        if seat in out and (partner < 0 or partner in out):
-            return 1
+        if bits:
+            safe = 0
+            for s in st.out_order:
+                safe |= 1 << s
+            if safe & bits == bits:
+                break
         if n >= limit:
-            return 0
+            return None
+        if memo is not None:
+            key = outcome_key(st)
+            got = memo.get(key)
+            if got is not None and (got[1] >= 0 or (bits and got[0] & bits == bits)):
+                safe, loser = got
+                break
+            path.append(key)
         p = st.to_act
         st.apply(heuristic_two(st, p), p, trusted=True)
         n += 1
-    if st.loser is None:
-        return 0
-    return -1 if st.player_of(st.loser) == mine else 1
+    else:
+        if st.loser is None:
+            return None
+        loser = st.loser
+        safe = 0
+        for s in st.out_order:
+            safe |= 1 << s
+    if memo is not None and path:
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        entry = (safe, loser)
+        for key in path:
+            memo[key] = entry
+    return safe, loser

@@ -329,3 +329,35 @@ def test_the_modelled_search_does_no_worse_than_its_model() -> None:
         assert result(move) >= result(counter_two(st, me)), g
         checked += 1
     assert checked >= 5
+
+
+def test_the_phase_two_memos_last_the_deal() -> None:
+    """The remembered model moves and playouts (functions of the position alone) are kept from
+    one search to the next of the same deal, and start afresh for a new deal or other rules."""
+    pagat = find_variant("pagat")
+    bot = ISMCTSBot(random.Random(0), iterations=20)
+    rng = random.Random(2)
+    st = State.new(pagat, 3, seed="memo")
+    while st.phase != Phase.TWO or len(st.legal_actions()) < 2:
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    bot.search(st, st.to_act)
+    moves, outcomes = bot._moves, bot._outcomes
+    assert moves and outcomes
+    size = len(outcomes)
+    st.apply(bot.search(st, st.to_act), st.to_act, trusted=True)
+    while st.phase == Phase.TWO and len(st.legal_actions()) < 2:
+        st.apply(st.legal_actions()[0], st.to_act, trusted=True)
+    assert st.phase == Phase.TWO
+    bot.search(st, st.to_act)  # later in the same deal: the same memos, grown
+    assert bot._moves is moves and bot._outcomes is outcomes and len(outcomes) >= size
+    fresh = State.new(pagat, 3, seed="memo 2")
+    while fresh.phase != Phase.TWO or len(fresh.legal_actions()) < 2:
+        fresh.apply(fresh.random_action(rng), fresh.to_act, trusted=True)
+    bot.search(fresh, fresh.to_act)  # a new deal: a shorter history
+    assert bot._outcomes is not outcomes
+    again = bot._outcomes
+    goat = State.new(find_variant("goat"), 3, seed="memo 3")
+    while goat.phase != Phase.TWO or len(goat.legal_actions()) < 2:
+        goat.apply(goat.random_action(rng), goat.to_act, trusted=True)
+    bot.search(goat, goat.to_act)  # other rules
+    assert bot._outcomes is not again

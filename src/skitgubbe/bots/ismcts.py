@@ -37,8 +37,10 @@ phase two models the other seats as counter bots, the strongest opponents this p
 * the rollout plays every seat by that rule for :attr:`ISMCTSBot.model_depth` actions, then by
   the heuristic rule (:func:`~skitgubbe.bots.playouts.heuristic_two`, the rule the counter bot's
   own rollouts use);
-* a model move is remembered by position for the rest of the search: a world whose cards are all
-  known comes back in every iteration.
+* a model move is remembered by position for the rest of the deal (a world whose cards are all
+  known comes back in every iteration, and the next decision searches much the same positions),
+  and so is where each heuristic playout led (:data:`~skitgubbe.bots.playouts.OutcomeMemo`): a
+  playout, or a rollout of the model's rule, that reaches a remembered position stops there.
 
 Against counter bots the model predicts their phase-two moves (about 95% of the decisions with a
 choice; docs/bots.md); against other opponents it is a guess at sound play.  Searches that start
@@ -217,6 +219,8 @@ class ISMCTSBot:
         self._seat = -1  # the searching seat while the model is in use, else -1
         self._moves: dict[tuple[object, ...], Action] = {}
         self._outcomes: OutcomeMemo = {}
+        self._memo_rules: object = None
+        self._memo_history = 0
         self._modelled = 0  # the history length up to which the current rollout plays the model
         self.last_iterations = 0
         self.last_root: _Node | None = None
@@ -260,8 +264,7 @@ class ISMCTSBot:
         root = _Node(-1)
         rng = self.rng
         self._seat = seat if self.model is not None and state.phase == _TWO else -1
-        self._moves = {}
-        self._outcomes = {}
+        self._remember(state)
         world = det.sample(rng)
         guide: Action | None = None
         if self._prior is not None:
@@ -280,8 +283,6 @@ class ISMCTSBot:
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             world = det.sample(rng)
-        self._moves = {}
-        self._outcomes = {}
         self.last_root = root
         elapsed = time.perf_counter() - start
         if self.time_bank and self.budget_seconds is not None:
@@ -303,6 +304,17 @@ class ISMCTSBot:
         if best is None:
             best = guide if guide is not None else legal[rng.randrange(len(legal))]
         return best
+
+    def _remember(self, state: State) -> None:
+        """Keep the remembered model moves and playouts for a search in the same deal (they
+        depend on the position alone); start afresh for a new deal (a shorter history), other
+        rules, or memos grown past their limit."""
+        if (state.rules is not self._memo_rules or len(state.history) < self._memo_history
+                or len(self._moves) > _MOVES_LIMIT):
+            self._moves = {}
+            self._outcomes = {}
+            self._memo_rules = state.rules
+        self._memo_history = len(state.history)
 
     def _allowance(self, state: State, seat: int) -> float | None:
         """The seconds this search may take (None: no time budget); see ``bank``."""
@@ -387,7 +399,8 @@ class ISMCTSBot:
 
     def _model_move(self, st: State, p: int) -> Action:
         """The counter model's move for seat ``p`` (to act in phase two), remembered for the rest of
-        this search by position (:func:`_key`): one world's positions recur in every iteration."""
+        the deal by position (:func:`_key`; :meth:`_remember`): one world's positions recur in
+        every iteration."""
         key = _key(st)
         a = self._moves.get(key)
         if a is None:
@@ -426,6 +439,10 @@ class ISMCTSBot:
         # faster than a History (the sample hides nothing from itself)
         view = view_of(st, p)._replace(history=cast(History, st.history))
         return policy.choose(view, view.legal)
+
+
+_MOVES_LIMIT = 100_000
+"""The model moves remembered before the memos start afresh."""
 
 
 def _key(st: State) -> tuple[object, ...]:

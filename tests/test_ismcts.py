@@ -361,3 +361,95 @@ def test_the_phase_two_memos_last_the_deal() -> None:
         goat.apply(goat.random_action(rng), goat.to_act, trusted=True)
     bot.search(goat, goat.to_act)  # other rules
     assert bot._outcomes is not again
+
+
+def _to_my_next_choice(st: State, me: int) -> bool:
+    """Play ``st`` on by the counter model (every seat) until ``me`` has a choice in phase two;
+    False if phase two ends first."""
+    from skitgubbe.bots.counter import counter_two
+
+    while st.phase == Phase.TWO:
+        p = st.to_act
+        if p == me and len(st.legal_actions()) > 1:
+            return True
+        st.apply(counter_two(st, p), p, trusted=True)
+    return False
+
+
+def test_a_phase_two_search_goes_on_from_the_node_the_deal_reached() -> None:
+    """In pagat's phase two (every card known) the other seats play the model's moves, so the
+    next search starts from the node of the latest tree that the deal reached, with its visits;
+    without reuse, after a move the tree does not hold, or for a new deal it starts afresh."""
+    pagat = find_variant("pagat")
+    rng = random.Random(3)
+    st = State.new(pagat, 3, seed="reuse")
+    while st.phase != Phase.TWO or len(st.legal_actions()) < 3:
+        st.apply(st.random_action(rng), st.to_act, trusted=True)
+    me = st.to_act
+    bot = ISMCTSBot(random.Random(0), iterations=60)
+    fresh = ISMCTSBot(random.Random(0), iterations=60)
+    fresh.reuse = False
+    move = bot.search(st, me)
+    assert fresh.search(st, me) == move  # the same search the first time
+    assert bot.last_reused == 0
+    old = bot.last_root
+    assert old is not None
+    before = len(st.history)
+    st.apply(move, me, trusted=True)
+    assert _to_my_next_choice(st, me)
+    node = old
+    for step in st.history[before:]:
+        node = node.children[step]
+    kept = node.visits
+    assert kept > 0
+    bot.search(st, me)
+    assert bot.last_reused == kept and bot.last_root is node
+    assert node.visits == kept + 60 and node.seat == -1
+    fresh.search(st, me)
+    assert fresh.last_reused == 0
+    # the next seat plays a move the model did not predict: the tree does not hold it
+    st.apply(bot.search(st, me), me, trusted=True)
+    from skitgubbe.bots.counter import counter_two
+
+    p = st.to_act
+    assert st.phase == Phase.TWO and p != me
+    others = [a for a in st.legal_actions() if a != counter_two(st, p)]
+    st.apply(others[0], p, trusted=True)
+    assert _to_my_next_choice(st, me)
+    bot.search(st, me)
+    assert bot.last_reused == 0
+    new = State.new(pagat, 3, seed="reuse 2")
+    while new.phase != Phase.TWO or len(new.legal_actions()) < 2:
+        new.apply(new.random_action(rng), new.to_act, trusted=True)
+    bot.search(new, new.to_act)
+    assert bot.last_reused == 0
+
+
+def test_a_won_two_seat_endgame_is_played_without_searching() -> None:
+    """Where the counter bot's exhaustive search finds that a move wins a two-seat endgame, the
+    ismcts bot plays that move at once (no search); elsewhere it searches."""
+    from skitgubbe.bots import CounterBot
+
+    pagat = find_variant("pagat")
+    solver = CounterBot(random.Random(0))
+    found = searched = 0
+    for g in range(30):
+        st = State.new(pagat, 3, seed=f"endgame:{g}")
+        rng = random.Random(g)
+        while not st.is_over:
+            p = st.to_act
+            legal = st.legal_actions()
+            if st.phase == Phase.TWO and len(legal) > 1:
+                view = view_of(st, p)
+                won = solver.endgame(view, legal)
+                bot = ISMCTSBot(random.Random(g), iterations=2, prior=None)
+                move = bot.choose(view, legal)
+                if won is not None:
+                    assert move == won and bot.searches == 0
+                    found += 1
+                else:
+                    assert bot.searches == 1
+                    searched += 1
+            st.apply(legal[rng.randrange(len(legal))] if p >= 0 else st.chance_action(rng), p,
+                     trusted=True)
+    assert found >= 3 and searched >= 3

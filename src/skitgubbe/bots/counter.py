@@ -187,6 +187,17 @@ class CounterBot(HeuristicBot):
 
     # -- the two-seat endgame ------------------------------------------------------------------
 
+    def endgame(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """In phase two, with two seats left holding cards, every card known to ``view.seat`` and
+        at most :attr:`endgame_cards` cards in their hands and on the table: an action of ``legal``
+        that makes the other seat the loser whatever it does, found by exhaustive search within
+        :attr:`endgame_nodes` positions.  None otherwise (no such position, no win found, or two
+        packs, which the tracking does not count).  The search the bot itself runs first in phase
+        two."""
+        if view.phase != Phase.TWO or view.rules.decks != 1 or len(legal) < 2:
+            return None
+        return self._endgame(view, legal, track(view))
+
     def _endgame(self, view: View, legal: Sequence[Action], tr: Tracking) -> Action | None:
         """With two seats left holding cards and every card known, the move that wins (makes the
         other seat the loser) by exhaustive search, if one is found within :attr:`endgame_nodes`

@@ -42,6 +42,13 @@ phase two models the other seats as counter bots, the strongest opponents this p
   and so is where each heuristic playout led (:data:`~skitgubbe.bots.playouts.OutcomeMemo`): a
   playout, or a rollout of the model's rule, that reaches a remembered position stops there.
 
+* the tree is kept from one decision to the next (:attr:`ISMCTSBot.reuse`): when the deal has
+  reached a node of the latest tree (this seat's move, then the others' moves as the model
+  predicted them), the next search goes on from that node with its visits;
+* before searching, a two-seat endgame that the counter bot's exhaustive search wins outright
+  (:meth:`~skitgubbe.bots.counter.CounterBot.endgame`) is played as it finds
+  (:attr:`ISMCTSBot.endgame`).
+
 Against counter bots the model predicts their phase-two moves (about 95% of the decisions with a
 choice; docs/bots.md); against other opponents it is a guess at sound play.  Searches that start
 in phase one are not modelled (the model is costly, and a phase-one rollout goes through the whole
@@ -147,7 +154,8 @@ class ISMCTSBot:
             without a time budget.
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
-    search; ``iterations``, ``seconds`` and ``searches``: totals over every search so far
+    search; ``last_reused``: the visits its root already had from the search before
+    (:attr:`reuse`); ``iterations``, ``seconds`` and ``searches``: totals over every search so far
     (a decision with a single legal action is not searched); ``bank``: the seconds saved for
     phase two with ``bank=True`` (0.0 otherwise; back to 0.0 when a new deal begins, negative
     while searches have overrun); ``last_root``: the root node of the latest search's tree (nodes
@@ -175,6 +183,15 @@ class ISMCTSBot:
 
     phase_one_share: float = 0.3
     """With ``bank=True``: the share of the time budget a decision outside phase two spends."""
+
+    endgame: bool = True
+    """In phase two, before searching: play a move that wins a two-seat endgame whatever the
+    other seat does, when the counter bot's exhaustive endgame search finds one
+    (:meth:`~skitgubbe.bots.counter.CounterBot.endgame`: every card known, at most 12 cards left)."""
+
+    reuse: bool = True
+    """In a modelled phase-two search: search on from the node of the latest search's tree that
+    the deal has reached (:meth:`_reuse`), keeping its statistics, rather than from a new root."""
 
     bank_draw: float = 1.0
     """With ``bank=True``: a phase-two decision draws at most this many budgets from the bank, on
@@ -210,6 +227,7 @@ class ISMCTSBot:
             raise ValueError(f"prior must be 'counter' or None, not {prior!r}")
         self.prior = prior
         self._prior: CounterBot | None = CounterBot(rng) if prior == "counter" else None
+        self._solver = self._prior if self._prior is not None else CounterBot(rng)
         if model not in (None, "counter"):
             raise ValueError(f"model must be 'counter' or None, not {model!r}")
         self.model = model
@@ -221,6 +239,9 @@ class ISMCTSBot:
         self._outcomes: OutcomeMemo = {}
         self._memo_rules: object = None
         self._memo_history = 0
+        # the latest modelled phase-two tree: (root, seat, rules, the history it was searched at)
+        self._tree: tuple[_Node, int, object, list[tuple[int, Action]]] | None = None
+        self.last_reused = 0
         self._modelled = 0  # the history length up to which the current rollout plays the model
         self.last_iterations = 0
         self.last_root: _Node | None = None
@@ -236,6 +257,10 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         start = time.perf_counter()
+        if self.endgame and view.phase == _TWO:
+            won = self._solver.endgame(view, legal)
+            if won is not None:
+                return won
         # the seats given a split dreck are public but not (yet) in the View; if a View carries
         # them as ``needy``, the samples keep the dreck cards among them
         state = state_from_view(view, needy=getattr(view, "needy", ()))
@@ -261,10 +286,13 @@ class ISMCTSBot:
         deadline = None if allowance is None else start + allowance
         limit = self.budget_iterations
         det = Determinizer(state, seat)
-        root = _Node(-1)
         rng = self.rng
         self._seat = seat if self.model is not None and state.phase == _TWO else -1
         self._remember(state)
+        root = self._reuse(state, seat) if self._seat >= 0 and self.reuse else None
+        if root is None:
+            root = _Node(-1)
+        self.last_reused = root.visits
         world = det.sample(rng)
         guide: Action | None = None
         if self._prior is not None:
@@ -284,6 +312,7 @@ class ISMCTSBot:
                 break
             world = det.sample(rng)
         self.last_root = root
+        self._tree = (root, seat, state.rules, list(state.history)) if self._seat >= 0 else None
         elapsed = time.perf_counter() - start
         if self.time_bank and self.budget_seconds is not None:
             self.bank += self.budget_seconds - elapsed
@@ -294,7 +323,7 @@ class ISMCTSBot:
         self.searches += 1
         best: Action | None = None
         best_key: tuple[float, float] = (-1.0, -math.inf)
-        bonus = self.prior_share * done
+        bonus = self.prior_share * root.visits
         for a in legal:
             child = root.children.get((seat, a))
             if child is not None and child.visits:
@@ -315,6 +344,28 @@ class ISMCTSBot:
             self._outcomes = {}
             self._memo_rules = state.rules
         self._memo_history = len(state.history)
+
+    def _reuse(self, state: State, seat: int) -> _Node | None:
+        """The node of the latest modelled phase-two tree that ``state`` has reached, to search on
+        from: the latest search was for ``seat`` under the same rules, ``state``'s history goes on
+        from the one it was searched at, and every action since (``seat``'s move, then the other
+        seats' moves) is a child in the tree, the others' moves being those the model predicted.
+        None otherwise."""
+        tree = self._tree
+        if tree is None:
+            return None
+        node, was_seat, rules, history = tree
+        now = state.history
+        k = len(history)
+        if was_seat != seat or rules is not state.rules or len(now) <= k or now[:k] != history:
+            return None
+        for step in now[k:]:
+            child = node.children.get(step)
+            if child is None:
+                return None
+            node = child
+        node.seat = -1
+        return node
 
     def _allowance(self, state: State, seat: int) -> float | None:
         """The seconds this search may take (None: no time budget); see ``bank``."""

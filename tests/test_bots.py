@@ -333,7 +333,9 @@ def test_make_bot_names_and_difficulty_aliases() -> None:
     ("name", "iterations", "seconds", "rollout"),
     [("ismcts-70it", 70, None, "greedy"), ("ISMCTS-50ms", None, 0.05, "greedy"),
      ("ismcts-1s", None, 1.0, "greedy"), ("ismcts-0.5s-random", None, 0.5, "random"),
-     ("ismcts-30it-heuristic", 30, None, "heuristic"), ("ismcts-mixed", 200, None, "mixed")],
+     ("ismcts-30it-heuristic", 30, None, "heuristic"), ("ismcts-mixed", 200, None, "mixed"),
+     ("ismcts-50ms-heuristic-two", None, 0.05, "heuristic-two"),
+     ("ismcts-heuristic-two-unguided", 200, None, "heuristic-two")],
 )
 def test_make_bot_reads_an_ismcts_budget_from_the_name(
     name: str, iterations: int | None, seconds: float | None, rollout: str

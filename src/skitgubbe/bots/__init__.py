@@ -28,7 +28,8 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     (ismcts with about one second a move, the same as ``ismcts-1s``).  An ismcts budget may be
     written into the name: ``ismcts-<K>it`` (K iterations a move), ``ismcts-<T>ms`` or
     ``ismcts-<T>s`` (a time budget in milliseconds or seconds), optionally followed by a rollout
-    policy, ``-random``, ``-heuristic``, ``-greedy`` or ``-mixed`` (``ismcts-50ms-random``), and by
+    policy, ``-random``, ``-heuristic``, ``-greedy``, ``-mixed`` or ``-heuristic-two``
+    (``ismcts-50ms-random``), and by
     ``-unguided`` for a search without the counter bot's guide action (``ismcts-70it-unguided``), and
     by ``-nomodel`` for a search that does not model the other seats in phase two, and by ``-bank``
     for a time budget earned per decision and saved for phase two (``ismcts-50ms-bank``; not with

@@ -332,8 +332,9 @@ def test_the_modelled_search_does_no_worse_than_its_model() -> None:
 
 
 def test_the_phase_two_memos_last_the_deal() -> None:
-    """The remembered model moves and playouts (functions of the position alone) are kept from
-    one search to the next of the same deal, and start afresh for a new deal or other rules."""
+    """The remembered model moves and playouts (within a deal, functions of the position alone)
+    are kept from one search to the next of the same deal, and start afresh for another deal
+    (whatever the length of its history) or other rules."""
     pagat = find_variant("pagat")
     bot = ISMCTSBot(random.Random(0), iterations=20)
     rng = random.Random(2)
@@ -353,7 +354,7 @@ def test_the_phase_two_memos_last_the_deal() -> None:
     fresh = State.new(pagat, 3, seed="memo 2")
     while fresh.phase != Phase.TWO or len(fresh.legal_actions()) < 2:
         fresh.apply(fresh.random_action(rng), fresh.to_act, trusted=True)
-    bot.search(fresh, fresh.to_act)  # a new deal: a shorter history
+    bot.search(fresh, fresh.to_act)  # another deal: its history does not go on from the last one
     assert bot._outcomes is not outcomes
     again = bot._outcomes
     goat = State.new(find_variant("goat"), 3, seed="memo 3")
@@ -361,6 +362,17 @@ def test_the_phase_two_memos_last_the_deal() -> None:
         goat.apply(goat.random_action(rng), goat.to_act, trusted=True)
     bot.search(goat, goat.to_act)  # other rules
     assert bot._outcomes is not again
+    pagat_memo = bot._outcomes
+    bot.search(fresh, fresh.to_act)
+    assert bot._outcomes is not pagat_memo
+    known = bot._outcomes
+    longer = State.new(pagat, 3, seed="memo 4")  # another deal with a longer history
+    while (longer.phase != Phase.TWO or len(longer.legal_actions()) < 2
+           or len(longer.history) <= len(fresh.history)):
+        assert not longer.is_over
+        longer.apply(longer.random_action(rng), longer.to_act, trusted=True)
+    bot.search(longer, longer.to_act)
+    assert bot._outcomes is not known
 
 
 def _to_my_next_choice(st: State, me: int) -> bool:

@@ -240,7 +240,7 @@ class ISMCTSBot:
         self._moves: dict[tuple[object, ...], Action] = {}
         self._outcomes: OutcomeMemo = {}
         self._memo_rules: object = None
-        self._memo_history = 0
+        self._memo_history: list[tuple[int, Action]] = []
         # the latest modelled phase-two tree: (root, seat, rules, the history it was searched at)
         self._tree: tuple[_Node, int, object, list[tuple[int, Action]]] | None = None
         self.last_reused = 0
@@ -314,7 +314,7 @@ class ISMCTSBot:
                 break
             world = det.sample(rng)
         self.last_root = root
-        self._tree = (root, seat, state.rules, list(state.history)) if self._seat >= 0 else None
+        self._tree = (root, seat, state.rules, self._memo_history) if self._seat >= 0 else None
         elapsed = time.perf_counter() - start
         if self.time_bank and self.budget_seconds is not None:
             self.bank += self.budget_seconds - elapsed
@@ -337,15 +337,18 @@ class ISMCTSBot:
         return best
 
     def _remember(self, state: State) -> None:
-        """Keep the remembered model moves and playouts for a search in the same deal (they
-        depend on the position alone); start afresh for a new deal (a shorter history), other
+        """Keep the remembered model moves and playouts for a search in the same deal (within a
+        deal they depend on the position alone); start afresh for another deal (a history that
+        does not go on from the one of the latest search: the trump suit may differ), other
         rules, or memos grown past their limit."""
-        if (state.rules is not self._memo_rules or len(state.history) < self._memo_history
+        now = state.history
+        k = len(self._memo_history)
+        if (state.rules is not self._memo_rules or len(now) < k or now[:k] != self._memo_history
                 or len(self._moves) > _MOVES_LIMIT):
             self._moves = {}
             self._outcomes = {}
             self._memo_rules = state.rules
-        self._memo_history = len(state.history)
+        self._memo_history = list(now)
 
     def _reuse(self, state: State, seat: int) -> _Node | None:
         """The node of the latest modelled phase-two tree that ``state`` has reached, to search on

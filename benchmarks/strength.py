@@ -36,7 +36,10 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "ismcts-random-goat": ("goat", 3, "ismcts-50ms,random,random", 30, 1),
     "ismcts-counter-pagat": ("pagat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat": ("goat", 3, "ismcts-50ms,counter,counter", 100, 2027),
-    "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 50, 2027),
+    "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 100, 2027),
+    # the same search with the heuristic rule in the rollouts' phase two
+    "h2-counter-pagat": ("pagat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
+    "h2-counter-goat": ("goat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
     # the same budget earned per decision, with the time phase one saves spent in phase two
     "bank-counter-pagat": ("pagat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),
     "bank-counter-goat": ("goat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),

@@ -42,8 +42,7 @@ phase two models the other seats as counter bots, the strongest opponents this p
 * a model move is remembered by position for the rest of the deal (a world whose cards are all
   known comes back in every iteration, and the next decision searches much the same positions),
   and so is where each heuristic playout led (:data:`~skitgubbe.bots.playouts.OutcomeMemo`): a
-  playout, or a rollout of the model's rule, that reaches a remembered position stops there.
-
+  playout, or a rollout of the model's rule, that reaches a remembered position stops there;
 * the tree is kept from one decision to the next (:attr:`ISMCTSBot.reuse`): when the deal has
   reached a node of the latest tree (this seat's move, then the others' moves as the model
   predicted them), the next search goes on from that node with its visits;

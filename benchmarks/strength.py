@@ -44,7 +44,7 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "bank-counter-pagat": ("pagat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),
     "bank-counter-goat": ("goat", 3, "ismcts-50ms-bank,counter,counter", 100, 2027),
     "bank-counter-goat4": ("goat", 4, "ismcts-50ms-bank,counter,counter,counter", 50, 2027),
-    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 4, 2027),
+    "ismcts1s-counter-pagat": ("pagat", 3, "ismcts-1s,counter,counter", 2, 2027),
     "ismcts1s-counter-goat": ("goat", 3, "ismcts-1s,counter,counter", 2, 2027),
     # the search as it was before the counter model (commit 07f25ed; -nomodel plays the same way,
     # though not move for move: the samples are now drawn in another order)

@@ -16,6 +16,7 @@ from skitgubbe import Action, State, find_variant, parse_action
 from skitgubbe.base import Phase
 from skitgubbe.bots import CounterBot, RandomBot
 from skitgubbe.bots.base import Bot
+from skitgubbe.bots.counter import counter_two
 from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _rewards, main
 from skitgubbe.bots.playouts import greedy_two as _greedy_two
 from skitgubbe.cards import mask_of, parse_cards
@@ -303,8 +304,6 @@ def test_the_modelled_search_does_no_worse_than_its_model() -> None:
     the counter model for every seat afterwards, the move a small search picks (rollouts by the
     model to the end) loses in none of the deals where the model's own move does not lose: the
     search starts from the model's view of the game and only leaves it for a move it sees win."""
-    from skitgubbe.bots.counter import counter_two
-
     pagat = find_variant("pagat")
     rng = random.Random(5)
     checked = 0
@@ -378,8 +377,6 @@ def test_the_phase_two_memos_last_the_deal() -> None:
 def _to_my_next_choice(st: State, me: int) -> bool:
     """Play ``st`` on by the counter model (every seat) until ``me`` has a choice in phase two;
     False if phase two ends first."""
-    from skitgubbe.bots.counter import counter_two
-
     while st.phase == Phase.TWO:
         p = st.to_act
         if p == me and len(st.legal_actions()) > 1:
@@ -421,8 +418,6 @@ def test_a_phase_two_search_goes_on_from_the_node_the_deal_reached() -> None:
     assert fresh.last_reused == 0
     # the next seat plays a move the model did not predict: the tree does not hold it
     st.apply(bot.search(st, me), me, trusted=True)
-    from skitgubbe.bots.counter import counter_two
-
     p = st.to_act
     assert st.phase == Phase.TWO and p != me
     others = [a for a in st.legal_actions() if a != counter_two(st, p)]
@@ -440,8 +435,6 @@ def test_a_phase_two_search_goes_on_from_the_node_the_deal_reached() -> None:
 def test_a_won_two_seat_endgame_is_played_without_searching() -> None:
     """Where the counter bot's exhaustive search finds that a move wins a two-seat endgame, the
     ismcts bot plays that move at once (no search); elsewhere it searches."""
-    from skitgubbe.bots import CounterBot
-
     pagat = find_variant("pagat")
     solver = CounterBot(random.Random(0))
     found = searched = 0

@@ -241,8 +241,8 @@ class ISMCTSBot:
         self._outcomes: OutcomeMemo = {}
         self._memo_rules: object = None
         self._memo_history: list[tuple[int, Action]] = []
-        # the latest modelled phase-two tree: (root, seat, rules, the history it was searched at)
-        self._tree: tuple[_Node, int, object, list[tuple[int, Action]]] | None = None
+        # the latest modelled phase-two tree: (root, seat); it belongs to the deal the memos do
+        self._tree: tuple[_Node, int] | None = None
         self.last_reused = 0
         self._modelled = 0  # the history length up to which the current rollout plays the model
         self.last_iterations = 0
@@ -290,8 +290,8 @@ class ISMCTSBot:
         det = Determinizer(state, seat)
         rng = self.rng
         self._seat = seat if self.model is not None and state.phase == _TWO else -1
-        self._remember(state)
-        root = self._reuse(state, seat) if self._seat >= 0 and self.reuse else None
+        since = self._remember(state)
+        root = self._reuse(state, seat, since) if self._seat >= 0 and self.reuse else None
         if root is None:
             root = _Node(-1)
         self.last_reused = root.visits
@@ -314,7 +314,7 @@ class ISMCTSBot:
                 break
             world = det.sample(rng)
         self.last_root = root
-        self._tree = (root, seat, state.rules, self._memo_history) if self._seat >= 0 else None
+        self._tree = (root, seat) if self._seat >= 0 else None
         elapsed = time.perf_counter() - start
         if self.time_bank and self.budget_seconds is not None:
             self.bank += self.budget_seconds - elapsed
@@ -336,35 +336,37 @@ class ISMCTSBot:
             best = guide if guide is not None else legal[rng.randrange(len(legal))]
         return best
 
-    def _remember(self, state: State) -> None:
-        """Keep the remembered model moves and playouts for a search in the same deal (within a
-        deal they depend on the position alone); start afresh for another deal (a history that
-        does not go on from the one of the latest search: the trump suit may differ), other
-        rules, or memos grown past their limit."""
+    def _remember(self, state: State) -> int:
+        """Keep the remembered model moves and playouts, and the latest tree, for a search in the
+        same deal (within a deal they depend on the position alone); start afresh for another deal
+        (a history that does not go on from the one of the latest search: the trump suit may
+        differ), other rules, or memos grown past their limit.  Returns the length of the latest
+        search's history when this search is in the same deal, else -1."""
         now = state.history
         k = len(self._memo_history)
-        if (state.rules is not self._memo_rules or len(now) < k or now[:k] != self._memo_history
-                or len(self._moves) > _MOVES_LIMIT):
+        same = state.rules is self._memo_rules and len(now) >= k and now[:k] == self._memo_history
+        if not same or len(self._moves) > _MOVES_LIMIT:
             self._moves = {}
             self._outcomes = {}
+            self._tree = None
             self._memo_rules = state.rules
         self._memo_history = list(now)
+        return k if same else -1
 
-    def _reuse(self, state: State, seat: int) -> _Node | None:
+    def _reuse(self, state: State, seat: int, since: int) -> _Node | None:
         """The node of the latest modelled phase-two tree that ``state`` has reached, to search on
-        from: the latest search was for ``seat`` under the same rules, ``state``'s history goes on
-        from the one it was searched at, and every action since (``seat``'s move, then the other
-        seats' moves) is a child in the tree, the others' moves being those the model predicted.
-        None otherwise."""
+        from: the latest search was for ``seat`` in this deal, at history length ``since``
+        (:meth:`_remember`), and every action since (``seat``'s move, then the other seats'
+        moves) is a child in the tree, the others' moves being those the model predicted.  None
+        otherwise."""
         tree = self._tree
-        if tree is None:
+        if tree is None or since < 0:
             return None
-        node, was_seat, rules, history = tree
+        node, was_seat = tree
         now = state.history
-        k = len(history)
-        if was_seat != seat or rules is not state.rules or len(now) <= k or now[:k] != history:
+        if was_seat != seat or len(now) <= since:
             return None
-        for step in now[k:]:
+        for step in now[since:]:
             child = node.children.get(step)
             if child is None:
                 return None
@@ -487,7 +489,7 @@ class ISMCTSBot:
         if self._seat >= 0:
             return self._model_move(st, p) if len(st.history) < self._modelled else heuristic_two(st, p)
         policy = self._policy
-        if st.phase == _TWO and self.rollout != "heuristic" and self.rollout != "random":
+        if st.phase == _TWO and self.rollout in ("greedy", "mixed", "heuristic-two"):
             return heuristic_two(st, p) if self.rollout == "heuristic-two" else greedy_two(st, p)
         if policy is None:
             return st.random_action(rng)

@@ -19,7 +19,11 @@ from .base import Phase
 from .rules import Rules
 from .state import State
 
-__all__ = ["View", "History", "view_of"]
+__all__ = ["View", "History", "view_of", "SPECTATOR"]
+
+SPECTATOR = -3
+"""The ``seat`` of a spectator's view (:func:`view_of`): no hand, no legal actions, only what
+every seat may see."""
 
 
 class View(NamedTuple):
@@ -164,18 +168,26 @@ def _public_history(state: State) -> History:
 
 def _known(state: State, seat: int) -> tuple[int, ...]:
     """The known cards of every hand as ``seat`` sees them: 3-player confusion shows the partner
-    hand (Flurst, "3-player confusion": one player holds and looks at both hands)."""
+    hand (Flurst, "3-player confusion": one player holds and looks at both hands); a spectator
+    (:data:`SPECTATOR`) sees only the publicly known cards."""
     known = list(state.known)
-    p = state.partner(seat)
+    p = state.partner(seat) if seat >= 0 else -1
     if p >= 0:
         known[p] = state.hands[p]
     return tuple(known)
 
 
 def view_of(state: State, seat: int) -> View:
-    """The :class:`View` of ``seat`` (0..players-1).  Raises ``ValueError`` for another seat."""
-    if not 0 <= seat < state.players:
-        raise ValueError(f"there is no seat {seat}: seats are 0..{state.players - 1}")
+    """The :class:`View` of ``seat`` (0..players-1), or with ``seat`` = :data:`SPECTATOR` what
+    every seat may see: no hand (0), no legal actions, only the publicly known cards of each hand
+    (never a 3-player-confusion partner hand) and the trump card only once it is face up for all.
+
+    Raises ``ValueError`` for any other seat number.
+    """
+    spectator = seat == SPECTATOR
+    if not (spectator or 0 <= seat < state.players):
+        raise ValueError(f"there is no seat {seat}: seats are 0..{state.players - 1}, "
+                         f"or SPECTATOR ({SPECTATOR})")
     one = state.phase == Phase.ONE
     revealed = state.trump_suit >= 0
     pending = state.pending
@@ -186,7 +198,7 @@ def view_of(state: State, seat: int) -> View:
         state.rules,
         state.phase,
         state.to_act,
-        state.hands[seat],
+        0 if spectator else state.hands[seat],
         tuple(map(int.bit_count, state.hands)),
         tuple(state.piles),
         _known(state, seat),
@@ -208,7 +220,7 @@ def view_of(state: State, seat: int) -> View:
         tuple(state.out_order),
         state.loser,
         _public_history(state),
-        tuple(state.legal_actions(seat)),
+        () if spectator else tuple(state.legal_actions(seat)),
         state.exposed_card,
         len(state.reserve),
     )

@@ -27,7 +27,7 @@ from ..cards import SUIT_MASKS2, SUITS, card_name, in_order
 from ..phase_two import pick_up_take
 from ..rules import Rules
 from ..tui import describe_event, kill_text, loser_title
-from ..view import View
+from ..view import SPECTATOR, View
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -190,13 +190,15 @@ def _hand_order(hand: int, trump: int) -> list[str]:
 
 
 def public_part(view: View, seq: int) -> dict[str, Any]:
-    """The fields of ``view`` that every seat's view shares, as JSON-ready data.
+    """The fields every seat may see, as JSON-ready data.
 
-    ``view`` must be the view of a seat that does not hold the face-down trump card
-    (:func:`skitgubbe.server.rooms.public_view` picks one).  ``seq`` is the number of
-    actions taken in the deal so far.  Never includes a hand, legal moves or the
-    trump card of the trump holder's own view.
+    ``view`` must be the spectator's view (``view_of(state, SPECTATOR)``, see
+    :func:`skitgubbe.server.rooms.public_view`); ``seq`` is the number of actions taken in the
+    deal so far.  Raises ``ValueError`` for any other view: one seat's view may hold cards the
+    others have not seen (the face-down trump card, a 3-player-confusion partner hand).
     """
+    if view.seat != SPECTATOR:
+        raise ValueError(f"public_part needs the spectator's view, not the view of seat {view.seat}")
     one = view.phase == Phase.ONE
     rules = view.rules
     data: dict[str, Any] = {
@@ -245,8 +247,9 @@ def seat_part(view: View) -> dict[str, Any]:
     }
 
 
-_KIND_WORDS = {Kind.PLAY: "play", Kind.STOCK: "stock", Kind.SLUFF: "sluff", Kind.PASS: "pass",
-               Kind.PICK_UP: "pick", Kind.DRECK: "dreck"}
+_KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}
+"""The ``kind`` word of a legal move for the client, per action kind: the verb of its notation
+(``"play"``, ``"pick"``, ``"store"``, ``"exchange"``, ...), so every kind has one."""
 
 
 def narrate(events: list[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:

@@ -34,7 +34,7 @@ from ..rules import Rules, RulesError
 from ..rulesfile import RulesFileError, parse_rules_file
 from ..state import State, twins_in_order
 from ..variants import UnknownVariantError, find_variant
-from ..view import View, view_of
+from ..view import SPECTATOR, View, view_of
 from . import protocol
 
 __all__ = [
@@ -178,10 +178,11 @@ class Player:
 
 
 def public_view(state: State) -> View:
-    """The view of a seat that does not hold the face-down trump card: what every seat's
-    view shares is read from it (:func:`protocol.public_part`)."""
-    seat = 0 if state.trump_holder != 0 else 1
-    return view_of(state, seat)
+    """What every seat may see (the spectator's view, :data:`~skitgubbe.view.SPECTATOR`): the
+    table's public part (:func:`protocol.public_part`) and a spectator's replay are read from it.
+    Never one seat's view, which may hold more (its own hand, the face-down trump card, a
+    3-player-confusion partner hand)."""
+    return view_of(state, SPECTATOR)
 
 
 @dataclass

@@ -20,9 +20,10 @@ from rich.text import Text
 
 from .actions import Action, ActionParseError, Kind, parse_action
 from .cards import RANK_CHARS, SUITS
+from .narration import describe_event, describe_pass, seat_names
 from .record import loads, start_state
 from .state import State
-from .tui import describe_event, describe_pass, render_screen, seat_names
+from .tui import render_screen
 from .view import view_of
 
 __all__ = ["Step", "Lesson", "LESSONS", "run_lesson", "run_lessons"]

@@ -47,9 +47,22 @@ from .cards import (
     suit_of,
 )
 from .hint import hints
+from .narration import (
+    card_list,
+    describe_event,
+    describe_pass,
+    hand_word,
+    is_you,
+    join_words,
+    kill_text,
+    loser_title,
+    n_cards,
+    seat_names,
+    subject,
+)
 from .phase_two import pick_up_take
 from .record import dumps, record_of
-from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, StockEnd
+from .rules import FirstPhase, PickUp, Plays, Rules
 from .state import State
 from .view import View, view_of
 
@@ -85,56 +98,9 @@ _RED = (1, 2)  # diamonds and hearts
 # -- names and small text helpers ----------------------------------------------------------
 
 
-def hand_word(seat: int) -> str:
-    """Under 3-player confusion, which of its player's hands a seat is: seats 0-2 are the
-    right hands, 3-5 the left hands (ruling CF1: A right, B right, C right, A left, ...)."""
-    return "right hand" if seat < 3 else "left hand"
-
-
-def seat_names(players: int, human_seat: int, *, confusion: bool = False) -> list[str]:
-    """Narration names: ``"You"`` for ``human_seat``, ``"Seat N"`` for the others.
-
-    With ``confusion`` the person holds ``human_seat`` and its partner hand: they are
-    ``"You (right hand)"`` and ``"You (left hand)"`` (:func:`hand_word`)."""
-    if confusion:
-        mine = (human_seat, (human_seat + 3) % 6)
-        return [f"You ({hand_word(s)})" if s in mine else f"Seat {s}" for s in range(players)]
-    return ["You" if s == human_seat else f"Seat {s}" for s in range(players)]
-
-
 def _view_names(view: View) -> list[str]:
     """The default names for a rendering from ``view``: its seat is the person's."""
     return seat_names(view.players, view.seat, confusion=view.rules.confusion)
-
-
-def _is_you(name: str) -> bool:
-    """Whether a seat name is the person's (``"You"``, or one of their two hands)."""
-    return name == "You" or name.startswith("You (")
-
-
-def loser_title(rules: Rules) -> str:
-    """What the loser is called: ``"the goat"`` under the goat preset, else ``"the skitgubbe"``."""
-    return "the goat" if rules.name == "goat" else "the skitgubbe"
-
-
-def _subject(names: Sequence[str], seat: int, third: str, second: str) -> str:
-    """``"Seat 1 plays"`` / ``"You play"``: the seat's name with the verb agreeing."""
-    name = names[seat]
-    return f"{name} {second if _is_you(name) else third}"
-
-
-def _cards(mask: int) -> str:
-    return " ".join(card_label(c) for c in in_order(mask))
-
-
-def _n_cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
-
-
-def _join(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _card_text(c: int) -> Text:
@@ -153,137 +119,6 @@ def _compact(mask: int) -> str:
         if ranks:
             parts.append(SUIT_SYMBOLS[s] + " " + " ".join(ranks))
     return " · ".join(parts)
-
-
-# -- narration -----------------------------------------------------------------------------
-
-
-def describe_pass(names: Sequence[str], seats: Sequence[int]) -> str:
-    """One line for seats that passed (closed their sluff window), e.g. ``"Seat 1 and Seat 2 pass"``."""
-    if len(seats) == 1:
-        return _subject(names, seats[0], "passes", "pass") + " (no sluff)"
-    return _join([names[s] for s in seats]) + " pass (no sluff)"
-
-
-def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: int = 0) -> str | None:
-    """One narration line for ``event`` (public information only), or None for an unknown kind.
-
-    ``names`` gives each seat's name (see :func:`seat_names`); ``dreck`` is the card set of
-    the dreck last collected, used to say how many dreck cards each seat receives (never
-    which, when several seats share it).
-    """
-    k, s, cards = event.kind, event.seat, event.cards
-
-    def who(third: str, second: str) -> str:
-        return _subject(names, s, third, second)
-
-    if k == "play":
-        return who("plays", "play") + " " + _cards(cards)
-    if k == "stock":
-        return who("turns", "turn") + f" up {_cards(cards)} from the stock and " + (
-            "play it" if _is_you(names[event.seat]) else "plays it")
-    if k == "sluff":
-        return who("sluffs", "sluff") + " " + _cards(cards)
-    if k in ("bounce", "war"):
-        tied = _join([names[x] for x in event.seats])
-        word = "Bounce (stunsa)" if k == "bounce" else "War"
-        return f"{word}: {tied} tie for the highest card and play again, {names[event.seats[0]]} first"
-    if k == "win":
-        return who("wins", "win") + f" the trick ({_n_cards(cards.bit_count())}: {_cards(cards)})"
-    if k == "end-one":
-        if rules.first_phase is FirstPhase.BEAT or rules.stock_end in (StockEnd.STOP,
-                                                                       StockEnd.STOP_UNLESS_TWO):
-            return "End of phase one: the stock is used up"
-        if rules.stock_end is StockEnd.SKIP_EMPTY:
-            return "End of phase one: every card has been played"
-        return "End of phase one: " + who("has", "have") + " no card to play"
-    if k == "take-back":
-        if event.seats:  # Koira's tie-deal: the tied cards
-            return who("takes", "take") + f" back the tied {_cards(cards)}"
-        return who("takes", "take") + f" back {_cards(cards)} from the unfinished trick"
-    if k == "tie-share":
-        return who("gets", "get") + f" {_cards(cards) or 'nothing'} in the pile"
-    if k == "exposed":
-        return who("shows", "show") + f" the cards left in hand: {_cards(cards)}"
-    if k == "trump":
-        suit = event.seats[0]
-        card = f"the trump card {card_label(cards.bit_length() - 1)}" if cards else "the trump card"
-        return (f"Trump revealed: {SUIT_SYMBOLS[suit]} {SUIT_NAMES[suit]} ("
-                + who("adds", "add") + f" {card} to the hand)")
-    if k == "dreck":
-        needy = _join([names[x] for x in event.seats])
-        few = "has" if len(event.seats) == 1 and not _is_you(names[event.seats[0]]) else "have"
-        low = 0
-        for r in range(2, rules.dreck_max_rank + 1):
-            low |= RANK_MASKS2[r]
-        what = f"every {RANK_CHARS[0]} to {RANK_CHARS[rules.dreck_max_rank - 2]}"
-        if cards & ~low:
-            what += f" and the {_cards(cards & ~low)}"
-        return (f"{needy} {few} fewer than {rules.dreck_below} cards: the dreck "
-                f"({_n_cards(cards.bit_count())}: {what}) is collected from every hand")
-    if k == "dreck-dealt":
-        total = dreck.bit_count()
-        if len(event.seats) == 1:
-            n = f" ({_n_cards(total)})" if total else ""
-            return _subject(names, event.seats[0], "receives", "receive") + f" the whole dreck{n}"
-        if not total:
-            return "The dreck is shuffled and dealt to " + _join([names[x] for x in event.seats])
-        k_ = len(event.seats)
-        shares = [f"{names[x]} {_n_cards(total // k_ + (1 if i < total % k_ else 0))}"
-                  for i, x in enumerate(event.seats)]
-        return "The dreck is shuffled and dealt: " + ", ".join(shares)
-    if k == "lead":
-        return who("leads", "lead") + " " + _cards(cards)
-    if k == "beat":
-        return who("beats", "beat") + " with " + _cards(cards)
-    if k == "pick-up":
-        return who("picks", "pick") + f" up {_cards(cards)}"
-    if k == "kill":
-        return who("kills", "kill") + f" the trick: {_n_cards(cards.bit_count())} out of play"
-    if k == "three-cards":
-        return f"{names[s]}: “three cards”"
-    if k == "one-card":
-        return f"{names[s]}: “one card”"
-    if k == "out":
-        return who("is", "are") + " out"
-    if k == "loser":
-        return who("is", "are") + " " + loser_title(rules)
-    if k == "abandoned":
-        return "The deal is abandoned at the action limit: nobody loses"
-    if k == "blamattis":
-        if rules.empty_hand is EmptyHand.LOSES:
-            return who("has", "have") + " no cards after phase one (Blåmattis) and loses at once"
-        return (who("has", "have") + " no cards after phase one (Blåmattis): at the first turn with cards on "
-                "the table, the lowest card must be picked up")
-    if k == "trump-drawn":
-        suit = event.seats[0]
-        return (who("draws", "draw") + f" the last stock card face up: {_cards(cards)}; "
-                f"{SUIT_NAMES[suit]} will be trumps")
-    if k == "store":
-        return who("shows", "show") + f" three trumps, {_cards(cards)}, and " + (
-            "store them for phase two and draw a new hand" if _is_you(names[s])
-            else "stores them for phase two and draws a new hand")
-    if k == "exchange":
-        two = cards & -cards  # both are trumps, and the 2 is the lowest
-        return who("exchanges", "exchange") + f" the {_cards(two)} for the turned-up {_cards(cards ^ two)}"
-    if k == "tie-deal":
-        tied = _join([names[x] for x in event.seats])
-        return (f"Tie: {tied} take back their tied cards and are dealt the rest of the trick, lowest "
-                f"first ({_n_cards(cards.bit_count())}); {names[event.seats[0]]} leads")
-    if k == "split":
-        return ("A tied player has no card left: the trick is shuffled and shared out; "
-                + _subject(names, s, "gets", "get") + f" {_cards(cards)} in the pile")
-    if k == "trick-dealt":
-        return ("The unfinished trick is shuffled and dealt round instead of taken back: "
-                + _subject(names, s, "gets", "get") + f" {_cards(cards) or 'nothing'}")
-    if k == "reserve-draw":
-        return who("draws", "draw") + " a card from the avstickshög"
-    if k == "dreck-aside":
-        return f"Dreck that does not share out evenly goes with the first trick: {_cards(cards)}"
-    if k == "lead-passes":
-        return (who("holds", "hold") + " only the highest trump, which may only kill a trick: "
-                f"the lead passes to {names[event.seats[0]]}")
-    return None
 
 
 _EVENT_STYLE = {
@@ -349,7 +184,7 @@ def render_hand(view: View, *, seat: int | None = None) -> Text:
     seat = view.seat if seat is None else seat
     hand = view.hand if seat == view.seat else view.known[seat]
     which = f"Your {hand_word(seat)}" if view.rules.confusion else "Your hand"
-    out = Text(f"{which} ({_n_cards(hand.bit_count())}):", style="bold")
+    out = Text(f"{which} ({n_cards(hand.bit_count())}):", style="bold")
     if view.rules.confusion and seat == view.seat and view.to_act == seat:
         out.append("  ◀ to act", style="bold")
     if not hand:
@@ -369,14 +204,6 @@ def render_hand(view: View, *, seat: int | None = None) -> Text:
     return out
 
 
-def kill_text(plays: int, kill_at: int) -> str:
-    """How close a phase-two trick is to being killed, e.g. ``"2 of 3 plays: the next beat kills"``."""
-    left = kill_at - plays
-    if left <= 1:
-        return f"{plays} of {kill_at} plays: the next beat kills"
-    return f"{plays} of {kill_at} plays: {left} more beats kill"
-
-
 def pick_up_preview(view: View) -> int:
     """The card set the seat would pick up now in phase two (0 if the table is empty)."""
     take, _, _ = pick_up_take([p for _, p in view.table], view.rules.pick_up)
@@ -394,7 +221,7 @@ def _render_trick_one(view: View, names: Sequence[str]) -> Text:
     leader = names[view.leader] if view.leader >= 0 else "?"
     if pairs and view.leader >= 0:
         follower = names[(view.leader + 1) % view.players]
-        head = "Trick: " + _subject(names, view.leader, "leads", "lead") + f" to {follower}"
+        head = "Trick: " + subject(names, view.leader, "leads", "lead") + f" to {follower}"
     else:
         head = f"Trick: led by {leader}"
     out = Text(head, style="bold")
@@ -410,7 +237,7 @@ def _render_trick_one(view: View, names: Sequence[str]) -> Text:
             high = max(rank_of(c) for _, c in rnd)
             tied = [names[s] for s, c in rnd if rank_of(c) == high]
             word = "bounce" if pairs else "war"
-            out.append(f"   → {word}: {_join(tied)} play again", style="yellow")
+            out.append(f"   → {word}: {join_words(tied)} play again", style="yellow")
     if view.round_seats:
         out.append("\n  still to play this round: " + ", ".join(names[s] for s in view.round_seats))
         cur = rounds[-1] if rounds else ()
@@ -419,7 +246,7 @@ def _render_trick_one(view: View, names: Sequence[str]) -> Text:
             out.append(f"\n  highest so far: {RANK_CHARS[high - 2]} (match if you can)")
             forced = view.hand & RANK_MASKS2[high]
             if view.seat in view.round_seats and forced:
-                out.append(f": you hold {_cards(forced)}, so you must match", style="bold")
+                out.append(f": you hold {card_list(forced)}, so you must match", style="bold")
     if view.sluffs:
         out.append("\n  sluffed: ")
         out.append_text(_seat_cards(view.sluffs, names))
@@ -442,7 +269,7 @@ def _render_trick_two(view: View, names: Sequence[str]) -> Text:
         out.append_text(_cards_text(p))
     top = view.table[-1][1]
     out.append(f"\n  to beat: {card_label(top.bit_length() - 1)}; "
-               f"picking up takes {_cards(pick_up_preview(view))}")
+               f"picking up takes {card_list(pick_up_preview(view))}")
     return out
 
 
@@ -467,11 +294,11 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
     one = view.phase == Phase.ONE
     head = Text()
     if one:
-        head.append(f"Stock: {_n_cards(view.stock_size) if view.stock_size else 'empty'}   ")
+        head.append(f"Stock: {n_cards(view.stock_size) if view.stock_size else 'empty'}   ")
         if view.exposed_card >= 0:
             head.append(f"Under the stock: {card_label(view.exposed_card)}   ")
     if view.reserve_size:
-        head.append(f"Avstickshög: {_n_cards(view.reserve_size)}   ")
+        head.append(f"Avstickshög: {n_cards(view.reserve_size)}   ")
     head.append("Trump: ")
     if view.trump_suit >= 0:
         s = view.trump_suit
@@ -479,7 +306,7 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
         if view.trump_card >= 0:
             head.append(f" (the {card_label(view.trump_card)})")
     elif view.trump_holder >= 0:
-        holds = "hold" if _is_you(labels[view.trump_holder]) else "holds"
+        holds = "hold" if is_you(labels[view.trump_holder]) else "holds"
         head.append(f"not yet known — {labels[view.trump_holder]} {holds} the face-down trump card")
     else:
         head.append("not yet known — the last stock card will be set aside face down to name it")
@@ -709,8 +536,8 @@ class Session:
                 for s in self.seats:
                     if s in ev.seats:
                         got = state.hands[s] & self._dreck
-                        self._say(_subject(self.names, s, "receives", "receive")
-                                  + f" {_n_cards(got.bit_count())} of the dreck: {_cards(got)}")
+                        self._say(subject(self.names, s, "receives", "receive")
+                                  + f" {n_cards(got.bit_count())} of the dreck: {card_list(got)}")
         if state.phase == Phase.TWO and phase != Phase.TWO:
             self._say(f"Phase two: beat it or pick it up.  {self.names[state.to_act]} to lead; "
                       f"a trick is killed after {state.kill_at} plays.", "bold")
@@ -722,15 +549,15 @@ class Session:
         if holder < 0 and state.trump_holder == seat:
             rules = state.rules
             if rules.first_phase is FirstPhase.BEAT:
-                self._say(_subject(self.names, seat, "draws", "draw") + " the last stock card face up: "
+                self._say(subject(self.names, seat, "draws", "draw") + " the last stock card face up: "
                           + card_label(state.trump_card), "magenta")
             elif not rules.trump_shown_when_drawn:  # (else the trump-drawn event says it)
-                self._say(_subject(self.names, seat, "draws", "draw")
+                self._say(subject(self.names, seat, "draws", "draw")
                           + " the last stock card: it stays face down, and its suit will be trump", "magenta")
         elif seat in self.seats and state.phase == Phase.ONE:
             new = state.hands[seat] & ~hand
             if new:
-                self._say(_subject(self.names, seat, "draws", "draw") + f" {_cards(new)}")
+                self._say(subject(self.names, seat, "draws", "draw") + f" {card_list(new)}")
 
     def _ask(self, seat: int) -> Action | None:
         """Show the table to ``seat`` (one of the human's seats) and read until a legal move
@@ -794,10 +621,10 @@ class Session:
         partner = self.state.partner(view.seat)
         if missing and partner >= 0 and missing & view.known[partner] == missing:
             verb = "is" if missing.bit_count() == 1 else "are"
-            return (f"{_cards(missing)} {verb} in your {hand_word(partner)}; your {hand_word(view.seat)} "
+            return (f"{card_list(missing)} {verb} in your {hand_word(partner)}; your {hand_word(view.seat)} "
                     "is to act")
         if missing:
-            return f"you do not hold {_cards(missing)}"
+            return f"you do not hold {card_list(missing)}"
         if (view.phase == Phase.ONE and view.seat in view.sluff_window
                 and action.kind in (Kind.PLAY, Kind.STOCK)):
             return "the trick waits for sluffs: sluff a card of a rank already in the trick, or pass"

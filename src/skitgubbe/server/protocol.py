@@ -24,9 +24,9 @@ from typing import Any
 from ..actions import Action, Kind
 from ..base import Event, Phase
 from ..cards import SUIT_MASKS2, SUITS, card_name, in_order
+from ..narration import describe_event, kill_text, loser_title
 from ..phase_two import pick_up_take
 from ..rules import Rules
-from ..tui import describe_event, kill_text, loser_title
 from ..view import SPECTATOR, View
 
 __all__ = [
@@ -255,7 +255,7 @@ _KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}
 def narrate(events: list[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
     """Narration lines for ``events`` (public events of the deal, see
     :class:`~skitgubbe.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
-    the card set of the dreck last collected (public).  Uses :func:`skitgubbe.tui.describe_event`."""
+    the card set of the dreck last collected (public).  Uses :func:`skitgubbe.narration.describe_event`."""
     lines = []
     for ev in events:
         line = describe_event(ev, names, rules, dreck=dreck)

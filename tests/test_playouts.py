@@ -11,7 +11,7 @@ import pytest
 
 from skitgubbe import Action, parse_action
 from skitgubbe.base import Phase
-from skitgubbe.bots.heuristic import _EPS, HeuristicBot
+from skitgubbe.bots.heuristic import TIE_EPS, HeuristicBot
 from skitgubbe.bots.playouts import greedy_listed, greedy_two, heuristic_listed, heuristic_two
 from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.state import State
@@ -60,7 +60,7 @@ def test_the_heuristic_move_is_one_the_heuristic_bot_rates_best() -> None:
                 view = view_of(st, p)
                 scores = bot._score_two(view, view.legal)
                 move = heuristic_two(st, p)
-                assert scores[view.legal.index(move)] >= max(scores) - _EPS, (name, len(st.history))
+                assert scores[view.legal.index(move)] >= max(scores) - TIE_EPS, (name, len(st.history))
                 checked += 1
             st.apply(st.random_action(rng), p, trusted=True)
     assert checked > 100

@@ -61,7 +61,7 @@ from ..phase_two import pick_up_take
 from ..rules import FirstPhase, PickUp
 from ..state import State
 from ..view import View
-from .heuristic import _EPS, HeuristicBot, _cards_of, _looping, power_weight
+from .heuristic import TIE_EPS, HeuristicBot, cards_of, is_looping, power_weight, score_one
 from .playouts import OutcomeMemo, heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
 
@@ -84,6 +84,9 @@ class CounterBot(HeuristicBot):
     center: float = 11.0
     """Phase one: a non-trump card of rank above this is worth owning, one below it is a burden
     (measured: in phase two only the high non-trump cards pay their way; see docs/bots.md)."""
+    win_keeps_card: bool = True
+    """Phase one: a won trick's gain counts the seat's own card again (the setting the counter
+    bot's weights were tuned and measured with; docs/bots.md, "One phase-one scorer")."""
     rank_slope: float = 1.0
     """Phase one: a non-trump card of rank r is worth ``rank_slope * (r - center)`` to own."""
     trump_worth: float = 9.0
@@ -133,15 +136,15 @@ class CounterBot(HeuristicBot):
             if solved is not None:
                 return solved
             scores = self._score_two_counted(view, legal, tr)
-            looping = _looping(view.history)
+            looping = is_looping(view.history)
             if self.rollout_weight > 0:
                 rolled = self._rollouts(view, legal, tr, scores, looping)
                 if rolled is not None:
                     scores = rolled
             if looping:
                 top = max(scores)
-                if sum(1 for s in scores if s >= top - _EPS) == 1:
-                    scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
+                if sum(1 for s in scores if s >= top - TIE_EPS) == 1:
+                    scores = [s - 1e6 if s >= top - TIE_EPS else s for s in scores]
         else:
             scores = [0.0] * len(legal)
         return self._best(legal, scores)
@@ -245,91 +248,15 @@ class CounterBot(HeuristicBot):
         return out
 
     def _score_one_counted(self, view: View, legal: Sequence[Action], tr: Tracking) -> list[float]:
+        """Phase one on the tracking: cards worth :meth:`worths`; the seats still to play may hold
+        the cards nobody has seen and their own known cards (:func:`~skitgubbe.bots.heuristic.score_one`)."""
         me = view.seat
-        hand = view.hand
-        rounds = view.rounds
-        current = rounds[-1] if rounds else ()
-        trick = tr.table
-        low_ace = view.rules.aces_low_first
-        strength = [1 if (low_ace and r == 14) else r for r in range(15)]
-        high = max((strength[_RANK[c]] for _, c in current), default=0)
-        worth = self.worths(view, tr)
-
         due = bool(view.round_seats) and view.round_seats[0] == me and view.to_act == me
-        later_seats = view.round_seats[1:] if due else ()
-        later = len(later_seats)
-        # the cards the seats still to play may hold: what nobody has seen, and their known cards
         pool = tr.unseen
-        for s in later_seats:
+        for s in view.round_seats[1:] if due else ():
             pool |= tr.known[s]
-        pool_cards = _cards_of(pool)
-        n_pool = len(pool_cards)
-        above = [0] * 16  # above[r]: pool cards of phase-one strength > r
-        below_sum = [0.0] * 16
-        below_n = [0] * 16
-        for c in pool_cards:
-            r = strength[_RANK[c]]
-            for x in range(r):
-                above[x] += 1
-            for x in range(r + 1, 16):
-                below_sum[x] += worth[c]
-                below_n[x] += 1
-        unseen_cards = _cards_of(tr.unseen)
-        mean_unseen = sum(worth[c] for c in unseen_cards) / len(unseen_cards) if unseen_cards else 0.0
-        pot = sum(worth[c] for c in _cards_of(trick))
-        draw = mean_unseen if view.stock_size >= 1 else 0.0
-
-        def p_win(r: int) -> float:
-            if not n_pool or not later:
-                return 1.0
-            return float((1.0 - above[r] / n_pool) ** (later * self.pwin_exp))
-
-        def win_gain(r: int) -> float:
-            extra = later * below_sum[r] / below_n[r] if below_n[r] else 0.0
-            return pot + extra
-
-        def play_gain(r: int, own: float) -> float:
-            if r < high:
-                return -own
-            p = p_win(r)
-            if r == high:
-                p *= 0.5
-            return p * (win_gain(r) + own) - (1.0 - p) * own
-
-        if view.trick_winner >= 0:
-            losing = view.trick_winner != me
-        elif me in view.round_seats:
-            losing = high > 0 and all(strength[_RANK[c]] < high for c in _cards_of(hand))
-        else:
-            losing = not any(s == me and strength[_RANK[c]] == high for s, c in current)
-
-        scores: list[float] = []
-        best_sluff = 0.0
-        for a in legal:
-            kind = a.kind
-            if kind == Kind.PLAY:
-                cards = _cards_of(a.cards)
-                r = strength[_RANK[cards[-1]]]
-                own = sum(worth[c] for c in cards)
-                scores.append(play_gain(r, own) + draw * len(cards) - self.hold * r)
-            elif kind == Kind.STOCK:
-                g = 0.0
-                for c in unseen_cards:
-                    r = strength[_RANK[c]]
-                    if r >= high:
-                        p = p_win(r) * (0.5 if r == high else 1.0)
-                        g += p * (win_gain(r) + worth[c])
-                scores.append(g / len(unseen_cards) if unseen_cards else 0.0)
-            elif kind == Kind.SLUFF:
-                cards = _cards_of(a.cards)
-                gain = (sum(draw - worth[c] for c in cards) - self.sluff_margin) if losing else -1.0
-                best_sluff = max(best_sluff, gain)
-                scores.append(gain)
-            else:
-                scores.append(0.0)
-        if best_sluff > 0.0:
-            scores = [s + 1e6 if a.kind == Kind.SLUFF else s for a, s in zip(legal, scores, strict=True)]
-        return scores
+        return score_one(self, view, legal, worth=self.worths(view, tr), pool=pool, unseen=tr.unseen,
+                         trick=tr.table)
 
     # -- phase two ---------------------------------------------------------------------------
 
@@ -368,7 +295,7 @@ def _strengths(cb: CounterBot, cards: int, opp: int, trump: int, anti: int) -> d
     seats may hold, with ``cb``'s weights; ``anti``: the anti-trump suit or -1."""
     n_opp = opp.bit_count()
     out: dict[int, float] = {}
-    for c in _cards_of(cards):
+    for c in cards_of(cards):
         suit = _SUIT[c]
         # the cards c beats: the lower ones of its suit; every non-trump, non-anti one for a trump
         below = opp & SUIT_MASKS[suit] & ((1 << c) - 1)
@@ -400,7 +327,7 @@ def _two_scores(cb: CounterBot, legal: Sequence[Action], hand: int, power: dict[
                 scores.append(cb.out_bonus)
                 continue
             s = 0.0
-            for c in _cards_of(cards):
+            for c in cards_of(cards):
                 s += 1.0 - weight * power[c]
             if kills:
                 s += cb.kill_bonus
@@ -411,7 +338,7 @@ def _two_scores(cb: CounterBot, legal: Sequence[Action], hand: int, power: dict[
         elif a.kind == Kind.PICK_UP:
             take, _, _ = pick_up_take(plays, mode)
             s = -cb.pick_penalty
-            for c in _cards_of(take):
+            for c in cards_of(take):
                 s -= max(cb.pick_floor, 1.0 - weight * power.get(c, 0.0))
             scores.append(s)
         else:
@@ -468,12 +395,12 @@ def counter_two(st: State, p: int, memo: OutcomeMemo | None = None) -> Action:
         world.apply(legal[i], p, trusted=True)
         return heuristic_outcome(world, p, limit, memo)
 
-    looping = _looping(st.history)
+    looping = is_looping(st.history)
     scores = _rolled_totals(scores, outcome, cb.rollout_weight, looping)
     if looping:
         top = max(scores)
-        if sum(1 for s in scores if s >= top - _EPS) == 1:
-            scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
+        if sum(1 for s in scores if s >= top - TIE_EPS) == 1:
+            scores = [s - 1e6 if s >= top - TIE_EPS else s for s in scores]
     best, best_v = legal[0], scores[0]
     for a, v in zip(legal, scores, strict=True):
         if v > best_v:
@@ -484,7 +411,7 @@ def counter_two(st: State, p: int, memo: OutcomeMemo | None = None) -> Action:
 def _rolled_totals(scores: list[float], outcome: Callable[[int], float], weight: float,
                    every: bool) -> list[float]:
     """``scores[i] + weight * outcome(i)`` for each action ``i`` (``outcome`` in -1..1, a
-    rollout's mean result) that may come within a tie (``_EPS``) of the best of these totals,
+    rollout's mean result) that may come within a tie (``TIE_EPS``) of the best of these totals,
     ``-inf`` for the others.  The actions are rolled out from the best score down, and the rest
     are skipped once even a won rollout (``+weight``) cannot bring the next one within a tie of
     the best total found: the best total, and which actions tie for it, are those of rolling out
@@ -493,7 +420,7 @@ def _rolled_totals(scores: list[float], outcome: Callable[[int], float], weight:
     totals = [-math.inf] * len(scores)
     top = -math.inf
     for i in sorted(range(len(scores)), key=lambda i: -scores[i]):
-        if not every and scores[i] + weight < top - _EPS:
+        if not every and scores[i] + weight < top - TIE_EPS:
             break
         v = scores[i] + weight * outcome(i)
         totals[i] = v

@@ -35,20 +35,23 @@ from collections.abc import Sequence
 
 from ..actions import Action, Kind
 from ..base import Phase
-from ..cards import RANK_MASKS2, full_deck, rank_of, suit_of
+from ..cards import full_deck, rank_of, suit_of
 from ..phase_two import pick_up_take
-from ..rules import FirstPhase
+from ..rules import FirstPhase, Rules
 from ..view import View
 
-__all__ = ["HeuristicBot", "power_weight"]
+__all__ = ["HeuristicBot", "power_weight", "score_one", "phase_one_strength", "cards_of", "is_looping",
+           "TIE_EPS"]
 
 _RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
 _SUIT = tuple(suit_of(c) for c in range(104))
-_EPS = 1e-9
+TIE_EPS = 1e-9
+"""Scores within this of the best count as tied (the tie is broken by the bot's ``random.Random``)."""
 _LOOP_MAX = 60
 
 
-def _cards_of(mask: int) -> list[int]:
+def cards_of(mask: int) -> list[int]:
+    """The cards of card set ``mask`` (bitmask, bit i = card i), lowest first."""
     out = []
     while mask:
         low = mask & -mask
@@ -64,7 +67,7 @@ def power_weight(size: int) -> float:
     return min(1.0, max(0.2, (size - 1) / 6.0))
 
 
-def _looping(history: Sequence[tuple[int, Action]]) -> bool:
+def is_looping(history: Sequence[tuple[int, Action]]) -> bool:
     """True if the last actions repeat the ones just before them (a cycle of at most
     ``_LOOP_MAX`` actions that came round twice): greedy play can go round forever in
     phase two, when the same cards are beaten on and picked up again and again."""
@@ -104,6 +107,9 @@ class HeuristicBot:
     """Phase one: each seat still to play is counted as this many chances to beat a card."""
     hold: float = 0.05
     """Phase one: a small preference for keeping high cards in hand (they win later tricks)."""
+    win_keeps_card: bool = False
+    """Phase one: whether a won trick's gain counts the seat's own card again (it goes to the
+    seat's pile).  Off here; the counter bot was tuned with it on (see :func:`score_one`)."""
     sluff_margin: float = 0.5
     """Phase one: a sluff must gain more than this (only clearly low cards are sluffed)."""
     trump_power: float = 1.5
@@ -137,19 +143,19 @@ class HeuristicBot:
             scores = self._score_one(view, legal)
         elif view.phase == Phase.TWO:
             scores = self._score_two(view, legal)
-            if _looping(view.history):
+            if is_looping(view.history):
                 # The same plays keep coming round (say a trump beaten on and picked up
                 # again and again): play the second-best action to break the cycle.
                 top = max(scores)
-                if sum(1 for s in scores if s >= top - _EPS) == 1:
-                    scores = [s - 1e6 if s >= top - _EPS else s for s in scores]
+                if sum(1 for s in scores if s >= top - TIE_EPS) == 1:
+                    scores = [s - 1e6 if s >= top - TIE_EPS else s for s in scores]
         else:  # nothing to decide for a seat outside the two phases
             scores = [0.0] * len(legal)
         return self._best(legal, scores)
 
     def _best(self, legal: Sequence[Action], scores: Sequence[float]) -> Action:
         top = max(scores)
-        best = [a for a, s in zip(legal, scores, strict=True) if s >= top - _EPS]
+        best = [a for a, s in zip(legal, scores, strict=True) if s >= top - TIE_EPS]
         if len(best) == 1:
             return best[0]
         return best[self.rng.randrange(len(best))]
@@ -177,105 +183,25 @@ class HeuristicBot:
         return scores
 
     def _score_one(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """Phase one on what the view shows: a card of rank r is worth ``r - center`` (less still
+        while the dreck threatens), the cards the later seats may hold are the unseen ones."""
         me = view.seat
-        hand = view.hand
-        rounds = view.rounds
-        current = rounds[-1] if rounds else ()
-        trick = view.trick_cards()
-        high = max((_RANK[c] for _, c in current), default=0)
-
-        # What a card is worth to own; more while the dreck threatens (too few cards).
         center = self.center
         rules = view.rules
         if rules.dreck_below:
-            owned = view.piles[me].bit_count() + hand.bit_count()
+            owned = view.piles[me].bit_count() + view.hand.bit_count()
             if owned < rules.dreck_below + 2:
                 center -= self.needy_shift
-        value = [float(r) - center for r in range(15)]
-
-        # The cards this seat has not seen: other hands, the stock, the face-down trump.
-        seen = hand | trick
+        # the cards this seat has not seen: other hands, the stock, the face-down trump
+        trick = view.trick_cards()
+        seen = view.hand | trick
         for m in view.piles:
             seen |= m
         for m in view.known:
             seen |= m
-        unseen = full_deck(view.rules.decks) & ~seen
-        n_unseen = unseen.bit_count()
-        counts = [0] * 15
-        for r in range(2, 15):
-            counts[r] = (unseen & RANK_MASKS2[r]).bit_count()  # both packs' copies
-        above = [0] * 16  # above[r]: unseen cards of rank > r
-        for r in range(14, 1, -1):
-            above[r] = above[r + 1] + counts[r + 1] if r < 14 else 0
-        below_sum = [0.0] * 16  # sum of values of unseen cards of rank < r
-        below_n = [0] * 16
-        for r in range(3, 15):
-            below_sum[r] = below_sum[r - 1] + counts[r - 1] * value[r - 1]
-            below_n[r] = below_n[r - 1] + counts[r - 1]
-        mean_unseen = sum(counts[r] * value[r] for r in range(2, 15)) / n_unseen if n_unseen else 0.0
-
-        pot = sum(value[_RANK[c]] for c in _cards_of(trick))
-        due = bool(view.round_seats) and view.round_seats[0] == me and view.to_act == me
-        later = len(view.round_seats) - 1 if due else 0
-        draw = mean_unseen if view.stock_size >= 1 else 0.0
-
-        def p_win(r: int) -> float:
-            if not n_unseen or not later:
-                return 1.0
-            return float((1.0 - above[r] / n_unseen) ** (later * self.pwin_exp))
-
-        def win_gain(r: int) -> float:
-            # the pot, plus the cards the later seats play under ours
-            extra = later * below_sum[r] / below_n[r] if below_n[r] else 0.0
-            return pot + extra
-
-        def play_gain(r: int, own: float) -> float:
-            """Expected gain of playing a card of rank r; ``own`` is what losing it costs."""
-            if r < high:
-                return -own
-            p = p_win(r)
-            if r == high:  # a war: call it a coin flip
-                p *= 0.5
-            return p * win_gain(r) - (1.0 - p) * own
-
-        # Will this seat win the trick?  Sluffs go only into tricks it will not win.
-        if view.trick_winner >= 0:
-            losing = view.trick_winner != me
-        elif me in view.round_seats:
-            # due to play: losing only if nothing in hand can match or beat the round's high card
-            losing = high > 0 and all(_RANK[c] < high for c in _cards_of(hand))
-        else:
-            losing = not any(s == me and _RANK[c] == high for s, c in current)
-
-        scores: list[float] = []
-        best_sluff = 0.0
-        for a in legal:
-            kind = a.kind
-            if kind == Kind.PLAY:
-                r = _RANK[a.cards.bit_length() - 1]
-                scores.append(play_gain(r, value[r]) + draw - self.hold * r)
-            elif kind == Kind.STOCK:
-                g = 0.0
-                if n_unseen:
-                    for r in range(2, 15):
-                        if counts[r] and r >= high:
-                            # a turned-up card that wins is ours too; one that loses cost nothing
-                            p = p_win(r) * (0.5 if r == high else 1.0)
-                            g += counts[r] * p * (win_gain(r) + value[r])
-                    g /= n_unseen
-                scores.append(g)
-            elif kind == Kind.SLUFF:
-                r = _RANK[a.cards.bit_length() - 1]
-                s = -value[r] + draw - self.sluff_margin if losing else -1.0
-                best_sluff = max(best_sluff, s)
-                scores.append(s)
-            else:  # PASS and anything unexpected
-                scores.append(0.0)
-        if best_sluff > 0.0:
-            # A worthwhile sluff comes first: the play (if any) can follow it.
-            big = 1e6
-            scores = [s + big if a.kind == Kind.SLUFF else s for a, s in zip(legal, scores, strict=True)]
-        return scores
+        unseen = full_deck(rules.decks) & ~seen
+        worth = [float(r) - center for r in _RANK]
+        return score_one(self, view, legal, worth=worth, pool=unseen, unseen=unseen, trick=trick)
 
     # -- phase two ---------------------------------------------------------------
 
@@ -285,7 +211,7 @@ class HeuristicBot:
         size = hand.bit_count()
         weight = power_weight(size)
         burden = [0.0] * 104  # one entry per card of both packs
-        for c in _cards_of(hand):
+        for c in cards_of(hand):
             power = (_RANK[c] - 2) / 12.0 + (self.trump_power if _SUIT[c] == trump else 0.0)
             burden[c] = 1.0 - weight * power
         table = view.table
@@ -299,7 +225,7 @@ class HeuristicBot:
                     scores.append(self.out_bonus)
                     continue
                 s = 0.0
-                for c in _cards_of(cards):
+                for c in cards_of(cards):
                     s += burden[c]
                 if kills:
                     s += self.kill_bonus
@@ -307,7 +233,7 @@ class HeuristicBot:
             elif a.kind == Kind.PICK_UP:
                 eaten = self._eaten(view)
                 s = -self.pick_penalty
-                for c in _cards_of(eaten):
+                for c in cards_of(eaten):
                     p = (_RANK[c] - 2) / 12.0 + (self.trump_power if _SUIT[c] == trump else 0.0)
                     s -= max(self.pick_floor, 1.0 - weight * p)
                 scores.append(s)
@@ -320,3 +246,116 @@ class HeuristicBot:
         """The card set a pick-up would take now."""
         take, _, _ = pick_up_take([p for _, p in view.table], view.rules.pick_up)
         return take
+
+
+def phase_one_strength(rules: Rules) -> tuple[int, ...]:
+    """How phase one ranks each rank 0..14 (index = rank, 2..14 used): the rank itself, or 1 for
+    the ace when aces are low in phase one (``rules.aces_low_first``; Howell, "aces low")."""
+    return tuple(1 if (rules.aces_low_first and r == 14) else r for r in range(15))
+
+
+def score_one(bot: HeuristicBot, view: View, legal: Sequence[Action], *, worth: Sequence[float],
+              pool: int, unseen: int, trick: int) -> list[float]:
+    """Phase-one scores of ``legal`` for ``view.seat``: the one scorer of the card-playing bots.
+
+    Args:
+        bot: the weights (``pwin_exp``, ``hold``, ``sluff_margin``, ``win_keeps_card``).
+        worth: per card id (0..51, or 0..103 with two packs), what owning it is worth for phase
+            two (the heuristic bot: by rank; the counter bot: by rank and the odds of its suit
+            being trump).
+        pool: card set (bitmask, bit i = card i) the seats still to play in this round may hold.
+        unseen: card set whose place this seat does not know: what a draw from the stock may give.
+        trick: card set on the table in this trick.
+
+    Each play is scored as its expected gain in worth owned: a card played into a trick the seat
+    loses is given away, a trick it wins brings every card in it, with the chance of winning from
+    the pool and how many seats still play after it (a tie for the high card counts as half).
+    Turning up the stock is the mean of that over the unseen cards; a sluff gains the draw less
+    the card's worth, only into a trick the seat is not winning, and a worthwhile sluff comes
+    before any play.  Cards rank as phase one ranks them (:func:`phase_one_strength`).
+    Returns one float per action of ``legal``, in order.
+    """
+    me = view.seat
+    strength = phase_one_strength(view.rules)
+    rounds = view.rounds
+    current = rounds[-1] if rounds else ()
+    high = max((strength[_RANK[c]] for _, c in current), default=0)
+
+    due = bool(view.round_seats) and view.round_seats[0] == me and view.to_act == me
+    later = len(view.round_seats) - 1 if due else 0
+    pool_cards = cards_of(pool)
+    n_pool = len(pool_cards)
+    above = [0] * 16  # above[r]: pool cards of phase-one strength > r
+    below_sum = [0.0] * 16  # below_sum[r]: worth of the pool cards of strength < r
+    below_n = [0] * 16
+    for c in pool_cards:
+        r = strength[_RANK[c]]
+        for x in range(r):
+            above[x] += 1
+        for x in range(r + 1, 16):
+            below_sum[x] += worth[c]
+            below_n[x] += 1
+    unseen_cards = cards_of(unseen)
+    mean_unseen = sum(worth[c] for c in unseen_cards) / len(unseen_cards) if unseen_cards else 0.0
+    pot = sum(worth[c] for c in cards_of(trick))
+    draw = mean_unseen if view.stock_size >= 1 else 0.0
+    keep = bot.win_keeps_card
+
+    def p_win(r: int) -> float:
+        if not n_pool or not later:
+            return 1.0
+        return float((1.0 - above[r] / n_pool) ** (later * bot.pwin_exp))
+
+    def win_gain(r: int) -> float:
+        # the pot, plus the cards the later seats play under ours
+        extra = later * below_sum[r] / below_n[r] if below_n[r] else 0.0
+        return pot + extra
+
+    def play_gain(r: int, own: float) -> float:
+        """Expected gain of playing cards of strength r; ``own`` is what losing them costs."""
+        if r < high:
+            return -own
+        p = p_win(r)
+        if r == high:  # a war: call it a coin flip
+            p *= 0.5
+        return p * (win_gain(r) + (own if keep else 0.0)) - (1.0 - p) * own
+
+    # Will this seat win the trick?  Sluffs go only into tricks it will not win.
+    hand = view.hand
+    if view.trick_winner >= 0:
+        losing = view.trick_winner != me
+    elif me in view.round_seats:
+        # due to play: losing only if nothing in hand can match or beat the round's high card
+        losing = high > 0 and all(strength[_RANK[c]] < high for c in cards_of(hand))
+    else:
+        losing = not any(s == me and strength[_RANK[c]] == high for s, c in current)
+
+    scores: list[float] = []
+    best_sluff = 0.0
+    for a in legal:
+        kind = a.kind
+        if kind == Kind.PLAY:
+            cards = cards_of(a.cards)
+            r = strength[_RANK[cards[-1]]]
+            own = sum(worth[c] for c in cards)
+            scores.append(play_gain(r, own) + draw * len(cards) - bot.hold * r)
+        elif kind == Kind.STOCK:
+            g = 0.0
+            for c in unseen_cards:
+                r = strength[_RANK[c]]
+                if r >= high:
+                    # a turned-up card that wins is ours too; one that loses cost nothing
+                    p = p_win(r) * (0.5 if r == high else 1.0)
+                    g += p * (win_gain(r) + worth[c])
+            scores.append(g / len(unseen_cards) if unseen_cards else 0.0)
+        elif kind == Kind.SLUFF:
+            cards = cards_of(a.cards)
+            gain = (sum(draw - worth[c] for c in cards) - bot.sluff_margin) if losing else -1.0
+            best_sluff = max(best_sluff, gain)
+            scores.append(gain)
+        else:  # PASS and anything unexpected
+            scores.append(0.0)
+    if best_sluff > 0.0:
+        # A worthwhile sluff comes first: the play (if any) can follow it.
+        scores = [s + 1e6 if a.kind == Kind.SLUFF else s for a, s in zip(legal, scores, strict=True)]
+    return scores

@@ -30,7 +30,7 @@ from ..base import Phase
 from ..cards import SUIT_MASKS, fold
 from ..phase_two import pick_up_take
 from ..state import State
-from .heuristic import HeuristicBot, _cards_of, power_weight
+from .heuristic import HeuristicBot, cards_of, power_weight
 
 __all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome",
            "heuristic_loser", "OutcomeMemo", "outcome_key"]
@@ -162,7 +162,7 @@ def _heuristic_suit(key: tuple[int, bool, bool, bool, int, int]) -> tuple[float,
     best_v, best = -1e18, None
     for a in _suit_plays(s, bits, runs):
         v = _H.kill_bonus if kills else 0.0
-        for c in _cards_of(a.cards):
+        for c in cards_of(a.cards):
             v += 1.0 - weight * _power(c, trump)
         if v > best_v:
             best, best_v = a, v
@@ -181,7 +181,7 @@ def _pick_up_score(st: State, weight: float) -> float:
     take, _, _ = pick_up_take(st.table, st.rules.pick_up)
     trump = st.trump_suit
     v = -_H.pick_penalty
-    for c in _cards_of(take):
+    for c in cards_of(take):
         v -= max(_H.pick_floor, 1.0 - weight * _power(c, trump))
     return v
 
@@ -237,7 +237,7 @@ def heuristic_listed(st: State, p: int) -> Action:
             if cards == hand:
                 return a
             v = _H.kill_bonus if kills else 0.0
-            for c in _cards_of(cards):
+            for c in cards_of(cards):
                 v += 1.0 - weight * _power(c, trump)
         elif a.kind == _PICK_UP:
             v = _pick_up_score(st, weight)

@@ -161,3 +161,103 @@ def test_cli_rules_show_diff_and_simulate_with_a_rules_file(tmp_path: Path,
     with pytest.raises(SystemExit):
         main(["rules", "show", "whist"])
     assert "no rules called 'whist'" in capsys.readouterr().err
+
+
+# -- hostile input (issue 14): option values are checked where they are read ------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"hand_size": "²"}, "hand_size: '²' is not allowed; give a whole number, 1 to 6"),
+        ({"hand_size": "٣"}, "hand_size: '٣' is not allowed; give a whole number, 1 to 6"),
+        ({"hand_size": "9" * 5000}, "hand_size: a text of 5000 characters starting '9999999999999999' is "
+                                   "not allowed; give a whole number, 1 to 6"),
+        ({"hand_size": "--3"}, "hand_size: '--3' is not allowed; give a whole number, 1 to 6"),
+        ({"hand_size": "3_0"}, "hand_size: '3_0' is not allowed"),
+        ({"hand_size": 10**5000},
+         "hand_size: a whole number of 5001 digits is not allowed; give a whole number, 1 to 6"),
+        ({"hand_size": 7}, "hand_size: 7 is not allowed; give a whole number, 1 to 6"),
+        ({"dreck_below": "-2"}, "dreck_below: -2 is not allowed; give a whole number, -1 to 104"),
+        ({"dreck_trump_rank": 1}, "dreck_trump_rank: 1 is not allowed; give a whole number, 0, or 2 to 14"),
+        ({"decks": [2]}, "decks: an array is not allowed; give a whole number, 1 or 2"),
+        ({"pick_up": "x" * 16_000},
+         "pick_up: a text of 16000 characters starting 'xxxxxxxxxxxxxxxx' is not allowed; allowed values: "
+         "top-card, top-run"),
+        ({"name": "x" * 16_000},
+         "name: a text of 16000 characters starting 'xxxxxxxxxxxxxxxx' is not allowed; give a text of "
+         "1 to 40"),
+        ({"name": "a#b"},
+         "name: 'a#b' is not allowed; give a text of 1 to 40 printable characters, without '#'"),
+        ({"name": "a\nb"}, "name: 'a\\nb' is not allowed; give a text of 1 to 40 printable"),
+    ],
+)
+def test_hostile_option_values_name_the_option_and_what_is_allowed(options: dict[str, object],
+                                                                   message: str) -> None:
+    with pytest.raises(RulesError) as info:
+        GOAT.with_options(options)
+    assert str(info.value).startswith(message), str(info.value)[:200]
+    assert len(str(info.value)) < 300, "the value at fault is shown shortened"
+
+
+def test_whole_number_texts_are_ascii_digits() -> None:
+    assert GOAT.with_options({"hand_size": " 4 ", "dreck_below": "-1", "reserve": "0"}).hand_size == 4
+    assert GOAT.with_options({"hand_size": "04"}).hand_size == 4  # (a leading zero is still a number)
+    assert GOAT.with_options({"name": "x" * 40}).name == "x" * 40
+
+
+DEEP_ARRAY = "[" * 5000 + "]" * 5000
+DEEP_TABLE = "{a = " * 2000 + "1" + "}" * 2000  # (within the length limit; tomllib recursed)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('preset = "goat"\n[options]\nhand_size = "²"\n',
+         "options.hand_size: '²' is not allowed; give a whole number, 1 to 6"),
+        ('preset = "goat"\n[options]\nhand_size = "' + "9" * 5000 + '"\n',
+         "options.hand_size: a text of 5000 characters starting '9999999999999999' is not allowed"),
+        ('preset = "goat"\n[options]\nhand_size = ' + "9" * 5000 + "\n",
+         "line 3, options.hand_size: a number of 5000 digits is not allowed"),
+        ('preset = "goat"\n[options]\nhand_size = ' + DEEP_ARRAY + "\n",
+         "line 3, options.hand_size: arrays or tables nested too deeply"),
+        ('preset = "goat"\n[options]\nhand_size = ' + DEEP_TABLE + "\n",
+         "line 3, options.hand_size: arrays or tables nested too deeply"),
+        ("preset = " + DEEP_ARRAY + "\n", "line 1, preset: arrays or tables nested too deeply"),
+        ('preset = "goat"\noptions = {hand_size = ' + "[" * 40 + "]" * 40 + "}\n",
+         "line 2, options: arrays or tables nested too deeply"),
+        ('preset = "goat"\n[options]\nhand_size = ' + "[" * 5 + "]" * 5 + "\n",
+         "options.hand_size: an array is not allowed; give a whole number, 1 to 6"),
+        ('preset = "goat"\nname = "' + "x" * 16_000 + '"\n',
+         "name: a text of 16000 characters starting 'xxxxxxxxxxxxxxxx' is not allowed; give a text of "
+         "1 to 40"),
+        ('preset = "goat"\n' + "# a long comment\n" * 1200,
+         "the house rules are 20416 characters long; at most 20000 are allowed"),
+        ('preset = "' + "g" * 5000 + '"\n',
+         "preset: a text of 5000 characters starting 'gggggggggggggggg' is not a preset's name; presets: "),
+        ('preset = "goat"\n' + "k" * 5000 + " = 1\n", "kkkkkkk"),
+    ],
+    ids=["Unicode digits", "a 5,000-digit text", "a 5,000-digit number", "a deep array", "a deep table",
+         "a deep preset", "a deep inline table", "a shallow array", "a long name", "a long file",
+         "a long preset", "a long key"],
+)
+def test_hostile_rules_files_give_rules_file_errors(text: str, message: str) -> None:
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_file(text)
+    assert str(info.value).startswith(message), str(info.value)[:300]
+    assert "\n" not in str(info.value) and len(str(info.value)) < 600
+
+
+def test_nesting_inside_strings_and_comments_is_not_counted() -> None:
+    text = ('preset = "goat"  # [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n'
+            'name = "our-goat"\n'
+            "[options]\n"
+            'pick_up = "top-card"\n'
+            "dreck_below = 5 # {{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{\n")
+    assert parse_rules_file(text).dreck_below == 5
+    quoted = 'preset = "goat"\nname = "' + "[" * 39 + '"\n'  # too long a name, but not nested
+    assert parse_rules_file(quoted).name == "[" * 39
+    with pytest.raises(RulesFileError, match="name: a text of 41 characters .* give a text of 1 to 40"):
+        parse_rules_file(quoted.replace("[" * 39, "[" * 41))
+    with pytest.raises(RulesFileError, match="name: .* must be a text without spaces"):
+        parse_rules_file("preset = 'goat'\nname = '''[[[[[ " + "[" * 40 + "]'''\n")

@@ -373,3 +373,103 @@ def test_record_is_frozen_and_minimal_record_replays() -> None:
     )
     state = replay(loads(text))
     assert state.to_act == 0 and not state.history  # the dealer's left leads
+
+
+# -- hostile input (issue 14): every malformed value names its line and field ------------------------
+
+GOAT_GOOD = GOOD.replace("rules = pagat", "rules = goat")
+POSITION = """\
+skitgubbe-record = 1
+rules = pagat
+players = 3
+start = phase-two
+hand 0 = 5C 8C
+hand 1 = 9C JC
+trump = S
+to-act = 0
+out-of-play = rest
+moves:
+"""
+
+HOSTILE = [
+    # (id, text, line, field, words in the message)
+    ("seat in Unicode digits", _edit("2 play 2S", "² play 2S"), 8, "moves", "a seat number"),
+    ("seat in Arabic-Indic digits", _edit("2 play 2S", "٢ play 2S"), 8, "moves", "a seat number"),
+    ("seat of 5,000 digits", _edit("2 play 2S", "9" * 5000 + " play 2S"), 8, "moves", "a seat number"),
+    ("players in Unicode digits", _edit("players = 3", "players = ٣"), 3, "players", "not a whole number"),
+    ("players of 5,000 digits", _edit("players = 3", "players = " + "9" * 5000), 3, "players",
+     "not a whole number"),
+    ("players with an underscore", _edit("players = 3", "players = 0_3"), 3, "players", "not a whole number"),
+    ("dealer written with a plus", _edit("dealer = 0", "dealer = +0"), 4, "dealer", "not a whole number"),
+    ("seed of two minus signs", _edit("seed = 42", "seed = --42"), 5, "seed", "a whole number or a quoted"),
+    ("seed of minus signs only", _edit("seed = 42", "seed = --"), 5, "seed", "a whole number or a quoted"),
+    ("seed in Unicode digits", _edit("seed = 42", "seed = ²"), 5, "seed", "a whole number or a quoted"),
+    ("seed of 5,000 digits", _edit("seed = 42", "seed = " + "9" * 5000), 5, "seed", "at most 1000 digits"),
+    ("seed with an escaped lone surrogate", _edit("seed = 42", 'seed = "\\ud800"'), 5, "seed",
+     "lone surrogate"),
+    ("seed with a lone surrogate", _edit("seed = 42", 'seed = "a\ud800"'), 5, "seed", "lone surrogate"),
+    ("rule value in Unicode digits", _edit("rules = pagat\n", "rules = pagat\nrule hand_size = ²\n"), 3,
+     "rule hand_size", "'²' is not allowed; give a whole number, 1 to 6"),
+    ("rule value of 5,000 digits",
+     _edit("rules = pagat\n", "rules = pagat\nrule hand_size = " + "9" * 5000 + "\n"), 3,
+     "rule hand_size", "give a whole number, 1 to 6"),
+    ("rule value out of range", _edit("rules = pagat\n", "rules = pagat\nrule reserve = 31\n"), 3,
+     "rule reserve", "31 is not allowed; give a whole number, 0 to 30"),
+    ("confusion with 5 seats",
+     GOAT_GOOD.replace("rules = goat\n", "rules = goat\nrule confusion = true\n").replace(
+         "players = 3", "players = 5"), 4, "players", "3-player confusion is played with 6 seats, not 5"),
+    ("hand in Unicode digits", POSITION.replace("hand 1 =", "hand ² ="), 6, "hand ²", "no such seat"),
+    ("hand of 5,000 digits", POSITION.replace("hand 1 =", "hand " + "9" * 5000 + " ="), 6,
+     "hand " + "9" * 5000, "no such seat"),
+    ("table seat in Unicode digits", POSITION.replace("to-act = 0\n", "to-act = 0\ntable = ² 4C\n"), 9,
+     "table", "must start with its seat number"),
+    ("table seat of 5,000 digits",
+     POSITION.replace("to-act = 0\n", "to-act = 0\ntable = " + "9" * 5000 + " 4C\n"), 9, "table",
+     "must start with its seat number"),
+    ("out-seats in Unicode digits", POSITION.replace("to-act = 0\n", "to-act = 0\nout-seats = ²\n"), 9,
+     "out-seats", "seat numbers"),
+    ("out-seats of 5,000 digits",
+     POSITION.replace("to-act = 0\n", "to-act = 0\nout-seats = " + "9" * 5000 + "\n"), 9, "out-seats",
+     "seat numbers"),
+    ("to-act in Unicode digits", POSITION.replace("to-act = 0", "to-act = ０"), 8, "to-act",
+     "not a whole number"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "field", "words"), [m[1:] for m in HOSTILE],
+                         ids=[m[0] for m in HOSTILE])
+def test_hostile_values_name_their_line_and_field(text: str, line: int, field: str, words: str) -> None:
+    with pytest.raises(RecordFormatError) as info:
+        loads(text)
+    e = info.value
+    assert (e.line, e.field) == (line, field), str(e)
+    assert words in str(e)
+    assert str(e).startswith(f"line {line}, ")
+    assert "\n" not in str(e) and len(str(e)) < 400, "the value at fault is shown shortened"
+
+
+def test_a_good_position_record_loads() -> None:
+    """The base of the hostile position records is itself fine."""
+    assert loads(POSITION).position is not None
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "field"),
+    [
+        (GOOD.encode().replace(b"seed = 42", b"seed = 4\xff2"), 5, "seed"),
+        (GOOD.encode().replace(b"2 play 2S", b"2 play 2\xc3"), 8, "moves"),
+        (b"\xfe\xff" + GOOD.encode(), 1, "header"),
+        (GOOD.encode().replace(b"dealer = 0\n", b"dealer = 0\n\xed\xa0\x80 = 1\n"), 5, "header"),
+    ],
+    ids=["in a header value", "in a move", "a UTF-16 byte order mark", "an encoded surrogate"],
+)
+def test_bytes_that_are_not_utf8_name_the_line(data: bytes, line: int, field: str) -> None:
+    with pytest.raises(RecordFormatError) as info:
+        loads(data)
+    assert (info.value.line, info.value.field) == (line, field), str(info.value)
+    assert "not UTF-8" in str(info.value) and "a record is UTF-8 text" in str(info.value)
+
+
+def test_records_given_as_bytes_read_like_text() -> None:
+    assert loads(GOOD.encode()) == loads(GOOD)
+    assert loads(b"\xef\xbb\xbf" + GOOD.encode()) == loads(GOOD)  # a UTF-8 byte order mark is skipped

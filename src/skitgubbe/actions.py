@@ -143,8 +143,9 @@ def parse_action(text: str) -> Action:
         cards = parse_cards(" ".join(rest))
     except CardParseError as e:
         if words[0] not in _VERB_BY_TEXT and len(words) == 1:
+            shown = text.strip() if len(text.strip()) <= 24 else text.strip()[:20] + "…"
             raise ActionParseError(
-                f"{text.strip()!r} is neither a card nor a move: verbs are "
+                f"{shown!r} is neither a card nor a move: verbs are "
                 + ", ".join(sorted(_VERB_BY_TEXT))
             ) from None
         raise ActionParseError(str(e)) from None

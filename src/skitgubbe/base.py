@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .actions import Action
+from .actions import Action, Kind
 from .position import Position
-from .rules import Rules
+from .rules import Rules, short_repr
 
-__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase"]
+__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase", "describe_action"]
+
+
+_KINDS = frozenset(Kind)
 
 
 class Phase:
@@ -30,10 +33,28 @@ class IllegalActionError(ValueError):
     """
 
     def __init__(self, seat: int, action: Action, reason: str) -> None:
-        super().__init__(f"seat {seat} cannot {action}: {reason}")
+        super().__init__(f"seat {short_repr(seat)} cannot {describe_action(action)}: {reason}")
         self.seat = seat
         self.action = action
         self.reason = reason
+
+
+def describe_action(action: object) -> str:
+    """``str(action)`` (``"play 7H"``) for an :class:`Action` of cards 0..103; for anything else
+    a short description that never fails, so that the error refusing a malformed action can be
+    made (``Action(kind=2, cards=a whole number of 61 digits, order=())``)."""
+    if not isinstance(action, Action):
+        return short_repr(action)
+    kind, cards, order = action
+    if (isinstance(kind, int) and kind in _KINDS and isinstance(cards, int) and 0 <= cards < 1 << 104
+            and all(isinstance(c, int) and 0 <= c < 104 for c in order)):
+        return str(action)
+    if isinstance(order, tuple):
+        items = [short_repr(c) for c in order[:8]] + (["…"] if len(order) > 8 else [])
+        shown = "(" + ", ".join(items) + ("," if len(order) == 1 else "") + ")"
+    else:
+        shown = short_repr(order)
+    return f"Action(kind={short_repr(kind)}, cards={short_repr(cards)}, order={shown})"
 
 
 class GameOverError(IllegalActionError):

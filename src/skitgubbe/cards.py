@@ -164,16 +164,12 @@ def parse_card(text: str) -> int:
     Raises :class:`CardParseError` naming the text and the accepted notation.
     """
     t = text.strip().upper()
-    if len(t) < 2:
-        raise CardParseError(
-            f"{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
-            "then a suit (C, D, H, S), e.g. TD or 7h"
-        )
     rank = _RANK_BY_TEXT.get(t[:-1])
-    suit = _SUIT_BY_CHAR.get(t[-1])
+    suit = _SUIT_BY_CHAR.get(t[-1]) if t else None
     if rank is None or suit is None:
+        shown = text if len(text) <= 24 else text[:20] + "…"  # (the message stays short)
         raise CardParseError(
-            f"{text!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
+            f"{shown!r} is not a card: write a rank (2-9, T or 10, J, Q, K, A) "
             "then a suit (C, D, H, S), e.g. TD or 7h"
         )
     return suit * 13 + rank - 2

@@ -39,12 +39,13 @@ from .cards import (
     twins_in_order,
 )
 from .position import Position, PositionError, check_position
-from .rules import Rules, RulesError
+from .rules import NAME_LENGTH, Rules, RulesError, short_repr, whole_number
 from .state import IllegalActionError, State, deck_from_seed
 from .variants import PRESETS, UnknownVariantError, find_variant
 
 __all__ = [
     "FORMAT_VERSION",
+    "SEED_DIGITS",
     "Record",
     "RecordFormatError",
     "ReplayError",
@@ -57,14 +58,21 @@ __all__ = [
 
 FORMAT_VERSION = 1
 
+SEED_DIGITS = 1000
+"""The most digits a whole-number seed may have in a record."""
+
 
 class RecordFormatError(ValueError):
     """A record that cannot be read.  ``line`` (1-based, 0 if the whole record) and
-    ``field`` name the place at fault."""
+    ``field`` name the place at fault.  The message is one line, ``line N, FIELD: what is
+    wrong and what is allowed``; a long or unprintable field name is shown shortened."""
 
     def __init__(self, line: int, field: str, message: str) -> None:
         where = f"line {line}" if line else "record"
-        super().__init__(f"{where}, {field}: {message}")
+        shown = field if field.isprintable() else repr(field)
+        if len(shown) > NAME_LENGTH:
+            shown = shown[:NAME_LENGTH] + "…"
+        super().__init__(f"{where}, {shown}: {message}")
         self.line = line
         self.field = field
 
@@ -225,14 +233,13 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
     value, sline = headers["start"]
     if value != "phase-two":
         raise RecordFormatError(sline, "start",
-                                f"{value!r}: the only starting point besides a deal is 'phase-two'")
+                                f"{short_repr(value)}: the only starting point besides a deal is 'phase-two'")
     for key in ("deck", "seed", "leader"):
         if key in headers:
             raise RecordFormatError(headers[key][1], key,
                                     "a phase-two position has no deal: remove this field")
     for key, (_, line) in headers.items():
-        if key.startswith("hand ") and not (key[5:].isdigit() and key[5:] == str(int(key[5:]))
-                                            and int(key[5:]) < players):
+        if key.startswith("hand ") and key[5:] not in [str(s) for s in range(players)]:
             raise RecordFormatError(line, key, f"no such seat: hands are 'hand 0' to 'hand {players - 1}'")
     used = [0] if rules.decks == 2 else None  # two packs: which copies earlier fields took
     hands = tuple(_cards_field(*headers[f"hand {s}"], f"hand {s}", used) if f"hand {s}" in headers else 0
@@ -242,7 +249,7 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
     text, tline = headers["trump"]
     suit = SUITS.find(text.strip().upper()) if len(text.strip()) == 1 else -1
     if suit < 0:
-        raise RecordFormatError(tline, "trump", f"{text!r} is not a suit: write C, D, H or S")
+        raise RecordFormatError(tline, "trump", f"{short_repr(text)} is not a suit: write C, D, H or S")
     if "to-act" not in headers:
         raise RecordFormatError(0, "to-act", "missing: the seat to lead, or to beat or pick up")
     to_act = _int_field(*headers["to-act"], "to-act", 0, players - 1)
@@ -257,17 +264,20 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
         text, line = headers["table"]
         for i, part in enumerate(text.split("|"), start=1):
             seat_text, _, cards_text = part.strip().partition(" ")
-            if not seat_text.isdigit():
-                raise RecordFormatError(line, "table",
-                                        f"play {i} must start with its seat number, e.g. '0 5D 6D'")
-            table.append((int(seat_text), _cards_field(cards_text, line, "table", used)))
+            seat = whole_number(seat_text)
+            if seat is None or seat < 0:
+                raise RecordFormatError(line, "table", f"play {i} must start with its seat number, e.g. "
+                                                       f"'0 5D 6D' (seats 0 to {players - 1})")
+            table.append((seat, _cards_field(cards_text, line, "table", used)))
     kill_at = _int_field(*headers["kill-at"], "kill-at", 1, players) if "kill-at" in headers else None
     out_order: tuple[int, ...] = ()
     if "out-seats" in headers:
         text, line = headers["out-seats"]
-        if not all(w.isdigit() for w in text.split()):
-            raise RecordFormatError(line, "out-seats", "list seat numbers separated by spaces")
-        out_order = tuple(int(w) for w in text.split())
+        seats = [whole_number(w) for w in text.split()]
+        if not all(s is not None and s >= 0 for s in seats):
+            raise RecordFormatError(line, "out-seats", f"list seat numbers separated by spaces (seats 0 to "
+                                                       f"{players - 1})")
+        out_order = tuple(s for s in seats if s is not None)
     if rest:  # every card not in a hand or on the table
         placed = 0
         for h in hands:
@@ -286,13 +296,35 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
 
 
 def _int_field(value: str, line: int, field: str, low: int, high: int) -> int:
-    try:
-        v = int(value)
-    except ValueError:
-        raise RecordFormatError(line, field, f"{value!r} is not a whole number") from None
+    """The whole number of a field, in ASCII digits 0-9 (a leading minus allowed), within
+    ``low..high``; else RecordFormatError naming the line and field."""
+    v = whole_number(value)
+    if v is None:
+        raise RecordFormatError(line, field, f"{short_repr(value)} is not a whole number: write one from "
+                                             f"{low} to {high} in the digits 0-9")
     if not low <= v <= high:
         raise RecordFormatError(line, field, f"{v} is out of range {low}..{high}")
     return v
+
+
+def _decode(data: bytes) -> str:
+    """``data`` as UTF-8 text (a byte order mark skipped), else RecordFormatError naming the line
+    (counted as :func:`loads` counts lines) and the field of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        bom = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+        before = data[bom:e.start].decode("utf-8")  # (whole characters: the error is the first fault)
+        lines = before.splitlines(keepends=True)
+        partial = ""  # the line at fault, up to the bad byte
+        if lines and lines[-1].splitlines()[0] == lines[-1]:  # (no line break yet: it is that line)
+            partial = lines.pop()
+        no = len(lines) + 1
+        moves = any(_strip_comment(raw) == "moves:" for raw in lines)
+        key, eq, _ = _strip_comment(partial).partition("=")
+        field = "moves" if moves else (" ".join(key.lower().split()) if eq else "") or "header"
+        raise RecordFormatError(no, field, f"byte 0x{data[e.start]:02x} at column {len(partial) + 1} is not "
+                                           "UTF-8: a record is UTF-8 text") from None
 
 
 def _strip_comment(raw: str) -> str:
@@ -310,9 +342,19 @@ def _strip_comment(raw: str) -> str:
     return raw.strip()
 
 
-def loads(text: str) -> Record:
-    """Read a record.  Raises :class:`RecordFormatError` naming the line and field at fault
-    (unknown key, missing field, bad number, unknown rules, bad deck, malformed move)."""
+def loads(text: str | bytes) -> Record:
+    """Read a record: a text, or ``bytes`` of UTF-8 (a leading byte order mark is skipped).
+
+    Raises :class:`RecordFormatError` naming the line and field at fault, in one line: bytes
+    that are not UTF-8, an unknown or repeated key, a missing field, a number that is not
+    written in the digits 0-9 or is out of range, a seed that is neither a whole number of at
+    most :data:`SEED_DIGITS` digits nor a quoted text of Unicode characters, unknown rules or a
+    rule value that is not allowed, a seat count the rules do not allow (3-player confusion
+    needs six), a bad deck or position, a malformed move or a move by a seat that does not
+    exist.
+    """
+    if isinstance(text, bytes):
+        text = _decode(text)
     headers: dict[str, tuple[str, int]] = {}
     moves: list[tuple[int, Action]] = []
     move_lines: list[int] = []
@@ -328,7 +370,7 @@ def loads(text: str) -> Record:
                 continue
             key, eq, value = line.partition("=")
             key = " ".join(key.strip().lower().split())
-            if not eq:
+            if not eq or not key:
                 raise RecordFormatError(no, key or "header", "expected 'key = value' or 'moves:'")
             if key not in _HEADER_KEYS and not key.startswith(("hand ", "rule ")):
                 raise RecordFormatError(no, key, "unknown field; fields are " + ", ".join(_HEADER_KEYS))
@@ -347,11 +389,12 @@ def loads(text: str) -> Record:
         if seat_text.lower() == "chance":
             seat = CHANCE
         else:
-            if not seat_text.isdigit():
+            number = whole_number(seat_text)
+            if number is None or number < 0 or seat_text.startswith("-"):
                 raise RecordFormatError(
-                    no, "moves", f"a move starts with a seat number or 'chance', not {seat_text!r}"
+                    no, "moves", f"a move starts with a seat number or 'chance', not {short_repr(seat_text)}"
                 )
-            seat = int(seat_text)
+            seat = number
         try:
             action = parse_action(action_text)
         except ActionParseError as e:
@@ -375,17 +418,25 @@ def _build(
     version, vline = need("skitgubbe-record")
     if version != str(FORMAT_VERSION):
         raise RecordFormatError(
-            vline, "skitgubbe-record", f"format {version!r} is not supported; this reads {FORMAT_VERSION}"
+            vline, "skitgubbe-record",
+            f"format {short_repr(version)} is not supported; this reads {FORMAT_VERSION}"
         )
     rules_name, rline = need("rules")
     if rules_name == "custom":
         rules = Rules()
     else:
         try:
+            if len(rules_name) > NAME_LENGTH:
+                raise UnknownVariantError(f"no rules called {short_repr(rules_name)}; presets: "
+                                          + ", ".join(sorted(PRESETS)))
             rules = find_variant(rules_name)
         except UnknownVariantError as e:
             message = str(e) + "; or 'custom' with 'rule <option> = value' lines"
             raise RecordFormatError(rline, "rules", message) from None
+    fields = rules.options()
+    for header, (_, line) in headers.items():
+        if header.startswith("rule ") and header[5:] not in fields:
+            raise RecordFormatError(line, header, "unknown option; options are " + ", ".join(fields))
     overrides: dict[str, object] = {k[5:]: v for k, (v, _) in headers.items() if k.startswith("rule ")}
     if overrides and rules_name != "custom":
         overrides.setdefault("name", f"{rules.name}+house")
@@ -399,6 +450,10 @@ def _build(
                 raise RecordFormatError(headers[key][1], "rules", str(e)) from None
             raise RecordFormatError(headers[key][1], key, str(e)[len(key) + 2:]) from None
     players = _int_field(*need("players"), "players", rules.min_players, rules.max_players)
+    if rules.confusion and players != 6:
+        raise RecordFormatError(headers["players"][1], "players",
+                                f"3-player confusion is played with 6 seats, not {players} (two hands for "
+                                "each of three players): write players = 6")
     if "start" in headers:
         dealer = _int_field(*headers["dealer"], "dealer", 0, players - 1) if "dealer" in headers else 0
         position = _load_position(headers, rules, players, dealer)
@@ -420,20 +475,13 @@ def _build(
     if "protocol" in headers:
         value, pline = headers["protocol"]
         if value not in ("live", "sequential"):
-            raise RecordFormatError(pline, "protocol", f"{value!r}: use 'sequential' (default) or 'live'")
+            raise RecordFormatError(pline, "protocol",
+                                    f"{short_repr(value)}: use 'sequential' (default) or 'live'")
         live = value == "live"
     seed: int | str | None = None
     if "seed" in headers:
         text, sline = headers["seed"]
-        if text.startswith('"'):
-            try:  # a text seed in JSON string notation; "42" is not the number 42
-                seed = json.loads(text)
-            except ValueError:
-                raise RecordFormatError(sline, "seed", f"{text!r} is not a well-formed quoted text") from None
-        elif text.lstrip("-").isdigit():
-            seed = int(text)
-        else:
-            raise RecordFormatError(sline, "seed", f"{text!r}: write a whole number or a quoted text")
+        seed = _seed(text, sline)
     if "deck" in headers:
         text, dline = headers["deck"]
         try:
@@ -450,7 +498,9 @@ def _build(
         else:
             deck = tuple(cards)
         if seed is not None and deck != deck_from_seed(seed, decks=rules.decks):
-            raise RecordFormatError(dline, "deck", f"is not the order that seed = {seed} shuffles")
+            short = isinstance(seed, str) and len(seed) <= NAME_LENGTH
+            shown = json.dumps(seed) if short else short_repr(seed)
+            raise RecordFormatError(dline, "deck", f"is not the order that seed = {shown} shuffles")
     elif seed is not None:
         deck = deck_from_seed(seed, decks=rules.decks)
     else:
@@ -461,6 +511,32 @@ def _build(
     _check_move_seats(moves, move_lines, players)
     return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
                   leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+
+
+def _seed(text: str, line: int) -> int | str:
+    """The seed a ``seed`` field writes: a whole number (ASCII digits, at most
+    :data:`SEED_DIGITS`) or a text in JSON string notation ("42" is not the number 42)."""
+    if text.startswith('"'):
+        try:
+            seed = json.loads(text)
+        except ValueError:
+            seed = None
+        if not isinstance(seed, str):
+            raise RecordFormatError(line, "seed", f"{short_repr(text)} is not a well-formed quoted text: "
+                                                  'write it as in JSON, e.g. "my seed"')
+        bad = next((ch for ch in seed if "\ud800" <= ch <= "\udfff"), None)
+        if bad is not None:
+            raise RecordFormatError(line, "seed", f"a lone surrogate ({ord(bad):#06x}) is not a character: "
+                                                  "a text seed holds Unicode characters only")
+        return seed
+    number = whole_number(text, max_digits=SEED_DIGITS)
+    if number is not None:
+        return number
+    body = text[1:] if text.startswith("-") else text
+    if body.isascii() and body.isdigit():  # (only too long)
+        raise RecordFormatError(line, "seed", f"a whole number of {len(text.lstrip('-'))} digits: a seed "
+                                              f"has at most {SEED_DIGITS} digits (or write a quoted text)")
+    raise RecordFormatError(line, "seed", f"{short_repr(text)}: write a whole number or a quoted text")
 
 
 def _two_pack_deck(cards: list[int], line: int) -> tuple[int, ...]:

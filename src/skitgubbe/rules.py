@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "INT_RANGES",
+    "NAME_LENGTH",
     "AntiTrump",
     "EmptyHand",
     "FirstLead",
@@ -26,11 +30,88 @@ __all__ = [
     "PickUp",
     "Rules",
     "RulesError",
+    "short_repr",
+    "whole_number",
 ]
 
 
 class RulesError(ValueError):
     """Raised when a :class:`Rules` is inconsistent; the message names the options at fault."""
+
+
+NAME_LENGTH = 40
+"""The most characters a ruleset's ``name`` may have when given as text (:meth:`Rules.with_options`,
+house-rules files, records)."""
+
+INT_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
+    "min_players": ((2, 8),),
+    "max_players": ((2, 8),),
+    "hand_size": ((1, 6),),
+    "max_equal_play": ((1, 3),),
+    "dreck_below": ((-1, 104),),
+    "dreck_max_rank": ((2, 14),),
+    "dreck_trump_rank": ((0, 0), (2, 14)),
+    "reserve": ((0, 30),),
+    "decks": ((1, 2),),
+}
+"""The values each whole-number option may take, as ``(lowest, highest)`` ranges: what
+:meth:`Rules.with_options` accepts before the checks that combine options (``dreck_below`` above 52
+needs ``decks = 2``, ``max_players`` at least ``min_players``, ...)."""
+
+_WHOLE = re.compile(r"-?[0-9]+")  # ASCII digits only (int() also reads "٣", "1_0" and "+1")
+
+
+def whole_number(text: str, *, max_digits: int = 9) -> int | None:
+    """The whole number ``text`` writes in ASCII digits 0-9, with an optional leading minus and
+    surrounding spaces, and at most ``max_digits`` digits; None for any other text (other digit
+    characters such as ``"²"`` or ``"٣"``, ``"+1"``, ``"1_000"``, ``"--1"``, too many digits).
+    Never raises."""
+    t = text.strip()
+    if not 1 <= len(t) - t.startswith("-") <= max_digits or not _WHOLE.fullmatch(t):
+        return None
+    return int(t)
+
+
+def short_repr(value: object) -> str:
+    """``value`` as an error message shows it: its ``repr`` when short; a long text as its length and
+    first characters, a huge number as its count of digits, a list as "an array" and a dict as "a
+    table" (the words of TOML).  Never raises (not even for a number too long to write out)."""
+    if isinstance(value, str):
+        if len(value) <= NAME_LENGTH:
+            return repr(value)
+        return f"a text of {len(value)} characters starting {value[:16]!r}"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**NAME_LENGTH:
+        size = abs(value)
+        digits = int(math.log10(size)) + 1
+        digits += (10**digits <= size) - (10 ** (digits - 1) > size)  # (the float log may be one off)
+        return f"a whole number of {digits} digits"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, (bool, int, float, enum.Enum)):
+        return repr(value)
+    return f"a value of type {type(value).__name__}"
+
+
+def _key_text(key: object) -> str:
+    """An option name as an error message shows it: itself if it is a short printable text."""
+    if isinstance(key, str) and key.isprintable() and len(key) <= NAME_LENGTH:
+        return key
+    return short_repr(key)
+
+
+def _kind_of(default: object) -> str:
+    if isinstance(default, enum.Enum):
+        return "one of " + ", ".join(f"{type(default).__name__}.{m.name}" for m in type(default))
+    if isinstance(default, bool):
+        return "True or False"
+    return "a whole number" if isinstance(default, int) else "a text"
+
+
+def _allowed_ints(ranges: tuple[tuple[int, int], ...]) -> str:
+    words = [str(a) if a == b else f"{a} or {b}" if b == a + 1 else f"{a} to {b}" for a, b in ranges]
+    return ", or ".join(words)
 
 
 class FirstPhase(enum.Enum):
@@ -318,6 +399,7 @@ class Rules:
     decks: int = 1
 
     def __post_init__(self) -> None:
+        self._check_types()
         if not 2 <= self.min_players <= self.max_players <= 8:
             raise RulesError(
                 f"min_players={self.min_players}, max_players={self.max_players}: "
@@ -368,6 +450,23 @@ class Rules:
             )
         self._check_new_options()
 
+    def _check_types(self) -> None:
+        """Each option holds a value of its own type (an ``int`` within a thousand of zero for a
+        whole number), so that the checks below compare and show values of the right kind."""
+        for f in dataclasses.fields(self):
+            value, default = getattr(self, f.name), f.default
+            if isinstance(default, enum.Enum):
+                ok = isinstance(value, type(default))
+            elif isinstance(default, bool):
+                ok = isinstance(value, bool)
+            elif isinstance(default, int):
+                ok = type(value) is int and abs(value) <= 1000
+            else:
+                ok = isinstance(value, str)
+            if not ok:
+                raise RulesError(f"{f.name}={short_repr(value)}: not a value of this option; "
+                                 f"give {_kind_of(default)}")
+
     def _check_new_options(self) -> None:
         beat = self.first_phase is FirstPhase.BEAT
         if beat:
@@ -396,6 +495,10 @@ class Rules:
             if self.max_players != 2:
                 raise RulesError(f"reserve={self.reserve} with max_players={self.max_players}: the "
                                  "avstickshög is for two seats only (set min_players and max_players to 2)")
+            if self.dreck_below:
+                raise RulesError(f"reserve={self.reserve} with dreck_below={self.dreck_below}: the "
+                                 "avstickshög still lies face down when phase one ends, and the dreck would "
+                                 "take its cards; the two-seat game has no dreck (set one of them to 0)")
         if self.trump_shown_when_drawn and (self.bottom_aside or not self.show_trump_card):
             raise RulesError("trump_shown_when_drawn=True needs the trump card shown and drawn: not with "
                              "bottom_aside=True or show_trump_card=False")
@@ -440,17 +543,24 @@ class Rules:
         """A copy with ``options`` applied: ``{option name: value}``, where a value may be
         given as text (``"true"``, ``"3"``, ``"lowest-run"``) or as its Python type.
 
+        Every value is checked here, where it is read: a whole number must be an ``int`` or a
+        text of ASCII digits 0-9 (an optional leading minus) within :data:`INT_RANGES`; a
+        true/false option takes ``True``/``False`` or ``"true"``/``"false"``; an option with named
+        values takes one of those names; ``name`` is a text of 1 to :data:`NAME_LENGTH` printable
+        characters without ``#`` (which starts a comment in a record).
+
         ``where`` prefixes error messages (e.g. ``"options."``).  Raises :class:`RulesError`
-        naming the option and the allowed values for an unknown option, a value of the
-        wrong kind, or a combination the rules reject.
+        naming the option and the allowed values for an unknown option, a value of the wrong
+        kind or out of range, or a combination the rules reject (the options are named).  A
+        value at fault is shown shortened (:func:`short_repr`), so the message stays one line.
         """
         fields = {f.name: f for f in dataclasses.fields(self)}
         changes: dict[str, object] = {}
         for key, value in options.items():
             if key not in fields:
-                raise RulesError(f"{where}{key}: unknown option; options are " + ", ".join(fields))
+                raise RulesError(f"{where}{_key_text(key)}: unknown option; options are " + ", ".join(fields))
             default = getattr(self, key)
-            changes[key] = _convert(f"{where}{key}", value, default)
+            changes[key] = _convert(f"{where}{key}", key, value, default)
         return self.replace(**changes)
 
     def options(self) -> dict[str, object]:
@@ -462,30 +572,38 @@ class Rules:
         return out
 
 
-def _convert(key: str, value: object, default: object) -> object:
-    """``value`` as the type of ``default`` (bool, int, str or an enum), else RulesError."""
+def _convert(key: str, option: str, value: object, default: object) -> object:
+    """``value`` as the type of ``default`` (bool, int, str or an enum), else RulesError naming
+    ``key`` (the option as the caller writes it) and what is allowed."""
+    shown = short_repr(value)
     if isinstance(default, enum.Enum):
         allowed = [m.value for m in type(default)]
         if isinstance(value, type(default)):
             return value
         if isinstance(value, str) and value in allowed:
             return type(default)(value)
-        raise RulesError(f"{key}: {value!r} is not allowed; allowed values: {', '.join(allowed)}")
+        raise RulesError(f"{key}: {shown} is not allowed; allowed values: {', '.join(allowed)}")
     if isinstance(default, bool):
         if isinstance(value, bool):
             return value
         if isinstance(value, str) and value.lower() in ("true", "false"):
             return value.lower() == "true"
-        raise RulesError(f"{key}: {value!r} is not allowed; allowed values: true, false")
+        raise RulesError(f"{key}: {shown} is not allowed; allowed values: true, false")
     if isinstance(default, int):
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise RulesError(f"{key}: {value!r} is not allowed; give a whole number")
-    if not isinstance(value, str) or not value.strip():
-        raise RulesError(f"{key}: {value!r} is not allowed; give a text")
-    return value.strip()
+        ranges = INT_RANGES[option]
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if isinstance(value, str):
+            number = whole_number(value)
+        if number is None or not any(low <= number <= high for low, high in ranges):
+            if number is not None:
+                shown = short_repr(number)
+            raise RulesError(f"{key}: {shown} is not allowed; give a whole number, {_allowed_ints(ranges)}")
+        return number
+    text = value.strip() if isinstance(value, str) else ""
+    if not text or len(text) > NAME_LENGTH or not text.isprintable() or "#" in text:
+        raise RulesError(f"{key}: {shown} is not allowed; give a text of 1 to {NAME_LENGTH} printable "
+                         "characters, without '#'")
+    return text
 
 
 OPTION_HELP: dict[str, str] = {

@@ -36,7 +36,15 @@ import random
 from collections.abc import Sequence
 
 from .actions import CHANCE, Action, Kind
-from .base import Event, GameOverError, IllegalActionError, Outcome, Phase, StateBase  # noqa: F401
+from .base import (  # noqa: F401
+    Event,
+    GameOverError,
+    IllegalActionError,
+    Outcome,
+    Phase,
+    StateBase,
+    describe_action,
+)
 from .cards import (
     TWIN,
     canonical,
@@ -51,7 +59,7 @@ from .cards import (
 from .phase_one import PhaseOne
 from .phase_two import PhaseTwo
 from .position import Position, check_position, default_kill_at
-from .rules import FirstLead, FirstPhase, Rules
+from .rules import FirstLead, FirstPhase, Rules, short_repr
 
 __all__ = [
     "State",
@@ -79,6 +87,8 @@ def default_action_limit(rules: Rules) -> int:
 
 
 _ONE, _TWO = Phase.ONE, Phase.TWO
+_KINDS = frozenset(Kind)  # (an int equal to a Kind is found too, as legal_actions() would match it)
+_VERB_WORDS = {kind: kind.name.lower().replace("_", " ") for kind in Kind}
 _PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
 
 
@@ -469,14 +479,18 @@ class State(PhaseOne, PhaseTwo, StateBase):
 
     def check(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` (or :class:`GameOverError`) with the
-        reason if ``seat`` (default :attr:`to_act`) may not take ``action`` now."""
+        reason if ``seat`` (default :attr:`to_act`) may not take ``action`` now.
+
+        Raises :class:`GameOverError` once the game is over; :class:`IllegalActionError` for
+        anything that is not an :class:`Action` of this deal's cards, a seat outside
+        ``0..players-1`` (``CHANCE`` is a seat only for the chance deal, a ``DRECK`` action),
+        or an action the rules forbid now.  Never changes the state."""
         s = self.to_act if seat is None else seat
         if self.phase == Phase.OVER:
             raise GameOverError(s, action, "the game is over")
-        if not isinstance(action, Action):
-            raise IllegalActionError(s, action, f"{action!r} is not an Action")
-        if s != CHANCE and not 0 <= s < self.players:
-            raise IllegalActionError(s, action, f"there is no seat {s}: seats are 0..{self.players - 1}")
+        fault = self._fault(action, s)
+        if fault:
+            raise IllegalActionError(s, action, fault)
         if action.kind == Kind.DRECK:
             self._check_dreck(s, self.resolve(s, action))
             return
@@ -566,6 +580,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
 
     def explain(self, action: Action, seat: int) -> str:
         """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line)."""
+        fault = self._fault(action, seat) if self.phase != Phase.OVER else ""
+        if fault:
+            return fault
         if self.phase == Phase.ONE:
             return self._explain_one(seat, action)
         if self.phase == Phase.TWO:
@@ -573,6 +590,23 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if self.phase == Phase.DRECK:
             return "the dreck is being dealt: only the chance deal may happen now"
         return "the game is over"
+
+    def _fault(self, action: Action, s: int) -> str:
+        """What makes ``action`` by seat ``s`` impossible in this deal whatever the position
+        (not an action of this deal's cards, no such seat, chance taking a seat's action), or ""."""
+        if not isinstance(action, Action):
+            return f"{describe_action(action)} is not an Action"
+        kind, cards, order = action
+        size = self.full.bit_length()  # 52 cards, 104 with two packs
+        if (not isinstance(kind, int) or kind not in _KINDS or not isinstance(cards, int) or cards < 0
+                or cards >> size or not all(isinstance(c, int) and 0 <= c < size for c in order)):
+            return f"{describe_action(action)} is not an action of this deal: a Kind with cards 0..{size - 1}"
+        if not isinstance(s, int) or (s != CHANCE and not 0 <= s < self.players):
+            return f"there is no seat {short_repr(s)}: seats are 0..{self.players - 1}"
+        if s == CHANCE and kind != Kind.DRECK:
+            return (f"chance only deals cards (the dreck, or a trick dealt round); "
+                    f"{_VERB_WORDS[kind]} is a seat's action, and seats are 0..{self.players - 1}")
+        return ""
 
     def _check_dreck(self, s: int, action: Action) -> None:
         if self.phase != Phase.DRECK:

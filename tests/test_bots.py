@@ -7,68 +7,25 @@ Run: PYTHONPATH=src python3 -m pytest tests/test_bots.py -q
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
-from skitgubbe import Action, Kind, Rules, State, find_variant, parse_action, parse_cards
+from helpers import CheckingBot, cs, new_game, phase_two
+from skitgubbe import Action, Kind, Rules, State, find_variant, parse_action
 from skitgubbe.bots import HeuristicBot, RandomBot, make_bot
 from skitgubbe.bots.base import Bot
-from skitgubbe.cards import SUITS, mask_of
 from skitgubbe.rules import FirstPhase, PickUp, Plays, SecondLead
 from skitgubbe.runner import play_out
-from skitgubbe.view import View, view_of
+from skitgubbe.view import view_of
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")
-
-
-def cards(text: str) -> int:
-    return mask_of(parse_cards(text))
-
-
-def phase_two(
-    rules: Rules, hands: Sequence[str], trump: str, leader: int, moves: Sequence[str] = ()
-) -> State:
-    """A phase-two position: ``hands`` in card notation, ``trump`` a suit letter, then ``moves``."""
-    st = State.from_phase_two(rules, [cards(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
-    for m in moves:
-        st.apply(parse_action(m))
-    return st
-
-
-def dealt(rules: Rules, hands: Sequence[str], stock: str = "", *, leader: int | None = None) -> State:
-    """A new deal with dealer 0: seat s gets ``hands[s]``; the stock is drawn in the order
-    ``stock`` lists, then the other cards (the last of which becomes the trump card)."""
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    deck: list[int] = []
-    for i in range(rules.hand_size * n):
-        deck.append(per_seat[(1 + i) % n][i // n])
-    deck += parse_cards(stock)
-    deck += [c for c in range(52) if c not in deck]
-    return State.new(rules, n, deck=deck, leader=leader)
 
 
 def choice(state: State, seat: int | None = None) -> str:
     """What a heuristic bot at ``seat`` (default: the seat to act) does now, as notation."""
     s = state.to_act if seat is None else seat
     return str(HeuristicBot(random.Random(0)).choose(view_of(state, s), state.legal_actions(s)))
-
-
-class CheckingBot:
-    """Wraps a bot and asserts that every choice is one of the legal actions."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.decisions = 0
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        action = self.bot.choose(view, legal)
-        assert action in legal, f"{self.name} chose {action}, not in {[str(a) for a in legal]}"
-        self.decisions += 1
-        return action
 
 
 def mixed_game(
@@ -232,37 +189,37 @@ def test_eats_the_lowest_run_when_it_cannot_beat() -> None:
     st = phase_two(GOAT, ["5H 2D KD", "6H 7H", "2C 3C 4C 9C", "8S 9S"], "S", 0, ["play 5H", "play 6H 7H"])
     assert choice(st) == "pick"
     st.apply(parse_action("pick"))
-    assert st.hands[2] == cards("2C 3C 4C 9C 5H 6H 7H")
+    assert st.hands[2] == cs("2C 3C 4C 9C 5H 6H 7H")
 
 
 # -- phase one: hand-built positions ------------------------------------------------------
 
 def test_pagat_leads_its_lowest_card() -> None:
-    st = dealt(PAGAT, ["4C 5D 6H", "3C 9D KS", "7C 8D TH"])
+    st = new_game(PAGAT, ["4C 5D 6H", "3C 9D KS", "7C 8D TH"], dealer=0)
     assert st.to_act == 1
     assert choice(st) == "play 3C"
 
 
 def test_pagat_turns_up_the_stock_with_a_hand_worth_keeping() -> None:
-    st = dealt(PAGAT, ["4C 5D 6H", "QC KD AS", "7C 8D TH"])
+    st = new_game(PAGAT, ["4C 5D 6H", "QC KD AS", "7C 8D TH"], dealer=0)
     assert choice(st) == "stock"
 
 
 def test_pagat_beats_a_valuable_lead_cheaply() -> None:
-    st = dealt(PAGAT, ["4C 5D 6H", "QH 3D 4S", "7C AS KD"])
+    st = new_game(PAGAT, ["4C 5D 6H", "QH 3D 4S", "7C AS KD"], dealer=0)
     st.apply(parse_action("play QH"))
     assert choice(st) == "play KD"
 
 
 def test_pagat_gives_a_low_card_away_under_a_cheap_lead() -> None:
-    st = dealt(PAGAT, ["4C 5D 6H", "9C 3D 5S", "4D KS AH"])
+    st = new_game(PAGAT, ["4C 5D 6H", "9C 3D 5S", "4D KS AH"], dealer=0)
     st.apply(parse_action("play 9C"))
     assert choice(st) == "play 4D"
 
 
 def goat_trick() -> State:
     """Goat, three seats, dealer 0: seat 1 leads 9C and draws 7C; seat 2 plays KD and draws 9H."""
-    st = dealt(GOAT, ["4H 6C 3D", "9C 4S KS", "KD 7H 8S"], "7C 9H TC JC QC")
+    st = new_game(GOAT, ["4H 6C 3D", "9C 4S KS", "KD 7H 8S"], "7C 9H TC JC QC", dealer=0)
     st.apply(parse_action("play 9C"), 1)
     st.apply(parse_action("play KD"), 2)
     return st
@@ -272,10 +229,10 @@ def test_goat_does_not_sluff_into_a_trick_it_is_winning() -> None:
     st = goat_trick()
     # seat 2 holds the 9H it just drew and leads the trick with its king
     assert st.to_act == 1
-    assert Action(Kind.SLUFF, cards("KS")) in st.legal_actions(1)
+    assert Action(Kind.SLUFF, cs("KS")) in st.legal_actions(1)
     assert choice(st) == "pass"  # seat 1 keeps its high king
     st.apply(parse_action("pass"), 1)
-    assert st.to_act == 2 and Action(Kind.SLUFF, cards("9H")) in st.legal_actions(2)
+    assert st.to_act == 2 and Action(Kind.SLUFF, cs("9H")) in st.legal_actions(2)
     assert choice(st) == "pass"
 
 

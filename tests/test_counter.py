@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 import pytest
 
-from skitgubbe import Action, Kind, Rules, State, find_variant, parse_action, parse_cards
+from helpers import CheckingBot, cs, new_game, phase_two
+from skitgubbe import Action, Kind, State, find_variant, parse_action, parse_cards
 from skitgubbe.base import Phase
 from skitgubbe.bots import CounterBot, HeuristicBot, RandomBot, make_bot
 from skitgubbe.bots.base import Bot
 from skitgubbe.bots.tracker import track
-from skitgubbe.cards import SUITS, mask_of
 from skitgubbe.runner import play_out
 from skitgubbe.tournament import run_tournament
 from skitgubbe.variants import PRESETS
@@ -28,36 +28,6 @@ from skitgubbe.view import View, view_of
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")
-
-
-def cards(text: str) -> int:
-    return mask_of(parse_cards(text))
-
-
-def phase_two(rules: Rules, hands: Sequence[str], trump: str, leader: int, moves: Sequence[str] = (), *,
-              open_hands: bool = False) -> State:
-    """A phase-two position: ``hands`` in card notation, ``trump`` a suit letter, then ``moves``.
-    ``open_hands``: every hand is known to every seat (as after pagat's phase one, where the piles
-    were collected face up and the leftover cards and the trump card are shown)."""
-    st = State.from_phase_two(rules, [cards(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
-    if open_hands:
-        st.known = list(st.hands)
-    for m in moves:
-        st.apply(parse_action(m))
-    return st
-
-
-def dealt(rules: Rules, hands: Sequence[str], stock: str = "") -> State:
-    """A new deal with dealer 0: seat s gets ``hands[s]``; the stock is drawn in the order ``stock``
-    lists, then the other cards in card order (the last, the ace of spades, is the trump card)."""
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    deck: list[int] = []
-    for i in range(rules.hand_size * n):
-        deck.append(per_seat[(1 + i) % n][i // n])
-    deck += parse_cards(stock)
-    deck += [c for c in range(52) if c not in deck]
-    return State.new(rules, n, deck=deck)
 
 
 def choice(state: State, bot: type[HeuristicBot] = CounterBot) -> str:
@@ -70,21 +40,6 @@ def scores_only() -> CounterBot:
     bot = CounterBot(random.Random(0))
     bot.rollout_weight = 0.0
     return bot
-
-
-class CheckingBot:
-    """Wraps a bot and asserts that every choice is one of the legal actions."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.decisions = 0
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        action = self.bot.choose(view, legal)
-        assert action in legal, f"{self.name} chose {action}, not in {[str(a) for a in legal]}"
-        self.decisions += 1
-        return action
 
 
 # -- legal and deterministic -------------------------------------------------------------------
@@ -168,8 +123,8 @@ def test_a_king_counts_as_the_top_card_once_the_ace_is_killed() -> None:
     bot = CounterBot(random.Random(0))
     (king,) = parse_cards("KH")
     live = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
-    st.hands[1] &= ~cards("AH")  # as if the ace had been killed
-    st.killed |= cards("AH")
+    st.hands[1] &= ~cs("AH")  # as if the ace had been killed
+    st.killed |= cs("AH")
     dead = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
     # the same card beaten (the 5H) out of the seven cards the others may hold, then six
     assert live == pytest.approx(bot.power_scale / 7 + 13 * bot.rank_tiebreak)
@@ -234,7 +189,7 @@ def test_does_not_search_an_endgame_with_unknown_cards() -> None:
 def test_keeps_the_card_of_the_suit_that_will_be_trump() -> None:
     # the bottom card (the ace of spades) is shown: spades will be trumps
     rules = PAGAT.replace(exposed_bottom=True)
-    st = dealt(rules, ["4C 5D 6H", "KC 3D 4S", "6D 6S QH"])
+    st = new_game(rules, ["4C 5D 6H", "KC 3D 4S", "6D 6S QH"], dealer=0)
     st.apply(parse_action("play KC"), 1)
     assert st.to_act == 2
     assert choice(st) == "play 6D"  # gives away the diamond, keeps the coming trump
@@ -247,12 +202,12 @@ def test_keeps_the_card_of_the_suit_that_will_be_trump() -> None:
 
 
 def test_goat_sluffs_a_low_card_into_a_trick_it_has_lost() -> None:
-    st = dealt(GOAT, ["4H 6C 3D", "9C 4S KS", "KD 7H 8S"], "7C 9H TC JC QC")
+    st = new_game(GOAT, ["4H 6C 3D", "9C 4S KS", "KD 7H 8S"], "7C 9H TC JC QC", dealer=0)
     for move, seat in (("play 9C", 1), ("play KD", 2), ("pass", 1), ("pass", 2), ("play 4H", 0)):
         st.apply(parse_action(move), seat)
     assert st.to_act == 1
     assert choice(st) == "sluff 4S"
-    assert Action(Kind.SLUFF, cards("KS")) in st.legal_actions(1)  # but never the king
+    assert Action(Kind.SLUFF, cs("KS")) in st.legal_actions(1)  # but never the king
 
 
 # -- strength (seeded, so never flaky; a sanity check, not a benchmark) ------------------------------

@@ -13,24 +13,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skitgubbe import Action, Kind, State, find_variant, parse_cards
+from helpers import cs, pick, plays_of, random_playout
+from skitgubbe import Action, Kind, State, find_variant
 from skitgubbe.actions import parse_action
 from skitgubbe.base import Phase
-from skitgubbe.cards import DOUBLE_DECK, RANK_MASKS2, TWIN, fold, mask_of
+from skitgubbe.cards import DOUBLE_DECK, RANK_MASKS2, TWIN, fold
 from skitgubbe.position import Position
 from skitgubbe.record import RecordFormatError, dumps, loads, record_of, replay
 from skitgubbe.rules import RulesError
 from skitgubbe.state import deck_from_seed
 from skitgubbe.variants import PRESETS
-from test_option_properties import Public, check_cards, check_to_act, check_views, finished, pick
+from test_option_properties import Public, check_cards, check_to_act, check_views, finished
 
 GOAT2 = find_variant("goat").replace(decks=2, dreck_below=12)
 HEARTS = 2
-
-
-def cs(text: str) -> int:
-    """First-pack card set of space-separated cards, e.g. ``cs("7C 9D")``."""
-    return mask_of(parse_cards(text))
 
 
 def second(text: str) -> int:
@@ -49,16 +45,12 @@ def position(hands: list[int], to_act: int = 0, table: tuple[tuple[int, int], ..
     return State.from_position(GOAT2, where)
 
 
-def plays(state: State) -> set[int]:
-    return {a.cards for a in state.legal_actions() if a.kind is Kind.PLAY}
-
-
 def test_flurst_twins_never_touch_so_five_six_six_seven_takes_two_plays() -> None:
     # Flurst, "Double Deck": holding the 5 of clubs, both 6s of clubs and the 7 of clubs takes at
     # least two plays, e.g. 5-6-7 and then the other 6.
     me = cs("5C 6C 7C") | second("6C")
     state = position([me, cs("9S TS"), cs("JS QS")])
-    legal = plays(state)
+    legal = plays_of(state)
     assert cs("5C 6C 7C") in legal
     assert not any(p & p >> TWIN for p in legal), "a play holds both copies of one card"
     assert [fold(p) for p in legal].count(cs("6C")) == 1, "the 6 of clubs is listed once, not once a copy"
@@ -84,7 +76,7 @@ def test_howell_six_seven_eight_must_split_over_five_six_seven() -> None:
     # split: only the 8 (or something higher) beats the 7.
     mine = second("6C 7C") | cs("8C")
     state = position([cs("9S TS"), mine, cs("JS QS")], to_act=1, table=((0, cs("5C 6C 7C")),))
-    legal = plays(state)
+    legal = plays_of(state)
     assert cs("8C") in legal
     assert all(fold(p) & cs("6C 7C") == 0 for p in legal), "the 6 or 7 cannot beat the 7"
     run = Action(Kind.PLAY, mine)
@@ -138,9 +130,7 @@ def test_the_dreck_holds_both_copies() -> None:
     found = 0
     for seed in range(40):
         state = State.new(GOAT2, 7, seed=seed)
-        rng = random.Random(seed)
-        while state.phase == 1:
-            state.apply(state.random_action(rng), state.to_act)
+        random_playout(state, seed, phase_one_only=True)
         dreck = [e for e in state.events if e.kind == "dreck"]
         if not dreck:
             continue
@@ -159,9 +149,7 @@ def test_the_dreck_holds_both_copies() -> None:
 def test_records_write_each_name_twice_and_replay_exactly() -> None:
     for seed in range(6):
         state = State.new(GOAT2, 5, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            state.apply(state.random_action(rng), state.to_act)
+        random_playout(state, seed)
         text = dumps(record_of(state, seed=seed))
         again = replay(loads(text))
         assert again.history == state.history and again.hands == state.hands
@@ -206,9 +194,7 @@ def test_a_two_pack_practice_position_is_recorded_and_replayed() -> None:
     where = practice_position(7, random.Random(2), decks=2)
     assert sum(h.bit_count() for h in where.hands) == 104
     state = State.from_position(GOAT2, where)
-    rng = random.Random(2)
-    while not state.is_over:
-        state.apply(state.random_action(rng), state.to_act)
+    random_playout(state, 2)
     again = replay(loads(dumps(record_of(state))))
     assert again.outcome == state.outcome and len(again.history) == len(state.history)
     assert [fold(h) for h in again.position.hands] == [fold(h) for h in where.hands]  # type: ignore[union-attr]
@@ -251,9 +237,7 @@ def test_twelve_cards_escape_the_dreck_with_two_packs() -> None:
     ended = {}
     for below in (6, 12):
         state = State.new(find_variant("goat").replace(decks=2, dreck_below=below), 5, seed=2)
-        rng = random.Random(2)
-        while state.phase == 1:
-            state.apply(state.random_action(rng), state.to_act)
+        random_playout(state, 2, phase_one_only=True)
         ended[below] = state
     sizes = [h.bit_count() for h in ended[6].hands]
     assert 6 <= sizes[1] < 12 and all(k >= 12 for s, k in enumerate(sizes) if s != 1)

@@ -15,17 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from helpers import PICK, STOCK, stack_deck
 from skitgubbe.actions import Action, Kind, parse_action
 from skitgubbe.base import Phase
-from skitgubbe.cards import RANK_CHARS, SUITS
+from skitgubbe.cards import card_name
 from skitgubbe.cli import main
 from skitgubbe.hint import Hint, hints
 from skitgubbe.record import loads, replay, start_state
 from skitgubbe.state import State
 from skitgubbe.variants import find_variant
-
-STOCK = Action(Kind.STOCK)
-PICK = Action(Kind.PICK_UP)
 
 
 def position(rules: str, hands: dict[int, str], *, trump: str, to_act: int, table: str = "",
@@ -52,13 +50,8 @@ def table_of(found: list[Hint]) -> list[tuple[str, bool, str]]:
 
 
 def deck(hands: list[str], stock: str = "", *, dealer: int) -> str:
-    """A deck dealing ``hands`` (three each, one at a time from the dealer's left), ``stock`` on top."""
-    n = len(hands)
-    per_seat = [h.split() for h in hands]
-    deal = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(3 * n)]
-    named = deal + stock.split()
-    rest = [r + s for s in SUITS for r in RANK_CHARS if r + s not in named]
-    return " ".join(named + rest)
+    """A record's deck line (text) dealing ``hands`` with ``stock`` on top (:func:`helpers.stack_deck`)."""
+    return " ".join(card_name(c) for c in stack_deck(hands, stock, dealer=dealer))
 
 
 # -- phase two: beating -----------------------------------------------------------------------------

@@ -8,10 +8,10 @@ Run: .venv/bin/pytest -q tests/test_ismcts.py
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
+from helpers import CheckingBot, cs
 from skitgubbe import Action, State, find_variant, parse_action
 from skitgubbe.base import Phase
 from skitgubbe.bots import CounterBot, RandomBot
@@ -19,27 +19,11 @@ from skitgubbe.bots.base import Bot
 from skitgubbe.bots.counter import counter_two
 from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _rewards, main
 from skitgubbe.bots.playouts import greedy_two as _greedy_two
-from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.determinize import determinize
 from skitgubbe.rules import Rules
 from skitgubbe.runner import play_out
 from skitgubbe.variants import PRESETS
-from skitgubbe.view import View, view_of
-
-
-class CheckingBot:
-    """Wraps a bot and asserts that every choice is one of the legal actions."""
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.decisions = 0
-
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        action = self.bot.choose(view, legal)
-        assert action in legal, f"{self.name} chose {action}, not in {[str(a) for a in legal]}"
-        self.decisions += 1
-        return action
+from skitgubbe.view import view_of
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -222,7 +206,7 @@ def test_the_greedy_rollout_move() -> None:
     pagat = find_variant("pagat")
 
     def greedy(rules: Rules, hands: list[str], moves: list[str]) -> str:
-        st = State.from_phase_two(rules, [mask_of(parse_cards(h)) for h in hands], trump_suit=3, leader=0)
+        st = State.from_phase_two(rules, [cs(h) for h in hands], trump_suit=3, leader=0)
         for m in moves:
             st.apply(parse_action(m))
         return str(_greedy_two(st, st.to_act))
@@ -259,7 +243,7 @@ def test_the_counter_bot_guides_a_small_search() -> None:
     # seat 1 goes out with the 8H (the other seats keep their cards): the guide may say so too, but
     # an unguided one-iteration search would pick at random; with 60 iterations both find it
     pagat = find_variant("pagat")
-    hands = [mask_of(parse_cards(h)) for h in ("5H 2D KD", "8H", "4C 8C JD")]
+    hands = [cs(h) for h in ("5H 2D KD", "8H", "4C 8C JD")]
     pos = State.from_phase_two(pagat, hands, trump_suit=3, leader=0)
     pos.apply(parse_action("play 5H"))
     for prior in ("counter", None):

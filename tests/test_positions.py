@@ -24,9 +24,10 @@ from pathlib import Path
 
 import pytest
 
+from helpers import cs, random_playout
 from skitgubbe.actions import parse_action
 from skitgubbe.base import Event, Phase
-from skitgubbe.cards import FULL_DECK, SUIT_MASKS, mask_of, parse_cards
+from skitgubbe.cards import FULL_DECK, SUIT_MASKS
 from skitgubbe.cli import main
 from skitgubbe.position import Position, PositionError, check_position, default_kill_at, practice_position
 from skitgubbe.record import (
@@ -45,11 +46,6 @@ from skitgubbe.variants import find_variant
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")
 A, B, C, D = 0, 1, 2, 3
-
-
-def cs(text: str) -> int:
-    """The card set of space-separated cards, e.g. ``cs("7C 9D")``."""
-    return mask_of(parse_cards(text))
 
 
 def rec(text: str, moves: str = "") -> str:
@@ -861,9 +857,7 @@ def test_from_position_out_order_listed_seats_first_then_seat_order() -> None:
 def test_from_position_game_goes_on_to_a_loser() -> None:
     p = position(("5C 8C 2D", "9C JC 3D", "QC 4D 6D"), trump=0)
     s = State.from_position(PAGAT, p)
-    rng = random.Random(3)
-    while not s.is_over:
-        s.apply(s.random_action(rng), s.to_act)
+    random_playout(s, 3)
     assert s.loser is not None and sorted([*s.out_order, s.loser]) == [0, 1, 2]
     assert s.hands[s.loser] and not any(h for i, h in enumerate(s.hands) if i != s.loser)
 

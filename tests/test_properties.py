@@ -22,6 +22,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import pick
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.base import Phase
 from skitgubbe.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
@@ -52,21 +53,6 @@ Check = Callable[[State], None]
 
 def new_game(preset: str, players: int, deck_seed: int, dealer: int, live: bool) -> State:
     return State.new(find_variant(preset), players, seed=deck_seed, dealer=dealer % players, live=live)
-
-
-def pick(state: State, rng: random.Random) -> tuple[int, Action]:
-    """A uniformly random legal (seat, action): the seat to act, or in live mode (and now and then
-    otherwise) any seat that may act now."""
-    if state.to_act == CHANCE:
-        return CHANCE, state.chance_action(rng)
-    seat = state.to_act
-    if state.live or rng.random() < 0.1:
-        seat = rng.choice(state.acting_seats())
-        if seat == CHANCE:  # pragma: no cover - only while the dreck waits, handled above
-            return CHANCE, state.chance_action(rng)
-    legal = state.legal_actions(seat)
-    assert legal, f"seat {seat} is listed as acting but has no legal action"
-    return seat, legal[rng.randrange(len(legal))]
 
 
 def play_game(state: State, rng: random.Random, after: Check | None = None, *, stop: int = -1) -> State:

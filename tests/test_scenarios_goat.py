@@ -14,34 +14,35 @@ import random
 
 import pytest
 
-from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
-from skitgubbe.actions import parse_action
+from helpers import (
+    PASS,
+    PICK,
+    STOCK,
+    all_event_cards,
+    cs,
+    drain,
+    events,
+    moves,
+    new_game,
+    pass_windows,
+    phase_two,
+    play,
+    sluff,
+    sluffs_of,
+    stack_deck,
+    unmatched_leader_filler,
+)
+from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card
 from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of, rank_of
+from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of
 from skitgubbe.state import GameOverError, IllegalActionError
 from skitgubbe.view import view_of
 
 GOAT = find_variant("goat")
-STOCK = Action(Kind.STOCK)
-PASS = Action(Kind.PASS)
-PICK = Action(Kind.PICK_UP)
 A, B, C, D = 0, 1, 2, 3
 
 
 # -- helpers -------------------------------------------------------------------------------------------
-
-
-def cs(text: str) -> int:
-    """The card set of space-separated cards, e.g. ``cs("7C 9D")``."""
-    return mask_of(parse_cards(text))
-
-
-def play(text: str) -> Action:
-    return Action(Kind.PLAY, cs(text))
-
-
-def sluff(text: str) -> Action:
-    return Action(Kind.SLUFF, cs(text))
 
 
 def dreck_of(trump: str) -> int:
@@ -49,110 +50,8 @@ def dreck_of(trump: str) -> int:
     return cs(" ".join(r + s for r in "2345" for s in SUITS) + " 6" + trump)
 
 
-def stack_deck(
-    hands: list[str],
-    stock: str = "",
-    *,
-    dealer: int,
-    tail: str = "",
-    bottom: str | None = None,
-    drain: bool = False,
-) -> list[int]:
-    """A 52-card deck order that deals ``hands`` (three cards per seat, one at a time clockwise from
-    the dealer's left), then puts ``stock`` on top of the stock (top first).
-
-    With ``drain`` the cards nobody named become *filler*: tricks of one card per seat in which seat A
-    (leading) turns up a card of a rank no other seat holds and every other seat turns up a lower card,
-    so turning up the stock keeps A winning without anybody being bound to match.  ``tail`` follows the
-    filler and ``bottom`` is the last card of the deck (the trump card).
-    """
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    assert all(len(h) == 3 for h in per_seat)
-    deal = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(3 * n)]
-    top, end = parse_cards(stock), parse_cards(tail)
-    last = [parse_card(bottom)] if bottom else []
-    named = deal + top + end + last
-    assert len(set(named)) == len(named), "a card is named twice"
-    pool = [x for x in range(52) if x not in named]
-    if drain:
-        held = {rank_of(x) for h in per_seat[1:] for x in h}
-        pool = _filler(pool, n, held)
-    return deal + top + pool + end + last
-
-
-def _filler(pool: list[int], chunk: int, forbidden: set[int]) -> list[int]:
-    """Order ``pool`` in tricks of ``chunk`` cards whose first card outranks the rest and has no
-    rank in ``forbidden``."""
-    assert len(pool) % chunk == 0, f"{len(pool)} filler cards do not make tricks of {chunk}"
-    allowed = sorted((x for x in pool if rank_of(x) not in forbidden), key=rank_of, reverse=True)
-    heads = allowed[: len(pool) // chunk]
-    lows = sorted((x for x in pool if x not in heads), key=rank_of, reverse=True)
-    out: list[int] = []
-    for h in heads:
-        take = [x for x in lows if rank_of(x) < rank_of(h)][: chunk - 1]
-        assert len(take) == chunk - 1, "cannot build the filler"
-        for x in take:
-            lows.remove(x)
-        out += [h, *take]
-    return out
-
-
-def pass_windows(state: State) -> None:
-    """Every seat asked to sluff says pass."""
-    while state.phase == Phase.ONE and state.pending:
-        state.apply(PASS)
-
-
-def drain(state: State, keep: int) -> None:
-    """Turn up stock cards (passing every sluff window) until ``keep`` remain, between two tricks."""
-    while len(state.stock) > keep or state.pending:
-        state.apply(PASS if state.pending else STOCK)
-    assert view_of(state, 0).trick_cards() == 0, "the drain ended in the middle of a trick"
-
-
-def moves(state: State, *steps: tuple[int, str]) -> None:
-    """Play ``(seat, "play 7C" | "stock" | "pick" ...)`` in turn, passing sluff windows in between."""
-    for seat, text in steps:
-        pass_windows(state)
-        assert state.to_act == seat, f"expected seat {seat} to act before {text!r}, not {state.to_act}"
-        state.apply(parse_action(text))
-    pass_windows(state)
-
-
-def events(state: State, kind: str) -> list:
-    return [e for e in state.events if e.kind == kind]
-
-
-def all_event_cards(state: State) -> int:
-    m = 0
-    for e in state.events:
-        m |= e.cards
-    return m
-
-
-def new_game(hands: list[str], stock: str = "", *, leader: int = A, dealer: int | None = None) -> State:
-    """A deal with the last seat as dealer (so A gets the first card) unless given."""
-    n = len(hands)
-    dealer = n - 1 if dealer is None else dealer
-    deck = stack_deck(hands, stock, dealer=dealer)
-    return State.new(GOAT, n, dealer=dealer, deck=deck, leader=leader)
-
-
 def plays(state: State, seat: int | None = None) -> set[Action]:
     return {a for a in state.legal_actions(seat) if a.kind in (Kind.PLAY, Kind.STOCK)}
-
-
-def sluffs(state: State, seat: int) -> int:
-    m = 0
-    for a in state.legal_actions(seat):
-        if a.kind == Kind.SLUFF:
-            m |= a.cards
-    return m
-
-
-def phase_two(hands: list[str], trump: str, leader: int = A) -> State:
-    return State.from_phase_two(GOAT, [cs(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
 
 
 # -- The First Part: tricks, match if you can, wars -----------------------------------------------------
@@ -161,7 +60,7 @@ def phase_two(hands: list[str], trump: str, leader: int = A) -> State:
 def test_goat_first_part_every_player_plays_once_highest_card_wins_and_leads():
     # Flurst, The First Part, "Tricks": each player plays one card clockwise (from hand, replenishing,
     # or the top of the deck); the highest card takes the trick and its winner leads the next.
-    state = new_game(["7C 2C 3C", "KD 5D 6D", "4H 8H TH", "9S JS QS"], "AS AH AC AD")
+    state = new_game(GOAT, ["7C 2C 3C", "KD 5D 6D", "4H 8H TH", "9S JS QS"], "AS AH AC AD")
     assert STOCK in state.legal_actions()
     for seat, card in [(A, "7C"), (B, "KD"), (C, "4H"), (D, "9S")]:
         assert state.to_act == seat
@@ -177,7 +76,7 @@ def test_goat_first_part_must_match_the_highest_card_and_may_not_turn_the_stock(
     # Flurst, The First Part, "Tricks": a player holding the rank of the highest card so far must play
     # such a card, even if it has been matched already; only without a match may one play freely or
     # turn up the deck.  Howell, The First Part, 5.3 says the same.
-    state = new_game(["9C 2C 3C", "9D 4D 5D", "9H 6H 7H", "8S TS JS"], "KS KH KC KD")
+    state = new_game(GOAT, ["9C 2C 3C", "9D 4D 5D", "9H 6H 7H", "8S TS JS"], "KS KH KC KD")
     state.apply(play("9C"))
     assert plays(state) == {play("9D")}
     with pytest.raises(IllegalActionError) as err:
@@ -193,7 +92,7 @@ def test_goat_first_part_must_match_the_highest_card_and_may_not_turn_the_stock(
 
 def test_goat_first_part_a_match_topped_by_a_higher_card_makes_no_war():
     # Flurst, The First Part, "Tricks": not every match makes a war - a later, higher card wins.
-    state = new_game(["9C 2C 3C", "9D 4D 5D", "KH 6H 7H"], "AS AH AC")
+    state = new_game(GOAT, ["9C 2C 3C", "9D 4D 5D", "KH 6H 7H"], "AS AH AC")
     moves(state, (A, "play 9C"), (B, "play 9D"), (C, "play KH"))
     assert events(state, "war") == []
     assert state.piles == [0, 0, cs("9C 9D KH")]
@@ -205,7 +104,7 @@ def test_goat_first_part_war_led_by_first_player_of_the_matched_card_then_origin
     # players, led by whoever first played the matched rank, the others following in the original
     # order; its winner takes every card.  Howell 5.5: the war leader is the tied player nearest the
     # original leader's left.  C leads (as the previous goat would).
-    state = new_game(["9C QC 3C", "9D 2D TD", "4H 5H 6H", "9S 7S 8S"], "AS AH AC AD KS KH KC", leader=C)
+    state = new_game(GOAT, ["9C QC 3C", "9D 2D TD", "4H 5H 6H", "9S 7S 8S"], "AS AH AC AD KS KH KC", leader=C)
     moves(state, (C, "play 4H"), (D, "play 9S"), (A, "play 9C"), (B, "play 9D"))
     assert [e.seats for e in events(state, "war")] == [(D, A, B)]
     assert state.to_act == D
@@ -220,7 +119,7 @@ def test_goat_first_part_war_led_by_first_player_of_the_matched_card_then_origin
 def test_goat_first_part_tie_in_a_war_starts_another_war_among_those_tied_again():
     # Flurst, The First Part, "Tricks": if the mini-trick ties, those tied this time play another, and
     # so on; the final winner takes the cards of the trick and of every mini-trick.
-    state = new_game(
+    state = new_game(GOAT,
         ["9C 8C 3C", "9D 5D 6D", "9H 8H KH", "2S 4S 7S"], "AS AH AC AD QS QH QC QD JS JH"
     )
     moves(state, (A, "play 9C"), (B, "play 9D"), (C, "play 9H"), (D, "play 2S"))
@@ -236,7 +135,7 @@ def test_goat_first_part_tie_in_a_war_starts_another_war_among_those_tied_again(
 def test_goat_first_part_war_round_must_match_only_its_own_highest_card():
     # Howell, The First Part, 5.5: cards played before do not bind the war - even if the war is over 9s
     # a 7 may win it; the ruling applies match-if-you-can to the war round's own cards only.
-    state = new_game(["9C 7C 3C", "9D 4D 5D", "2H 6H KH"], "9S 9H JS JH QS QH")
+    state = new_game(GOAT, ["9C 7C 3C", "9D 4D 5D", "2H 6H KH"], "9S 9H JS JH QS QH")
     moves(state, (A, "play 9C"), (B, "play 9D"), (C, "play 2H"))
     assert state.to_act == A and state.hands[A] & cs("9S")
     assert {play("7C"), play("3C"), play("9S"), STOCK} <= plays(state)
@@ -252,7 +151,7 @@ def test_goat_first_part_war_round_must_match_only_its_own_highest_card():
 
 
 def _sluff_trick() -> State:
-    state = new_game(["9C 2C 6C", "4D 8D TD", "4H 2S JH"], "KS 9D 5S 4S 3S 2D 7S")
+    state = new_game(GOAT, ["9C 2C 6C", "4D 8D TD", "4H 2S JH"], "KS 9D 5S 4S 3S 2D 7S")
     state.apply(play("9C"))
     assert state.pending == 0
     state.apply(play("4D"))
@@ -265,7 +164,7 @@ def test_goat_first_part_sluff_any_matching_rank_at_any_time_and_draw():
     # The window asks clockwise from the seat after the one who played.
     state = _sluff_trick()
     assert state.to_act == C and state.pending == (1 << B) | (1 << C)
-    assert sluffs(state, B) == cs("9D") and sluffs(state, C) == cs("4H")
+    assert sluffs_of(state, B) == cs("9D") and sluffs_of(state, C) == cs("4H")
     state.apply(sluff("9D"), B)  # out of turn, while C is asked
     assert state.hands[B] == cs("8D TD 5S")
     assert state.to_act == C
@@ -301,16 +200,16 @@ def test_goat_first_part_sluff_restriction_1_not_the_high_rank_before_playing():
     # Flurst, "Sloughing", first restriction (Howell 5.4.1): a player who has not yet played may not
     # sluff a card matching the highest card so far, as it may be the card he must play; it becomes
     # allowed once someone plays higher.  Other ranks on the table may be sluffed.
-    state = new_game(["7C 2C 3C", "QD 3D 4D", "7H QH 5H"], "9S 8S 6S TS JS")
+    state = new_game(GOAT, ["7C 2C 3C", "QD 3D 4D", "7H QH 5H"], "9S 8S 6S TS JS")
     state.apply(play("7C"))
-    assert sluffs(state, C) == 0
+    assert sluffs_of(state, C) == 0
     with pytest.raises(IllegalActionError) as err:
         state.apply(sluff("7H"), C)
     assert err.value.reason
     assert state.to_act == B
     state.apply(play("QD"))
     assert state.to_act == C
-    assert sluffs(state, C) == cs("7H")
+    assert sluffs_of(state, C) == cs("7H")
     state.apply(sluff("7H"))
     assert state.hands[C] == cs("QH 5H 6S")
     assert plays(state) == {play("QH")}
@@ -323,15 +222,16 @@ def test_goat_first_part_sluff_restriction_2_contenders_need_a_replacement_card(
     # player still in contention (due to play, or holding a share of the highest card) may not sluff
     # unless the stock holds at least two cards; others may; after the trick is won anyone may.
     hands = ["9S KC KD", "5C 7D 8D", "3S 7H 8H", "5S 2S 7S"]
-    deck = stack_deck(hands, dealer=D, tail="9C 5D 3H", bottom="6H", drain=True)
+    deck = stack_deck(hands, dealer=D, tail="9C 5D 3H", bottom="6H", drain=len(hands),
+                      filler=unmatched_leader_filler)
     state = State.new(GOAT, 4, dealer=D, deck=deck)
     drain(state, 4)
     moves(state, (A, "stock"), (B, "stock"))
     state.apply(STOCK)  # C turns 3H; only the bottom card is left
     assert len(state.stock) == 1
-    assert sluffs(state, D) == 0  # due to play: a 5 is on the table but not the highest
-    assert sluffs(state, A) == 0  # played the highest card
-    assert sluffs(state, B) == cs("5C") and sluffs(state, C) == cs("3S")
+    assert sluffs_of(state, D) == 0  # due to play: a 5 is on the table but not the highest
+    assert sluffs_of(state, A) == 0  # played the highest card
+    assert sluffs_of(state, B) == cs("5C") and sluffs_of(state, C) == cs("3S")
     assert state.to_act == B
     state.apply(sluff("5C"))  # B draws the last card, which is set aside
     assert state.trump_holder == B
@@ -340,7 +240,7 @@ def test_goat_first_part_sluff_restriction_2_contenders_need_a_replacement_card(
     with pytest.raises(IllegalActionError):
         state.apply(sluff("5S"), D)
     state.apply(play("2S"))
-    assert sluffs(state, D) == cs("5S") and sluffs(state, A) == cs("9S")
+    assert sluffs_of(state, D) == cs("5S") and sluffs_of(state, A) == cs("9S")
     state.apply(sluff("9S"), A)
     state.apply(sluff("5S"), D)
     pass_windows(state)
@@ -352,29 +252,29 @@ def test_goat_howell_three_player_war_and_sluff_example():
     # Howell, The First Part, the EXAMPLE with Player 1: 8D 3D 5C, Player 2: 3C 3S 2D, Player 3: KC KS 2H.
     # P1 leads 3D; P2 must play a 3 and sluffs the other; P3 plays 2H; P1 and P2 are at war; P2 sluffs
     # 2D; P1 leads 5C to the war; P2 turns up 4C; P3 sluffs 5H; P1 takes all eight cards.
-    state = new_game(["8D 3D 5C", "3C 3S 2D", "KC KS 2H"], "7D QC JS 5H 9H 6S 4C 8C")
+    state = new_game(GOAT, ["8D 3D 5C", "3C 3S 2D", "KC KS 2H"], "7D QC JS 5H 9H 6S 4C 8C")
     state.apply(play("3D"))
     assert state.to_act == B
     assert plays(state) == {play("3C"), play("3S")}
-    assert sluffs(state, B) == 0
+    assert sluffs_of(state, B) == 0
     state.apply(play("3S"))
-    assert state.to_act == B and sluffs(state, B) == cs("3C")
+    assert state.to_act == B and sluffs_of(state, B) == cs("3C")
     state.apply(sluff("3C"))
     assert state.to_act == C
     state.apply(play("2H"))
     assert [e.seats for e in events(state, "war")] == [(A, B)]
     assert state.hands == [cs("8D 7D 5C"), cs("QC JS 2D"), cs("KC KS 5H")]
     assert view_of(state, A).trick_cards() == cs("3D 3S 3C 2H")
-    assert state.to_act == B and sluffs(state, B) == cs("2D")
+    assert state.to_act == B and sluffs_of(state, B) == cs("2D")
     state.apply(sluff("2D"))  # before the war begins
     assert state.hands[B] == cs("QC JS 9H")
     assert state.to_act == A
     state.apply(play("5C"))
-    assert state.to_act == C and sluffs(state, C) == cs("5H")
+    assert state.to_act == C and sluffs_of(state, C) == cs("5H")
     state.apply(PASS)  # P3 holds off
     assert state.to_act == B
     state.apply(STOCK)
-    assert state.to_act == C and sluffs(state, C) == cs("5H")
+    assert state.to_act == C and sluffs_of(state, C) == cs("5H")
     state.apply(sluff("5H"))  # before P1 gathers the trick
     pass_windows(state)
     assert [(e.seat, e.cards) for e in events(state, "win")] == [(A, cs("3D 3S 3C 2H 2D 5C 4C 5H"))]
@@ -389,7 +289,9 @@ def test_goat_howell_three_player_war_and_sluff_example():
 def _last_card_deal() -> State:
     # After the filler only the bottom card (TS) is left, and A is to lead.
     hands = ["2C 4C 5C", "8D 7D 6D", "3H 4H 9H"]
-    state = State.new(GOAT, 3, dealer=C, deck=stack_deck(hands, dealer=C, bottom="TS", drain=True))
+    deck = stack_deck(hands, dealer=C, bottom="TS", drain=len(hands),
+                      filler=unmatched_leader_filler)
+    state = State.new(GOAT, 3, dealer=C, deck=deck)
     drain(state, 1)
     assert state.to_act == A and state.hands == [cs(h) for h in hands]
     return state
@@ -454,7 +356,8 @@ def test_goat_intermission_no_dreck_when_everybody_has_six_cards():
     # Flurst, 1.5 Intermission: the dreck is only redistributed if somebody has five cards or fewer.
     # Here A, B and C end with 36+, 7 and 9 cards; C won the last trick and leads.
     hands = ["2C 3C 4C", "TD 9D 5D", "3H 4H 8H"]
-    deck = stack_deck(hands, dealer=C, tail="5C 6D 7H 2D 9H 6C", bottom="QS", drain=True)
+    deck = stack_deck(hands, dealer=C, tail="5C 6D 7H 2D 9H 6C", bottom="QS", drain=len(hands),
+                      filler=unmatched_leader_filler)
     state = State.new(GOAT, 3, dealer=C, deck=deck)
     drain(state, 7)
     moves(
@@ -476,7 +379,9 @@ def test_goat_intermission_player_giving_away_every_card_goes_out_at_once():
     # Flurst, 1.5 Intermission: a player with six or more cards who gives them all to the dreck has no
     # hand and is out before the second part begins; the lead then passes on clockwise.
     hands = ["2C 2D 2H", "5C 5D 5H", "3C 4C 4D"]
-    state = State.new(GOAT, 3, dealer=C, deck=stack_deck(hands, dealer=C, bottom="9S", drain=True))
+    deck = stack_deck(hands, dealer=C, bottom="9S", drain=len(hands),
+                      filler=unmatched_leader_filler)
+    state = State.new(GOAT, 3, dealer=C, deck=deck)
     drain(state, 1)
     moves(
         state,
@@ -498,7 +403,8 @@ def test_goat_intermission_player_giving_away_every_card_goes_out_at_once():
 
 def _war_to_the_end() -> State:
     hands = ["6C JC KS", "8D 6D JD", "3S 9H 4H"]
-    deck = stack_deck(hands, dealer=B, tail="8C KD 3H", bottom="QH", drain=True)
+    deck = stack_deck(hands, dealer=B, tail="8C KD 3H", bottom="QH", drain=len(hands),
+                      filler=unmatched_leader_filler)
     state = State.new(GOAT, 3, dealer=B, deck=deck, leader=A)
     drain(state, 4)
     state.apply(STOCK)  # A turns 8C
@@ -565,7 +471,7 @@ def test_goat_intermission_dreck_shuffle_is_a_chance_action():
 def test_goat_second_part_lead_any_card_or_run_of_touching_cards():
     # Flurst, The Second Part, "Cards that touch" and "Leading a trick": a run may be played as one
     # card, or only part of it, or single cards.
-    state = phase_two(["5D 6D 7D 9C", "2S", "3S"], trump="H")
+    state = phase_two(GOAT, ["5D 6D 7D 9C", "2S", "3S"], trump="H")
     expected = {"5D", "5D 6D", "5D 6D 7D", "6D", "6D 7D", "7D", "9C"}
     assert set(state.legal_actions()) == {play(t) for t in expected}
     with pytest.raises(IllegalActionError):
@@ -576,7 +482,7 @@ def test_goat_second_part_beat_with_higher_card_or_run_of_same_suit_or_trump_els
     # Flurst, The Second Part, "Following a trick": beat the top play (a higher card of its suit, as
     # ruled, or any trump on a non-trump; runs allowed) or eat; eating is allowed even when one could
     # beat.  A run beats if its lowest card is above the top play's highest card.
-    state = phase_two(["5C 6C 7C 2D", "4C 8C 9C TC KC AH 2S 3S", "QD"], trump="S")
+    state = phase_two(GOAT, ["5C 6C 7C 2D", "4C 8C 9C TC KC AH 2S 3S", "QD"], trump="S")
     state.apply(play("5C 6C 7C"))
     expected = {"8C", "8C 9C", "8C 9C TC", "9C", "9C TC", "TC", "KC", "2S", "2S 3S", "3S"}
     assert set(state.legal_actions()) == {play(t) for t in expected} | {PICK}
@@ -590,7 +496,7 @@ def test_goat_second_part_beat_with_higher_card_or_run_of_same_suit_or_trump_els
 def test_goat_second_part_eat_the_lowest_run_not_the_top_play():
     # Flurst, The Second Part, "Following a trick": whoever eats takes the lowest run on the table; the
     # next player must then beat what is still there.
-    state = phase_two(["5C 6C 7C 2D", "4C 2S 3S", "QD"], trump="S")
+    state = phase_two(GOAT, ["5C 6C 7C 2D", "4C 2S 3S", "QD"], trump="S")
     state.apply(play("5C 6C 7C"))
     state.apply(play("2S 3S"))
     state.apply(PICK)
@@ -603,7 +509,7 @@ def test_goat_second_part_eat_the_lowest_run_not_the_top_play():
 def test_goat_second_part_ace_and_two_of_another_suit_do_not_touch():
     # Flurst, The Second Part, "Cards that touch": only adjacent cards of one suit touch, so an eater
     # of a club ace topped by the 2 of trumps (diamonds) takes the ace alone.
-    state = phase_two(["AC 5H", "2D 6H", "7S 8S"], trump="D")
+    state = phase_two(GOAT, ["AC 5H", "2D 6H", "7S 8S"], trump="D")
     state.apply(play("AC"))
     state.apply(play("2D"))
     state.apply(PICK)
@@ -611,13 +517,13 @@ def test_goat_second_part_ace_and_two_of_another_suit_do_not_touch():
     assert list(state.table) == [cs("2D")]
     assert state.to_act == A
     with pytest.raises(IllegalActionError):
-        phase_two(["AC 2D", "3S", "4S"], trump="H").apply(play("AC 2D"))
+        phase_two(GOAT, ["AC 2D", "3S", "4S"], trump="H").apply(play("AC 2D"))
 
 
 def test_goat_second_part_eating_every_touching_card_ends_the_trick_next_player_leads():
     # Flurst, The Second Part, "Ending a trick by eating": if all the cards on the table touch, the
     # eater takes them all and the next player clockwise leads.
-    state = phase_two(["2C 9H", "3C 4C 7H", "5C 8H", "6D 2H"], trump="S")
+    state = phase_two(GOAT, ["2C 9H", "3C 4C 7H", "5C 8H", "6D 2H"], trump="S")
     state.apply(play("2C"))
     state.apply(play("3C 4C"))
     state.apply(play("5C"))
@@ -632,7 +538,7 @@ def test_goat_second_part_eating_every_touching_card_ends_the_trick_next_player_
 def test_goat_howell_phase_two_example_eat_two_three_then_seven_to_jack():
     # Howell, The Second Part, the EXAMPLE (4 players): 1 leads 2-3C, 2 plays 7-8-9C, 3 eats 2-3C, 4
     # plays 10-JC, 1 eats 7-8-9-10-JC, which all touch.
-    state = phase_two(["2C 3C 5S", "7C 8C 9C 4S", "6D 7D", "TC JC 8D"], trump="H")
+    state = phase_two(GOAT, ["2C 3C 5S", "7C 8C 9C 4S", "6D 7D", "TC JC 8D"], trump="H")
     state.apply(play("2C 3C"))
     state.apply(play("7C 8C 9C"))
     state.apply(PICK)
@@ -649,7 +555,7 @@ def test_goat_howell_similar_example_kill_needs_four_plays_after_player_1_goes_o
     # Howell, The Second Part, the SIMILAR EXAMPLE (4 players, diamonds trump): player 1 goes out on the
     # 2D with three plays on the table, player 2 eats 7C-JC, then 5D, 7-8D and AD make four plays: a
     # kill; player 2 leads and only then does a kill need three plays.
-    state = phase_two(["2C 3C 2D", "7C 8C 9C AD QS", "5D 4S", "TC JC 7D 8D 3H"], trump="D")
+    state = phase_two(GOAT, ["2C 3C 2D", "7C 8C 9C AD QS", "5D 4S", "TC JC 7D 8D 3H"], trump="D")
     state.apply(play("2C 3C"))
     state.apply(play("7C 8C 9C"))
     state.apply(PICK)
@@ -673,7 +579,7 @@ def test_goat_howell_similar_example_kill_needs_four_plays_after_player_1_goes_o
 def test_goat_second_part_flurst_four_beats_kill_and_the_killer_leads():
     # Flurst, The Second Part, "Ending a trick by killing": with four players, A leads and B, C and D
     # each beat: four plays kill the trick, the cards leave the game and D leads.
-    state = phase_two(["4C 2S", "6C 3S", "9C 4S", "QC 5S"], trump="H")
+    state = phase_two(GOAT, ["4C 2S", "6C 3S", "9C 4S", "QC 5S"], trump="H")
     for card in ("4C", "6C", "9C", "QC"):
         state.apply(play(card))
     assert [(e.seat, e.cards) for e in events(state, "kill")] == [(D, cs("4C 6C 9C QC"))]
@@ -685,7 +591,7 @@ def test_goat_second_part_flurst_four_beats_kill_and_the_killer_leads():
 def test_goat_second_part_flurst_messier_kill_after_c_eats_a_lead():
     # Flurst, The Second Part, "Ending a trick by killing": A leads (1 play), B beats (2), C eats A's
     # lead (1), D beats (2), A beats (3), B beats (4): a kill, and B leads.
-    state = phase_two(["4C 2S TC", "6C QC 3S", "8D 4S", "8C 5S"], trump="H")
+    state = phase_two(GOAT, ["4C 2S TC", "6C QC 3S", "8D 4S", "8C 5S"], trump="H")
     state.apply(play("4C"))
     state.apply(play("6C"))
     state.apply(PICK)
@@ -702,7 +608,7 @@ def test_goat_second_part_flurst_messier_kill_after_c_eats_a_lead():
 def test_goat_second_part_killer_going_out_passes_the_lead_clockwise():
     # Flurst, The Second Part, "Ending a trick by killing": a player who kills and goes out at once
     # passes the lead to the next player clockwise - skipping D, who is already out.
-    state = phase_two(["4C 2S", "6C 3S", "9C", ""], trump="H")
+    state = phase_two(GOAT, ["4C 2S", "6C 3S", "9C", ""], trump="H")
     assert state.kill_at == 3
     for card in ("4C", "6C", "9C"):
         state.apply(play(card))
@@ -715,7 +621,7 @@ def test_goat_second_part_killer_going_out_passes_the_lead_clockwise():
 def test_goat_second_part_three_cards_and_one_card_are_announced():
     # Flurst, The Second Part, "Going out": a player whose hand drops to exactly three cards, or to
     # exactly one, announces it.
-    state = phase_two(["2C 3C 9D TD 5H", "4C 5C 6C JD", "7C 8C QD KD"], trump="S")
+    state = phase_two(GOAT, ["2C 3C 9D TD 5H", "4C 5C 6C JD", "7C 8C QD KD"], trump="S")
     state.apply(play("2C 3C"))
     assert [e.seat for e in events(state, "three-cards")] == [A]
     state.apply(play("4C 5C 6C"))
@@ -728,7 +634,7 @@ def test_goat_second_part_three_cards_and_one_card_are_announced():
 def test_goat_second_part_going_out_with_a_run_need_not_pass_one_card():
     # Flurst, The Second Part, "Going out": playing runs, one can go out without ever holding exactly
     # one or three cards.
-    state = phase_two(["5D 6D 7D 8D", "2S", "3S 4S"], trump="H")
+    state = phase_two(GOAT, ["5D 6D 7D 8D", "2S", "3S 4S"], trump="H")
     state.apply(play("5D 6D 7D 8D"))
     assert state.out_order == [A]
     assert events(state, "three-cards") == [] and events(state, "one-card") == []
@@ -738,7 +644,7 @@ def test_goat_second_part_going_out_with_a_run_need_not_pass_one_card():
 def test_goat_second_part_game_ends_when_one_player_holds_cards_who_is_the_goat():
     # Flurst, The Second Part, "Going out": when two are left and one goes out, the other is the goat.
     # As ruled, the deal ends as soon as only one player holds cards, even mid-trick.
-    state = phase_two(["9C", "TC", "2D 3D"], trump="H")
+    state = phase_two(GOAT, ["9C", "TC", "2D 3D"], trump="H")
     state.apply(play("9C"))
     assert not state.is_over
     state.apply(play("TC"))

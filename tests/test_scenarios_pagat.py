@@ -10,101 +10,27 @@ from __future__ import annotations
 
 import pytest
 
-from skitgubbe import Action, Kind, State, find_variant, parse_card, parse_cards
+from helpers import (
+    PICK,
+    STOCK,
+    all_event_cards,
+    cs,
+    drain,
+    events,
+    leader_filler,
+    new_game,
+    phase_two,
+    play,
+    stack_deck,
+)
+from skitgubbe import State, find_variant, parse_card
 from skitgubbe.base import Phase
-from skitgubbe.cards import SUITS, mask_of, rank_of
+from skitgubbe.cards import SUITS
 from skitgubbe.state import GameOverError, IllegalActionError
 from skitgubbe.view import view_of
 
 PAGAT = find_variant("pagat")
-STOCK = Action(Kind.STOCK)
-PICK = Action(Kind.PICK_UP)
 A, B, C = 0, 1, 2
-
-
-# -- helpers -------------------------------------------------------------------------------------------
-
-
-def cs(text: str) -> int:
-    """The card set of space-separated cards, e.g. ``cs("7C 9D")``."""
-    return mask_of(parse_cards(text))
-
-
-def play(text: str) -> Action:
-    return Action(Kind.PLAY, cs(text))
-
-
-def stack_deck(
-    hands: list[str],
-    stock: str = "",
-    *,
-    dealer: int,
-    tail: str = "",
-    bottom: str | None = None,
-    drain: int = 0,
-) -> list[int]:
-    """A 52-card deck order that deals ``hands`` (three cards per seat, one at a time clockwise from
-    the dealer's left), then puts ``stock`` on top of the stock (top first).
-
-    With ``drain`` (cards per trick) the cards nobody named become *filler*: tricks in which the
-    leader's card is higher than the others', so that turning up the stock ``drain`` cards a trick
-    keeps the same leader winning.  ``tail`` then follows the filler and ``bottom`` is the last card
-    of the deck (the trump card).
-    """
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    assert all(len(h) == 3 for h in per_seat)
-    deal = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(3 * n)]
-    top, end = parse_cards(stock), parse_cards(tail)
-    last = [parse_card(bottom)] if bottom else []
-    named = deal + top + end + last
-    assert len(set(named)) == len(named), "a card is named twice"
-    pool = [x for x in range(52) if x not in named]
-    filler = _filler(pool, drain) if drain else pool
-    return deal + top + filler + end + last
-
-
-def _filler(pool: list[int], chunk: int) -> list[int]:
-    """Order ``pool`` in tricks of ``chunk`` cards whose first card outranks the rest."""
-    assert len(pool) % chunk == 0, f"{len(pool)} filler cards do not make tricks of {chunk}"
-    heads = sorted(pool, key=rank_of, reverse=True)[: len(pool) // chunk]
-    lows = sorted((x for x in pool if x not in heads), key=rank_of, reverse=True)
-    out: list[int] = []
-    for h in heads:
-        take = [x for x in lows if rank_of(x) < rank_of(h)][: chunk - 1]
-        assert len(take) == chunk - 1, "cannot build the filler"
-        for x in take:
-            lows.remove(x)
-        out += [h, *take]
-    return out
-
-
-def drain(state: State, keep: int) -> None:
-    """Turn up stock cards until ``keep`` remain; the drain must end between two tricks."""
-    while len(state.stock) > keep:
-        state.apply(STOCK)
-    assert view_of(state, 0).trick_cards() == 0, "the drain ended in the middle of a trick"
-
-
-def events(state: State, kind: str) -> list:
-    return [e for e in state.events if e.kind == kind]
-
-
-def all_event_cards(state: State) -> int:
-    m = 0
-    for e in state.events:
-        m |= e.cards
-    return m
-
-
-def new_game(hands: list[str], stock: str = "", **kw: object) -> State:
-    """A three-seat deal with seat A to lead (the dealer is C unless given)."""
-    dealer = kw.pop("dealer", C)
-    return State.new(PAGAT, len(hands), dealer=dealer, deck=stack_deck(hands, stock, dealer=dealer, **kw))
-
-
-def phase_two(hands: list[str], trump: str = "H", leader: int = A) -> State:
-    return State.from_phase_two(PAGAT, [cs(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
 
 
 def table(state: State) -> list[int]:
@@ -118,7 +44,7 @@ def test_pagat_deal_three_cards_each_from_dealers_left_and_left_of_dealer_leads(
     # pagat.com Skitgubbe, "Players, cards and deal" (three cards each, clockwise) and "Play in the
     # first phase" (the player on the dealer's left leads; the player on the leader's left follows).
     hands = ["2C 3C 4C", "5D 6D 7D", "8H 9H TH"]
-    state = new_game(hands, "JS QS", dealer=B)
+    state = new_game(PAGAT, hands, "JS QS", dealer=B)
     assert state.hands == [cs(h) for h in hands]
     assert len(state.stock) == 52 - 9
     assert state.to_act == C
@@ -133,7 +59,7 @@ def test_pagat_deal_three_cards_each_from_dealers_left_and_left_of_dealer_leads(
 def test_pagat_first_phase_each_player_draws_immediately_after_playing():
     # pagat.com Skitgubbe, "Play in the first phase": a player draws from the stock right after
     # playing, so hands stay at three cards while the stock lasts.
-    state = new_game(["9C 2C 3C", "4D 5D 6D", "7H 8H TH"], "JS QS KS")
+    state = new_game(PAGAT, ["9C 2C 3C", "4D 5D 6D", "7H 8H TH"], "JS QS KS")
     state.apply(play("9C"))
     assert state.hands[A] == cs("2C 3C JS")
     state.apply(play("4D"))
@@ -144,7 +70,7 @@ def test_pagat_first_phase_each_player_draws_immediately_after_playing():
 def test_pagat_first_phase_second_player_need_not_follow_suit_or_beat():
     # pagat.com Skitgubbe, "Play in the first phase": suits do not matter, there is no need to follow
     # suit, and the second player may play low to give the trick to the leader.
-    state = new_game(["9C 2C 3C", "4D 5D KH", "7H 8H TH"], "JS QS KS")
+    state = new_game(PAGAT, ["9C 2C 3C", "4D 5D KH", "7H 8H TH"], "JS QS KS")
     state.apply(play("9C"))
     assert set(state.legal_actions()) == {play("4D"), play("5D"), play("KH"), STOCK}
     state.apply(play("4D"))
@@ -154,7 +80,7 @@ def test_pagat_first_phase_second_player_need_not_follow_suit_or_beat():
 def test_pagat_first_phase_leader_wins_and_leads_again_to_the_same_follower():
     # pagat.com Skitgubbe, "Play in the first phase": the higher card wins, the winner keeps the two
     # cards and leads; if the leader won, the same two players play the next trick.
-    state = new_game(["9C 2C 3C", "4D 5D 6D", "7H 8H TH"], "JS QS KS AS")
+    state = new_game(PAGAT, ["9C 2C 3C", "4D 5D 6D", "7H 8H TH"], "JS QS KS AS")
     state.apply(play("9C"))
     state.apply(play("4D"))
     assert [e.seat for e in events(state, "win")] == [A]
@@ -168,7 +94,7 @@ def test_pagat_first_phase_leader_wins_and_leads_again_to_the_same_follower():
 def test_pagat_first_phase_follower_wins_and_leads_to_its_left():
     # pagat.com Skitgubbe, "Play in the first phase": the winner leads the next trick, which is then
     # played with the player on the winner's left (Myllymatti section says the same).
-    state = new_game(["4C 2C 3C", "9D 5D 6D", "7H 8H TH"], "JS QS KS AS")
+    state = new_game(PAGAT, ["4C 2C 3C", "9D 5D 6D", "7H 8H TH"], "JS QS KS AS")
     state.apply(play("4C"))
     state.apply(play("9D"))
     assert state.piles == [0, cs("4C 9D"), 0]
@@ -182,7 +108,7 @@ def test_pagat_first_phase_stunsa_cards_stay_and_same_leader_leads_again():
     # pagat.com Skitgubbe, "Play in the first phase": equal cards are a stunsa (bounce): the cards
     # stay on the table, both players draw, and the same player leads again; the winner of the
     # next trick takes all the cards, the tied ones included.
-    state = new_game(["7C KS 2D", "7D 2H 3S", "4H 5H 6H"], "8C 9C TC JC")
+    state = new_game(PAGAT, ["7C KS 2D", "7D 2H 3S", "4H 5H 6H"], "8C 9C TC JC")
     state.apply(play("7C"))
     state.apply(play("7D"))
     assert [e.seats for e in events(state, "bounce")] == [(A, B)]
@@ -199,7 +125,7 @@ def test_pagat_first_phase_stunsa_cards_stay_and_same_leader_leads_again():
 def test_pagat_first_phase_repeated_stunsa_follower_takes_everything_and_leads_to_its_left():
     # pagat.com Skitgubbe, "Play in the first phase": bounces repeat until one player wins the
     # trick, who takes every card played including the tied tricks.
-    state = new_game(["7C 9S 2D", "7D 9H KH", "4H 5H 6H"], "2S 3S 4S 5S 6S 8S")
+    state = new_game(PAGAT, ["7C 9S 2D", "7D 9H KH", "4H 5H 6H"], "2S 3S 4S 5S 6S 8S")
     for lead, follow in [("7C", "7D"), ("9S", "9H")]:
         state.apply(play(lead))
         state.apply(play(follow))
@@ -216,7 +142,7 @@ def test_pagat_first_phase_repeated_stunsa_follower_takes_everything_and_leads_t
 def test_pagat_first_phase_turned_stock_card_is_played_not_kept():
     # pagat.com Skitgubbe, "Play in the first phase": instead of playing from hand a player may turn
     # up the top stock card, and must play it; it does not go into the hand.
-    state = new_game(["2C 3C 4C", "5D 6D 7D", "8H 9H TH"], "KS 8S 9S")
+    state = new_game(PAGAT, ["2C 3C 4C", "5D 6D 7D", "8H 9H TH"], "KS 8S 9S")
     before = len(state.stock)
     assert STOCK in state.legal_actions()
     state.apply(STOCK)
@@ -239,7 +165,7 @@ def test_pagat_first_phase_turned_stock_card_is_played_not_kept():
 def _last_two_stock_cards() -> State:
     # Stock after the filler: 2C, 3S, then 8H at the bottom.
     hands = ["KC KD QH", "9D 5H AD", "4S 6S 7S"]
-    deck = stack_deck(hands, dealer=C, tail="2C 3S", bottom="8H", drain=2)
+    deck = stack_deck(hands, dealer=C, tail="2C 3S", bottom="8H", drain=2, filler=leader_filler)
     state = State.new(PAGAT, 3, dealer=C, deck=deck)
     drain(state, 3)
     assert state.to_act == A and state.hands == [cs(h) for h in hands]
@@ -324,7 +250,8 @@ def test_pagat_end_of_first_phase_incomplete_trick_with_stunsas_goes_back():
     # pagat.com Skitgubbe, "Play in the first phase": if the last trick is incomplete the players take
     # back what they played to it - here three bounced rounds, ended when A must lead with no card.
     hands = ["7C 9D QS", "7H 9S QH", "2D 3D 4D"]
-    state = State.new(PAGAT, 3, dealer=C, deck=stack_deck(hands, dealer=C, bottom="5C", drain=2))
+    deck = stack_deck(hands, dealer=C, bottom="5C", drain=2, filler=leader_filler)
+    state = State.new(PAGAT, 3, dealer=C, deck=deck)
     drain(state, 1)
     assert STOCK not in state.legal_actions()
     for lead, follow in [("7C", "7H"), ("9D", "9S"), ("QS", "QH")]:
@@ -346,7 +273,8 @@ def test_pagat_end_of_first_phase_follower_without_card_lead_goes_back():
     # pagat.com Skitgubbe, "Play in the first phase": the phase ends when the player to play has no
     # card, here the follower; the leader takes back the card led to the incomplete trick.
     hands = ["AC 2C 3C", "2D KD 4D", "KH QH JH"]
-    state = State.new(PAGAT, 3, dealer=C, deck=stack_deck(hands, dealer=C, bottom="9S", drain=2))
+    deck = stack_deck(hands, dealer=C, bottom="9S", drain=2, filler=leader_filler)
+    state = State.new(PAGAT, 3, dealer=C, deck=deck)
     drain(state, 1)
     for seat, card in [
         (A, "AC"), (B, "2D"),  # A wins
@@ -370,7 +298,7 @@ def test_pagat_end_of_first_phase_follower_without_card_lead_goes_back():
 def test_pagat_second_phase_beat_with_higher_card_of_suit_or_trump_never_duck():
     # pagat.com Skitgubbe, "Play in the second phase": a card is beaten by a higher card of its suit or,
     # if not a trump, by any trump; ducking is never allowed, picking up always is.
-    state = phase_two(["7C 2D", "5C 9C KD 2H 8S", "3S 4S"], trump="H")
+    state = phase_two(PAGAT, ["7C 2D", "5C 9C KD 2H 8S", "3S 4S"], trump="H")
     state.apply(play("7C"))
     assert set(state.legal_actions()) == {play("9C"), play("2H"), PICK}
     for bad in ("KD", "5C", "8S"):
@@ -382,14 +310,14 @@ def test_pagat_second_phase_beat_with_higher_card_of_suit_or_trump_never_duck():
 
 def test_pagat_second_phase_trump_is_beaten_only_by_a_higher_trump():
     # pagat.com Skitgubbe, "Play in the second phase": only a higher card of the same suit beats a trump.
-    state = phase_two(["7H 2D", "9H 5H AC", "3S 4S"], trump="H")
+    state = phase_two(PAGAT, ["7H 2D", "9H 5H AC", "3S 4S"], trump="H")
     state.apply(play("7H"))
     assert set(state.legal_actions()) == {play("9H"), PICK}
 
 
 def test_pagat_second_phase_plays_are_single_cards():
     # pagat.com Skitgubbe, "Play in the second phase": one card at a time (sequences are a variant).
-    state = phase_two(["5C 6C", "9C", "3S"])
+    state = phase_two(PAGAT, ["5C 6C", "9C", "3S"])
     assert set(state.legal_actions()) == {play("5C"), play("6C")}
     with pytest.raises(IllegalActionError):
         state.apply(play("5C 6C"))
@@ -398,7 +326,7 @@ def test_pagat_second_phase_plays_are_single_cards():
 def test_pagat_second_phase_picking_up_the_only_card_passes_the_lead_on():
     # pagat.com Skitgubbe, "Play in the second phase": a player who picks up the only card on the table
     # takes it into hand and the next player leads a new trick.
-    state = phase_two(["5C 2D", "3C 4D", "6S 7S"])
+    state = phase_two(PAGAT, ["5C 2D", "3C 4D", "6S 7S"])
     state.apply(play("5C"))
     state.apply(PICK)
     assert state.hands[B] == cs("3C 4D 5C")
@@ -410,7 +338,7 @@ def test_pagat_second_phase_picking_up_the_only_card_passes_the_lead_on():
 def test_pagat_second_phase_only_the_last_card_is_picked_up_next_player_faces_card_beneath():
     # pagat.com Skitgubbe, "Play in the second phase": with several cards on the table only the last
     # one is picked up and the next player must beat the card underneath it.
-    state = phase_two(["5C 8C 2D", "9C 3D", "4D 6D"])
+    state = phase_two(PAGAT, ["5C 8C 2D", "9C 3D", "4D 6D"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     state.apply(PICK)
@@ -424,7 +352,7 @@ def test_pagat_second_phase_suppose_3_players_c_beats_and_sets_aside():
     # pagat.com Skitgubbe, "Play in the second phase", the example "Suppose there are 3 players": A
     # leads, B beats, C beats B: three cards with three players is avstick; C sets them aside and
     # leads.
-    state = phase_two(["5C AS", "9C 2D", "JC 3D"])
+    state = phase_two(PAGAT, ["5C AS", "9C 2D", "JC 3D"])
     start_out = state.killed  # cards in no hand start out of play
     state.apply(play("5C"))
     state.apply(play("9C"))
@@ -440,7 +368,7 @@ def test_pagat_second_phase_suppose_3_players_c_beats_and_sets_aside():
 def test_pagat_second_phase_suppose_3_players_c_picks_up_then_a_and_b_beat():
     # pagat.com Skitgubbe, "Play in the second phase", same example: C picks up B's card, A must beat
     # his own lead, then B beats A's card; B completed the trick, sets it aside and leads.
-    state = phase_two(["5C 8C AS", "9C TC 2D", "3D 4D"])
+    state = phase_two(PAGAT, ["5C 8C AS", "9C TC 2D", "3D 4D"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     state.apply(PICK)
@@ -456,7 +384,7 @@ def test_pagat_second_phase_suppose_3_players_c_picks_up_then_a_and_b_beat():
 def test_pagat_second_phase_suppose_3_players_a_picks_up_his_own_lead_b_leads():
     # pagat.com Skitgubbe, "Play in the second phase", same example, the other possibility: A leads, B
     # beats, C picks up B's card, A picks up his own card; the table is empty and B leads.
-    state = phase_two(["5C AS", "9C 2D", "3D 4D"])
+    state = phase_two(PAGAT, ["5C AS", "9C 2D", "3D 4D"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     state.apply(PICK)
@@ -471,7 +399,7 @@ def test_pagat_second_phase_a_leads_his_last_card_c_beats_and_leads_two_card_tri
     # pagat.com Skitgubbe, "Play in the second phase", the example "A leads his last card": B beats, C
     # picks up B's card, B beats A's card again, C beats B's: the trick is over, C leads, and the next
     # trick needs only two cards.
-    state = phase_two(["5C", "9C 7C 2D", "TC 3D 4D"])
+    state = phase_two(PAGAT, ["5C", "9C 7C 2D", "TC 3D 4D"])
     state.apply(play("5C"))
     assert A in state.out_order
     state.apply(play("9C"))
@@ -489,7 +417,7 @@ def test_pagat_second_phase_a_leads_his_last_card_c_beats_and_leads_two_card_tri
 def test_pagat_second_phase_b_beats_with_last_card_a_picks_up_c_leads_two_card_trick():
     # pagat.com Skitgubbe, "Play in the second phase", second example: A leads, B beats with his last
     # card, C picks it up, A picks up his lead; C leads and two cards complete the next trick.
-    state = phase_two(["5C 6D", "9C", "3D 4D"])
+    state = phase_two(PAGAT, ["5C 6D", "9C", "3D 4D"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     assert state.out_order == [B]
@@ -504,7 +432,7 @@ def test_pagat_second_phase_b_beats_with_last_card_a_picks_up_c_leads_two_card_t
 def test_pagat_second_phase_trick_still_needs_three_cards_after_a_player_runs_out():
     # pagat.com Skitgubbe, "Play in the second phase": a player running out during a trick does not
     # change the number of cards that completes that trick.
-    state = phase_two(["5C", "9C 2D", "TC JC 3D"])
+    state = phase_two(PAGAT, ["5C", "9C 2D", "TC JC 3D"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     assert table(state) == [cs("5C"), cs("9C")]
@@ -517,7 +445,7 @@ def test_pagat_second_phase_trick_still_needs_three_cards_after_a_player_runs_ou
 def test_pagat_second_phase_completing_a_trick_with_last_card_left_player_leads():
     # pagat.com Skitgubbe, "Play in the second phase", ending 1: the player who completes the trick
     # leads unless his hand is empty, in which case the player on his left leads.
-    state = phase_two(["5C 2D", "9C 3D", "JC"])
+    state = phase_two(PAGAT, ["5C 2D", "9C 3D", "JC"])
     state.apply(play("5C"))
     state.apply(play("9C"))
     state.apply(play("JC"))
@@ -530,7 +458,7 @@ def test_pagat_second_phase_completing_a_trick_with_last_card_left_player_leads(
 def test_pagat_second_phase_player_with_no_cards_takes_no_part():
     # pagat.com Skitgubbe, "Play in the second phase": a player who collected no cards in phase one
     # does not take part; tricks then need one card fewer.
-    state = phase_two(["5C 6C", "", "9C TC"], leader=B)
+    state = phase_two(PAGAT, ["5C 6C", "", "9C TC"], leader=B)
     assert state.out_order == [B]
     assert state.to_act == C  # the lead passes on from the empty seat
     assert state.kill_at == 2
@@ -543,7 +471,7 @@ def test_pagat_second_phase_player_with_no_cards_takes_no_part():
 def test_pagat_second_phase_last_player_holding_cards_is_the_skitgubbe():
     # pagat.com Skitgubbe, "Play in the second phase": the player left with cards is the loser; the
     # deal ends once a single player holds cards.
-    state = phase_two(["AC", "2C", "3D"])
+    state = phase_two(PAGAT, ["AC", "2C", "3D"])
     state.apply(play("AC"))
     assert state.legal_actions() == [PICK]
     state.apply(PICK)

@@ -22,12 +22,25 @@ import random
 
 import pytest
 
+from helpers import (
+    PICK,
+    STOCK,
+    cs,
+    drain,
+    events,
+    moves,
+    new_game,
+    pass_windows,
+    pick,
+    play,
+    sluffs_of,
+    stack_deck,
+)
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
 from skitgubbe.base import Phase
 from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of
 from skitgubbe.view import view_of
-from test_options import cs, drain, events, moves, new_game, pass_windows, play, sluffs_of, stack_deck
-from test_properties import check_outcome, pick
+from test_properties import check_outcome
 
 TWO = find_variant("two-player")
 MAS = find_variant("mas")
@@ -35,8 +48,6 @@ KOIRA = find_variant("koira")
 CATS = find_variant("catsatcards")
 CATS_FLURST = find_variant("catsatcards-flurst")
 GOAT = find_variant("goat")
-STOCK = Action(Kind.STOCK)
-PICK = Action(Kind.PICK_UP)
 STORE = Action(Kind.STORE)
 EXCHANGE = Action(Kind.EXCHANGE)
 A, B, C, D = 0, 1, 2, 3

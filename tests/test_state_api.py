@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from helpers import PASS, PICK, STOCK, cs, play, random_playout, refused, sluff, stack_deck
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.base import Phase
 from skitgubbe.cards import FULL_DECK, mask_of, parse_cards
@@ -18,55 +19,6 @@ from skitgubbe.variants import ALIASES, PRESETS, UnknownVariantError, find_varia
 
 PAGAT = PRESETS["pagat"]
 GOAT = PRESETS["goat"]
-STOCK = Action(Kind.STOCK)
-PASS = Action(Kind.PASS)
-PICK = Action(Kind.PICK_UP)
-
-
-def cs(text: str) -> int:
-    return mask_of(parse_cards(text))
-
-
-def play(text: str) -> Action:
-    return Action(Kind.PLAY, cs(text))
-
-
-def sluff(text: str) -> Action:
-    return Action(Kind.SLUFF, cs(text))
-
-
-def deck_for(hands: list[str], stock: str = "", *, dealer: int = 0) -> list[int]:
-    """A deck order that deals ``hands`` (three cards each, one at a time clockwise from the
-    dealer's left) and then has ``stock`` on top of the stock, top card first."""
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    deal = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(3 * n)]
-    named = deal + parse_cards(stock)
-    return named + [c for c in range(52) if c not in named]
-
-
-def refused(state: State, action: Action, seat: int) -> str:
-    """The reason ``seat`` may not take ``action``; checks that check(), can(), explain() and
-    apply() agree and that apply() changes nothing."""
-    assert not state.can(action, seat)
-    with pytest.raises(IllegalActionError) as info:
-        state.check(action, seat)
-    e = info.value
-    assert (e.seat, e.action) == (seat, action)
-    assert str(e) == f"seat {seat} cannot {action}: {e.reason}"
-    history, hands, to_act = list(state.history), list(state.hands), state.to_act
-    with pytest.raises(IllegalActionError) as again:
-        state.apply(action, seat)
-    assert again.value.reason == e.reason
-    assert (state.history, state.hands, state.to_act) == (history, hands, to_act)
-    return e.reason
-
-
-def play_out(state: State, seed: int = 0) -> State:
-    rng = random.Random(seed)
-    while not state.is_over:
-        state.apply(state.random_action(rng), state.to_act)
-    return state
 
 
 # -- State.new ---------------------------------------------------------------------------------
@@ -111,12 +63,12 @@ def test_new_validation(kwargs: dict[str, object], message: str) -> None:
 
 def test_new_deals_as_documented() -> None:
     hands = ["AC AD AH", "2C 2D 2H", "KC KD KH"]
-    state = State.new(PAGAT, 3, deck=deck_for(hands, "7S 8S", dealer=2), dealer=2)
+    state = State.new(PAGAT, 3, deck=stack_deck(hands, "7S 8S", dealer=2), dealer=2)
     assert state.hands == [cs(h) for h in hands]
     assert state.stock[-2:] == parse_cards("8S 7S")  # top card last
     assert len(state.stock) == 52 - 9
     assert state.to_act == 0 and state.leader == 0  # the dealer's left leads
-    assert State.new(PAGAT, 3, deck=deck_for(hands), leader=2).to_act == 2
+    assert State.new(PAGAT, 3, deck=stack_deck(hands), leader=2).to_act == 2
     seeded = State.new(GOAT, 4, seed="x")
     assert seeded.deck == deck_from_seed("x") and seeded.players == 4
     assert sorted(deck_from_seed(7)) == list(range(52)) and deck_from_seed(7) == deck_from_seed(7)
@@ -251,7 +203,7 @@ GOAT_HANDS = ["3C 8S JD", "KC 9S 4D", "KD 7S 2H"]
 
 
 def goat_game(*, live: bool = False) -> State:
-    state = State.new(GOAT, 3, deck=deck_for(GOAT_HANDS, "9H 6C 6D"), live=live)
+    state = State.new(GOAT, 3, deck=stack_deck(GOAT_HANDS, "9H 6C 6D"), live=live)
     assert state.hands == [cs(h) for h in GOAT_HANDS] and state.to_act == 1
     return state
 
@@ -310,7 +262,7 @@ def test_live_table_has_no_window_before_the_trick_is_settled() -> None:
 
 
 def test_pagat_phase_one_messages() -> None:
-    state = State.new(PAGAT, 3, deck=deck_for(["AC AD AH", "2C 2D 2H", "KC KD KH"], "7S 8S"))
+    state = State.new(PAGAT, 3, deck=stack_deck(["AC AD AH", "2C 2D 2H", "KC KD KH"], "7S 8S"))
     assert state.to_act == 1 and state.acting_seats() == [1]
     assert refused(state, play("AC"), 0) == "it is seat 1's turn to play, not yours"
     assert refused(state, STOCK, 0) == "it is seat 1's turn to play, not yours"
@@ -355,9 +307,7 @@ def dreck_game() -> State:
     """A goat deal (seed found by search, fixed) stopped when the dreck waits for the chance deal."""
     for seed in range(200):
         state = State.new(GOAT, 6, seed=seed)
-        rng = random.Random(seed)
-        while state.phase == Phase.ONE:
-            state.apply(state.random_action(rng), state.to_act)
+        random_playout(state, seed, phase_one_only=True)
         if state.phase == Phase.DRECK:
             return state
     raise AssertionError("no goat deal of the first 200 seeds needs a chance deal of the dreck")
@@ -475,7 +425,7 @@ def test_from_phase_two_positions() -> None:
 
 @pytest.mark.parametrize(("rules", "players"), [(PAGAT, 2), (GOAT, 5)])
 def test_game_over(rules: Rules, players: int) -> None:
-    state = play_out(State.new(rules, players, seed=11), seed=11)
+    state = random_playout(State.new(rules, players, seed=11), seed=11)
     assert state.is_over and state.to_act == -2 and state.acting_seats() == []
     assert state.outcome is not None and state.outcome.loser == state.loser is not None
     for seat in range(players):
@@ -493,7 +443,7 @@ def test_game_over(rules: Rules, players: int) -> None:
 
 def test_action_limit_abandons_the_deal() -> None:
     state = State.new(PAGAT, 3, seed=4, action_limit=10)
-    play_out(state)
+    random_playout(state)
     assert len(state.history) == 10 and state.is_over
     assert state.outcome is not None
     assert state.outcome.loser is None and state.outcome.abandoned

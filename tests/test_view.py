@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from helpers import random_playout
 from skitgubbe.actions import CHANCE, Kind
 from skitgubbe.base import Phase
 from skitgubbe.state import State
@@ -47,8 +48,7 @@ def _split_dreck_state() -> State:
     for seed in range(300):
         state = State.new(GOAT, 6, seed=seed)
         rng = random.Random(seed)
-        while state.phase == Phase.ONE:
-            state.apply(state.random_action(rng), state.to_act)
+        random_playout(state, rng, phase_one_only=True)
         if state.phase == Phase.DRECK:
             state.apply(state.chance_action(rng), CHANCE)
             return state

@@ -23,13 +23,14 @@ import random
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import CHANCE, Action, Kind
+from helpers import pick
+from skitgubbe.actions import CHANCE, Kind
 from skitgubbe.base import Phase
 from skitgubbe.cards import cards_in, full_deck, mask_of
 from skitgubbe.record import dumps, loads, record_of, replay
 from skitgubbe.rules import Rules, RulesError
 from skitgubbe.state import State
-from skitgubbe.view import view_of
+from skitgubbe.view import SPECTATOR, events_for, view_of
 
 # -- drawing rules ------------------------------------------------------------------------------------
 
@@ -91,19 +92,6 @@ games = st.tuples(
 
 
 # -- playing -------------------------------------------------------------------------------------------
-
-
-def pick(state: State, rng: random.Random) -> tuple[int, Action]:
-    """A random legal (seat, action): chance, the seat to act, or (live, and now and then otherwise)
-    any seat that may act now."""
-    if state.to_act == CHANCE:
-        return CHANCE, state.chance_action(rng)
-    seat = state.to_act
-    if state.live or rng.random() < 0.1:
-        seat = rng.choice(state.acting_seats())
-    legal = state.legal_actions(seat)
-    assert legal, f"seat {seat} is listed as acting but has no legal action"
-    return seat, legal[rng.randrange(len(legal))]
 
 
 def new_state(rules: Rules, players: int, deck_seed: int, dealer: int, live: bool) -> State:
@@ -169,7 +157,7 @@ def check_to_act(state: State, rng: random.Random) -> None:
 
 
 class Public:
-    """What the table has seen of each hand, rebuilt from the public events alone: cards a seat was
+    """What the table has seen of each hand, rebuilt from the events as a spectator sees them: cards a seat was
     seen to take (won tricks when phase one ends, cards taken back, exposed, a shown trump card, a
     dreck given to a single seat, pick-ups), less the cards it was seen to give up."""
 
@@ -180,7 +168,7 @@ class Public:
         self.dreck = 0
 
     def update(self, state: State) -> list[int]:
-        for e in state.events[self.seen:]:
+        for e in events_for(state.events[self.seen:], SPECTATOR):  # as a spectator sees them
             k, s, m = e.kind, e.seat, e.cards
             if k in ("play", "sluff", "lead", "beat"):
                 self.hands[s] &= ~m

@@ -21,8 +21,24 @@ from pathlib import Path
 
 import pytest
 
+from helpers import (
+    PICK,
+    STOCK,
+    cs,
+    drain,
+    events,
+    moves,
+    new_game,
+    pass_windows,
+    phase_two,
+    play,
+    plays_of,
+    random_playout,
+    sluff,
+    sluffs_of,
+    stack_deck,
+)
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
-from skitgubbe.actions import parse_action
 from skitgubbe.base import Phase
 from skitgubbe.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
 from skitgubbe.phase_two import anti_trump_suit, beats, pick_up_take
@@ -39,127 +55,16 @@ from skitgubbe.rules import (
     StockEnd,
 )
 from skitgubbe.variants import ALIASES, PRESETS
-from skitgubbe.view import view_of
+from skitgubbe.view import event_for, view_of
 
 PAGAT = find_variant("pagat")
 ALL_PLAY = Rules(first_phase=FirstPhase.ALL_PLAY, max_players=8)  # all play, no sluffing, no matching
 SLUFFING = ALL_PLAY.replace(sluffing=True)
-STOCK = Action(Kind.STOCK)
-PASS = Action(Kind.PASS)
-PICK = Action(Kind.PICK_UP)
 A, B, C, D = 0, 1, 2, 3
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "options.md"
 
 
 # -- helpers -------------------------------------------------------------------------------------------
-
-
-def cs(text: str) -> int:
-    """The card set of space-separated cards, e.g. ``cs("7C 9D")``."""
-    return mask_of(parse_cards(text))
-
-
-def play(text: str) -> Action:
-    return Action(Kind.PLAY, cs(text))
-
-
-def sluff(text: str) -> Action:
-    return Action(Kind.SLUFF, cs(text))
-
-
-def stack_deck(
-    hands: list[str],
-    stock: str = "",
-    *,
-    dealer: int,
-    tail: str = "",
-    bottom: str | None = None,
-    drain: int = 0,
-) -> list[int]:
-    """A 52-card deck order that deals ``hands`` (the same number of cards per seat, one at a time
-    clockwise from the dealer's left), then puts ``stock`` on top of the stock (top first).
-
-    With ``drain`` (cards per trick) the cards nobody named become *filler*: tricks in which the
-    first card turned up outranks every other card of the trick and no two cards share a rank, so
-    that turning up the stock keeps the leader winning without ties.  ``tail`` follows the filler
-    and ``bottom`` is the last card of the deck.
-    """
-    n = len(hands)
-    per_seat = [parse_cards(h) for h in hands]
-    size = len(per_seat[0])
-    assert all(len(h) == size for h in per_seat)
-    deal = [per_seat[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
-    top, end = parse_cards(stock), parse_cards(tail)
-    last = [parse_card(bottom)] if bottom else []
-    named = deal + top + end + last
-    assert len(set(named)) == len(named), "a card is named twice"
-    pool = [x for x in range(52) if x not in named]
-    filler = _filler(pool, drain) if drain else pool
-    return deal + top + filler + end + last
-
-
-def _filler(pool: list[int], chunk: int) -> list[int]:
-    """``pool`` in tricks of ``chunk`` cards, each strictly falling in rank.  Sorted from high to low
-    and dealt into at least four tricks in turn, no trick gets two cards of one rank."""
-    assert len(pool) % chunk == 0, f"{len(pool)} filler cards do not make tricks of {chunk}"
-    tricks = len(pool) // chunk
-    assert tricks >= 4, "too few filler tricks to keep ranks apart"
-    ordered = sorted(pool, key=rank_of, reverse=True)
-    return [ordered[i + j * tricks] for i in range(tricks) for j in range(chunk)]
-
-
-def new_game(rules: Rules, hands: list[str], stock: str = "", *, dealer: int | None = None,
-             leader: int | None = None, **kw: object) -> State:
-    """A deal of ``hands`` with the last seat as dealer (so A is on the dealer's left) unless given."""
-    n = len(hands)
-    dealer = n - 1 if dealer is None else dealer
-    deck = stack_deck(hands, stock, dealer=dealer, **kw)  # type: ignore[arg-type]
-    return State.new(rules, n, dealer=dealer, deck=deck, leader=leader)
-
-
-def pass_windows(state: State) -> None:
-    """Every seat asked to sluff says pass."""
-    while state.phase == Phase.ONE and state.pending:
-        state.apply(PASS)
-
-
-def drain(state: State, keep: int) -> None:
-    """Turn up stock cards (passing every sluff window) until ``keep`` remain, between two tricks."""
-    while len(state.stock) > keep or state.pending:
-        state.apply(PASS if state.pending else STOCK)
-    assert view_of(state, 0).trick_cards() == 0, "the drain ended in the middle of a trick"
-
-
-def moves(state: State, *steps: tuple[int, str]) -> None:
-    """Play ``(seat, "play 7C" | "stock" | "pick" ...)`` in turn, passing sluff windows in between."""
-    for seat, text in steps:
-        pass_windows(state)
-        assert state.to_act == seat, f"expected seat {seat} to act before {text!r}, not {state.to_act}"
-        state.apply(parse_action(text))
-    pass_windows(state)
-
-
-def two(rules: Rules, hands: list[str], trump: str = "H", leader: int = A) -> State:
-    """A phase-two position: ``hands`` (other cards out of play), ``trump`` suit letter, ``leader``."""
-    return State.from_phase_two(rules, [cs(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
-
-
-def events(state: State, kind: str) -> list:
-    return [e for e in state.events if e.kind == kind]
-
-
-def plays_of(state: State, seat: int | None = None) -> set[int]:
-    """Card sets of the PLAY actions open to ``seat`` (default: the seat to act)."""
-    return {a.cards for a in state.legal_actions(seat) if a.kind is Kind.PLAY}
-
-
-def sluffs_of(state: State, seat: int) -> int:
-    """Card set ``seat`` may sluff now."""
-    m = 0
-    for a in state.legal_actions(seat):
-        if a.kind is Kind.SLUFF:
-            m |= a.cards
-    return m
 
 
 def through_phase_one(rules: Rules, seed: int, players: int = 3) -> State:
@@ -240,7 +145,7 @@ def test_aces_low_first_in_phase_one_only() -> None:
     assert new_game(PAGAT.replace(first_lead=FirstLead.LOWEST_CARD),
                     ["9C 5C 6C", "2D 5D 6D", "7H AH 9H"]).to_act == B
     # phase two: the ace beats the king again
-    state = two(low, ["KC 2D", "AC 3D"], trump="H")
+    state = phase_two(low, ["KC 2D", "AC 3D"], trump="H")
     state.apply(play("KC"))
     assert cs("AC") in plays_of(state)
 
@@ -275,7 +180,9 @@ def test_exposed_bottom_and_show_trump_card_at_the_end_of_phase_one() -> None:
     assert view_of(end["named"], other).trump_card == -1
     assert view_of(end["named"], holder).trump_card == card
     assert view_of(end["named"], other).trump_suit == card // 13  # the suit is announced
-    assert [e.cards for e in events(end["named"], "trump")] == [0]
+    # the trump event holds the card for its holder only
+    assert [event_for(e, other).cards for e in events(end["named"], "trump")] == [0]
+    assert [event_for(e, holder).cards for e in events(end["named"], "trump")] == [1 << card]
     assert end["exposed"].known[holder] >> card & 1
     assert view_of(end["exposed"], other).trump_card == card
 
@@ -867,7 +774,7 @@ def test_plays_single_runs_runs_of_three_and_runs_from_the_two() -> None:
     # length); Mattis (some require three cards); Koira, "Variants" (only runs starting with the 2).
     hand = "2C 3C 4C 5C 9D"
     singles = {cs(c) for c in hand.split()}
-    leads = {p: plays_of(two(PAGAT.replace(plays=p), [hand, "6H"])) for p in Plays}
+    leads = {p: plays_of(phase_two(PAGAT.replace(plays=p), [hand, "6H"])) for p in Plays}
     assert leads[Plays.SINGLE] == singles
     assert leads[Plays.RUN] == singles | {cs("2C 3C"), cs("3C 4C"), cs("4C 5C"), cs("2C 3C 4C"),
                                           cs("3C 4C 5C"), cs("2C 3C 4C 5C")}
@@ -879,12 +786,12 @@ def test_plays_run_beating_example() -> None:
     # pagat.com, "Playing sequences in phase two": a led 5 of diamonds can be beaten by 7-8-9, that by
     # Q-K, or by a single 3 of spades when spades are trumps.
     runs = PAGAT.replace(plays=Plays.RUN)
-    state = two(runs, ["5D 2C", "7D 8D 9D 4C", "QD KD 3S 6C"], trump="S")
+    state = phase_two(runs, ["5D 2C", "7D 8D 9D 4C", "QD KD 3S 6C"], trump="S")
     state.apply(play("5D"))
     assert cs("7D 8D 9D") in plays_of(state)
     state.apply(play("7D 8D 9D"))
     assert {cs("QD KD"), cs("3S"), cs("QD"), cs("KD")} <= plays_of(state)
-    single = two(PAGAT, ["5D 2C", "7D 8D 9D 4C", "QD KD 3S 6C"], trump="S")
+    single = phase_two(PAGAT, ["5D 2C", "7D 8D 9D 4C", "QD KD 3S 6C"], trump="S")
     single.apply(play("5D"))
     assert plays_of(single) == {cs("7D"), cs("8D"), cs("9D")}
 
@@ -896,7 +803,7 @@ JOINED = ["3C 5C 2S", "6C 7C JC 2D", "8C 9C TC QC 3D", "4D 5D"]
 
 def _joined(mode: PickUp) -> State:
     """pagat.com, "Pick up joined sequences": A leads 3C, B plays 6-7C, C plays 8-9-10C, D picks up."""
-    state = two(PAGAT.replace(plays=Plays.RUN, pick_up=mode), JOINED, trump="H")
+    state = phase_two(PAGAT.replace(plays=Plays.RUN, pick_up=mode), JOINED, trump="H")
     for text in ("3C", "6C 7C", "8C 9C TC"):
         state.apply(play(text))
     assert state.to_act == D
@@ -945,14 +852,14 @@ def test_pick_up_lowest_run_howell_example() -> None:
     # Howell, "The Second Part" 6 (and Flurst, "Following a trick"): 1 leads 2-3C, 2 plays 7-8-9C, 3 picks
     # up the 2-3, 4 plays 10-J, 1 picks up 7-8-9-10-J, all touching.
     rules = PAGAT.replace(plays=Plays.RUN, pick_up=PickUp.LOWEST_RUN, max_players=4)
-    state = two(rules, ["2C 3C 4H", "7C 8C 9C 5H", "5D 6H", "TC JC 7H"], trump="D")
+    state = phase_two(rules, ["2C 3C 4H", "7C 8C 9C 5H", "5D 6H", "TC JC 7H"], trump="D")
     for action in (play("2C 3C"), play("7C 8C 9C"), PICK, play("TC JC"), PICK):
         state.apply(action)
     assert state.hands[C] == cs("5D 6H 2C 3C")
     assert state.hands[A] == cs("4H 7C 8C 9C TC JC")
     assert state.table == [] and state.to_act == B  # all picked up: the next seat leads
     # picking the bottom play alone would have left 10-J on the table
-    bottom = two(rules.replace(pick_up=PickUp.BOTTOM_PLAY), ["2C 3C 4H", "7C 8C 9C 5H", "5D 6H",
+    bottom = phase_two(rules.replace(pick_up=PickUp.BOTTOM_PLAY), ["2C 3C 4H", "7C 8C 9C 5H", "5D 6H",
                                                             "TC JC 7H"], trump="D")
     for action in (play("2C 3C"), play("7C 8C 9C"), PICK, play("TC JC"), PICK):
         bottom.apply(action)
@@ -963,7 +870,7 @@ def test_pick_up_lowest_card_a_run_counts_until_gone() -> None:
     # pagat.com, Koira "Variants": only the lowest card is picked up; a run stays a play on the table
     # until all its cards are gone.
     rules = PAGAT.replace(plays=Plays.RUN, pick_up=PickUp.LOWEST_CARD)
-    state = two(rules, ["2C 3C 4C 9S", "6C 8S", "5D 7S"], trump="H")
+    state = phase_two(rules, ["2C 3C 4C 9S", "6C 8S", "5D 7S"], trump="H")
     state.apply(play("2C 3C 4C"))
     state.apply(play("6C"))
     state.apply(PICK)
@@ -978,11 +885,11 @@ def test_forced_pickup() -> None:
     # the following seats must pick up too until the table is empty; the seat to the left of the last
     # picker leads.
     hands = ["5C 7C 2D", "9C 3D", "4S 6S"]
-    free = two(PAGAT, hands)
+    free = phase_two(PAGAT, hands)
     for action in (play("5C"), play("9C"), PICK):
         free.apply(action)
     assert free.to_act == A and plays_of(free) == {cs("7C")}
-    forced = two(PAGAT.replace(forced_pickup=True), hands)
+    forced = phase_two(PAGAT.replace(forced_pickup=True), hands)
     for action in (play("5C"), play("9C"), PICK):
         forced.apply(action)
     assert forced.to_act == A and forced.legal_actions() == [PICK]
@@ -998,11 +905,11 @@ def test_complete_suit_ends_the_trick() -> None:
     # thirteen cards of a suit on the table ends the trick; its player leads next.
     hands = ["2C 3C 4C 5C 6C 7C 2D", "8C 9C TC JC QC KC AC 3D", "4D 5D"]
     runs = PAGAT.replace(plays=Plays.RUN)
-    plain = two(runs, hands, trump="H")
+    plain = phase_two(runs, hands, trump="H")
     plain.apply(play("2C 3C 4C 5C 6C 7C"))
     plain.apply(play("8C 9C TC JC QC KC AC"))
     assert plain.to_act == C and len(plain.table) == 2
-    ends = two(runs.replace(complete_suit_ends=True), hands, trump="H")
+    ends = phase_two(runs.replace(complete_suit_ends=True), hands, trump="H")
     ends.apply(play("2C 3C 4C 5C 6C 7C"))
     ends.apply(play("8C 9C TC JC QC KC AC"))
     assert ends.table == [] and ends.killed & SUIT_MASKS[0] == SUIT_MASKS[0]
@@ -1013,15 +920,15 @@ def test_trump_ends_trick() -> None:
     # pagat.com, Koira "Variants": a trump played on a non-trump ends the trick at once; its player
     # leads.  A trump on a trump does not.
     hands = ["5C 5H 2S", "2H 9H 3S", "4D 6D"]
-    plain = two(PAGAT, hands)
+    plain = phase_two(PAGAT, hands)
     plain.apply(play("5C"))
     plain.apply(play("2H"))
     assert plain.to_act == C and plain.table == [cs("5C"), cs("2H")]
-    ends = two(PAGAT.replace(trump_ends_trick=True), hands)
+    ends = phase_two(PAGAT.replace(trump_ends_trick=True), hands)
     ends.apply(play("5C"))
     ends.apply(play("2H"))
     assert ends.table == [] and ends.killed & cs("5C 2H") == cs("5C 2H") and ends.to_act == B
-    on_trump = two(PAGAT.replace(trump_ends_trick=True), hands)
+    on_trump = phase_two(PAGAT.replace(trump_ends_trick=True), hands)
     on_trump.apply(play("5H"))
     on_trump.apply(play("9H"))
     assert on_trump.to_act == C and len(on_trump.table) == 2
@@ -1043,15 +950,15 @@ def test_anti_trump_suits() -> None:
 def test_anti_trump_same_colour() -> None:
     # pagat.com, "Anti-trumps": trumps cannot beat the anti-trump suit, which has no power of its own.
     hands = ["5D 5S 2C", "2H 7D AS", "3C 4C"]
-    plain = two(PAGAT, hands, trump="H")
+    plain = phase_two(PAGAT, hands, trump="H")
     plain.apply(play("5D"))
     assert plays_of(plain) == {cs("2H"), cs("7D")}
-    anti = two(PAGAT.replace(anti_trump=AntiTrump.SAME_COLOUR), hands, trump="H")
+    anti = phase_two(PAGAT.replace(anti_trump=AntiTrump.SAME_COLOUR), hands, trump="H")
     anti.apply(play("5D"))
     assert plays_of(anti) == {cs("7D")}
     with pytest.raises(ValueError, match="trumps cannot beat the anti-trump suit"):
         anti.apply(play("2H"))
-    on_spades = two(PAGAT.replace(anti_trump=AntiTrump.SAME_COLOUR), hands, trump="H")
+    on_spades = phase_two(PAGAT.replace(anti_trump=AntiTrump.SAME_COLOUR), hands, trump="H")
     on_spades.apply(play("5S"))
     assert plays_of(on_spades) == {cs("2H"), cs("AS")}  # only diamonds are protected
 
@@ -1064,13 +971,13 @@ def test_anti_trump_electric_clubs(trump: str, anti: str, hands: list[str]) -> N
     # pagat.com, "Anti-trumps" (Skitgubbe with electric clubs): clubs cannot be trumped, unless clubs are
     # trumps: then spades cannot be.
     rules = PAGAT.replace(anti_trump=AntiTrump.ELECTRIC_CLUBS)
-    state = two(rules, hands, trump=trump)
+    state = phase_two(rules, hands, trump=trump)
     state.apply(play(f"5{anti}"))
     assert plays_of(state) == {cs(f"A{anti}")}  # the trump 2 cannot touch it
-    plain = two(PAGAT, hands, trump=trump)
+    plain = phase_two(PAGAT, hands, trump=trump)
     plain.apply(play(f"5{anti}"))
     assert plays_of(plain) == {cs(f"A{anti}"), cs(f"2{trump}")}
-    other_lead = two(rules, hands, trump=trump)
+    other_lead = phase_two(rules, hands, trump=trump)
     other_lead.apply(play("5D"))
     assert plays_of(other_lead) == {cs(f"2{trump}"), cs("9D")}  # the anti-trump ace has no power here
 
@@ -1083,21 +990,21 @@ def test_high_trump_only_kills() -> None:
     # may only be played as the play that kills the trick.
     rule = PAGAT.replace(high_trump_kills_only=True)
     hands = ["AH 5C", "6C 2D", "7C 3D"]
-    assert plays_of(two(PAGAT, hands)) == {cs("AH"), cs("5C")}
-    assert plays_of(two(rule, hands)) == {cs("5C")}
+    assert plays_of(phase_two(PAGAT, hands)) == {cs("AH"), cs("5C")}
+    assert plays_of(phase_two(rule, hands)) == {cs("5C")}
     # as the third play of a three-seat trick it kills, so it is allowed
-    state = two(rule, ["5C 2S", "6C 3S", "AH 4S"])
+    state = phase_two(rule, ["5C 2S", "6C 3S", "AH 4S"])
     state.apply(play("5C"))
     state.apply(play("6C"))
     assert cs("AH") in plays_of(state)
     # as the second play it is not: the holder must beat otherwise or pick up
-    state = two(rule, ["4S 2S", "5C 3S", "AH 4D"], leader=B)
+    state = phase_two(rule, ["4S 2S", "5C 3S", "AH 4D"], leader=B)
     state.apply(play("5C"))
     assert state.legal_actions() == [PICK]
     with pytest.raises(ValueError, match="highest trump left"):
         state.apply(play("AH"))
     # two seats: the second play always kills
-    pair = two(rule, ["5C 2S", "AH 3S"])
+    pair = phase_two(rule, ["5C 2S", "AH 3S"])
     pair.apply(play("5C"))
     assert cs("AH") in plays_of(pair)
 
@@ -1106,11 +1013,11 @@ def test_high_trump_only_kills_lead_passes_to_the_right() -> None:
     # Flurst, "High trump rule" and Howell, "Variations": a seat on lead holding only the high trump has
     # no legal play; the lead passes to its right (backwards), and the high-trump holder must pick up.
     hands = ["AH", "2C 3C", "4C 5C"]
-    plain = two(PAGAT, hands, leader=B)
+    plain = phase_two(PAGAT, hands, leader=B)
     plain.apply(play("2C"))
     plain.apply(PICK)  # C picks up the only card: A, on C's left, leads
     assert plain.to_act == A and plays_of(plain) == {cs("AH")}
-    state = two(PAGAT.replace(high_trump_kills_only=True), hands, leader=B)
+    state = phase_two(PAGAT.replace(high_trump_kills_only=True), hands, leader=B)
     state.apply(play("2C"))
     state.apply(PICK)
     assert state.to_act == C  # A's right
@@ -1121,7 +1028,7 @@ def test_high_trump_only_kills_lead_passes_to_the_right() -> None:
 
 def test_high_trump_only_kills_lead_passes_in_a_set_up_position() -> None:
     # The same rule when a position starts with the high-trump holder on lead.
-    state = two(PAGAT.replace(high_trump_kills_only=True), ["AH", "2C 3C", "4C 5C"], leader=A)
+    state = phase_two(PAGAT.replace(high_trump_kills_only=True), ["AH", "2C 3C", "4C 5C"], leader=A)
     assert state.legal_actions(), f"seat {state.to_act} is to act with no legal action"
     assert state.to_act == C and [e.seat for e in events(state, "lead-passes")] == [A]
 
@@ -1130,7 +1037,7 @@ def test_high_trump_moves_down_after_the_ace_is_killed() -> None:
     # Flurst, "High trump rule" and Howell, "Variations": once the ace has killed a trick, the king is the
     # highest trump left and the rule applies to it; a trump out of play counts as gone.
     rule = PAGAT.replace(high_trump_kills_only=True)
-    state = two(rule, ["5C KH 3S 9S", "6C 4S", "AH 2S 8S"])
+    state = phase_two(rule, ["5C KH 3S 9S", "6C 4S", "AH 2S 8S"])
     assert cs("KH") in plays_of(state)  # the ace is still in play
     state.apply(play("5C"))
     state.apply(play("6C"))
@@ -1139,7 +1046,7 @@ def test_high_trump_moves_down_after_the_ace_is_killed() -> None:
     state.apply(play("2S"))  # C leads
     assert state.to_act == A and plays_of(state) == {cs("3S"), cs("9S")}  # KH may not beat as play 2 of 3
     # dealt without the ace: the king is the high trump from the start
-    no_ace = two(rule, ["KH 5C", "6C 2D", "7C 3D"])
+    no_ace = phase_two(rule, ["KH 5C", "6C 2D", "7C 3D"])
     assert no_ace.high_trump() == parse_card("KH") and plays_of(no_ace) == {cs("5C")}
 
 
@@ -1149,7 +1056,7 @@ def test_decks_two_packs_the_killed_ace_has_a_twin() -> None:
     # the king would be.  And a hand may hold both copies, which go out in separate plays (DD1).
     one = PAGAT.replace(high_trump_kills_only=True)
     both = one.replace(decks=2)
-    single = two(one, ["5C KH 3S", "6C 4S", "7C 2S 8S"])  # the ace of trumps is out of play
+    single = phase_two(one, ["5C KH 3S", "6C 4S", "7C 2S 8S"])  # the ace of trumps is out of play
     assert single.high_trump() == parse_card("KH") and cs("KH") not in plays_of(single)
     # two packs: the first pack's AH is out of play, the second pack's is in C's hand
     double = State.from_phase_two(both, [cs("5C KH 3S"), cs("6C 4S"), cs("7C 2S 8S") | cs("AH") << 52],
@@ -1337,9 +1244,7 @@ def test_confusion() -> None:
         assert mine.known[partner] == state.hands[partner]  # the partner hand is in sight
         assert view_of(plain, seat).known[partner] == 0
         assert all(mine.known[t] == 0 for t in range(6) if t not in (seat, partner))
-    rng = random.Random(3)
-    while not state.is_over:
-        state.apply(state.random_action(rng))
+    random_playout(state, 3)
     loser = state.outcome.loser if state.outcome else None
     assert loser is not None and state.player_of(loser) == loser % 3
 

@@ -9,7 +9,8 @@ from .actions import Action, Kind
 from .position import Position
 from .rules import Rules, short_repr
 
-__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase", "describe_action"]
+__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase", "describe_action",
+           "PUBLIC"]
 
 
 _KINDS = frozenset(Kind)
@@ -62,22 +63,33 @@ class GameOverError(IllegalActionError):
 
 
 class Event(NamedTuple):
-    """Something that happened, for narration; never holds a hidden card.
+    """Something that happened: what :meth:`State.apply <skitgubbe.state.State.apply>` returns and
+    the narration tells (:mod:`skitgubbe.narration`).
 
-    ``kind`` is one of: ``play``, ``stock`` (a card turned up and played),
-    ``sluff``, ``bounce`` (a tie in a two-card trick), ``war`` (a tie among
+    ``to`` says who may see the event's ``cards``: :data:`PUBLIC` (-1, every seat and a
+    spectator) or a bitmask of seats (bit s = seat s; under 3-player confusion a seat's partner
+    hand is in its mask, as one person holds both).  Everything else of an event is public.
+    :func:`skitgubbe.view.event_for` gives the event as a seat or a spectator may see it (the
+    cards zeroed where hidden); never hand a raw event with ``to`` other than PUBLIC to a seat
+    outside its mask.
+
+    ``kind`` is one of: ``deal`` (a seat's dealt hand, private), ``draw`` (a card drawn from the
+    stock into a hand; private, public when drawn face up), ``play``, ``stock`` (a card turned up
+    and played), ``sluff``, ``pass`` (a seat done sluffing: it leaves the sluff window),
+    ``bounce`` (a tie in a two-card trick), ``war`` (a tie among
     several seats), ``win`` (a phase-one trick taken: ``cards``), ``end-one``
     (phase one over), ``take-back`` (cards of an incomplete trick returned),
     ``exposed`` (leftover hand shown), ``trump`` (the trump suit named: ``seats``
-    holds the suit; ``cards`` the trump card if the rules show it, else 0),
-    ``trump-drawn`` (the last stock card shown as it is drawn: ``cards``, ``seats`` the suit),
+    holds the suit; ``cards`` the trump card, public when the rules show it, else the holder's
+    only), ``trump-drawn`` (the last stock card shown as it is drawn: ``cards``, ``seats`` the suit),
     ``store``, ``exchange`` (Mas), ``tie-deal`` (``cards`` shared among the tied ``seats``; then
     per tied seat a ``take-back`` of its tied cards, with ``seats`` the tied seats, and a
     ``tie-share``: the ``cards`` dealt into its pile),
     ``split`` / ``trick-dealt`` (one per seat of ``seats``: the ``cards`` it got, into its pile
-    or hand), ``reserve-draw``, ``dreck-aside``,
+    or hand), ``reserve-draw`` (the card drawn from the avstickshög, private), ``dreck-aside``,
     ``dreck`` (the dreck collected: ``cards``), ``dreck-dealt`` (``seats`` lists
-    who received it), ``lead``, ``beat``, ``pick-up`` (``cards`` eaten),
+    who received it), ``dreck-share`` (one per needy seat when several share the dreck: the cards
+    it got, private), ``lead``, ``beat``, ``pick-up`` (``cards`` eaten),
     ``kill`` (``cards`` set aside), ``three-cards``, ``one-card``, ``out``,
     ``loser``, ``abandoned``.
     """
@@ -86,6 +98,11 @@ class Event(NamedTuple):
     seat: int = -1
     cards: int = 0
     seats: tuple[int, ...] = ()
+    to: int = -1
+
+
+PUBLIC = -1
+"""The ``to`` of an :class:`Event` every seat and a spectator may see."""
 
 
 class Outcome(NamedTuple):
@@ -127,6 +144,7 @@ class StateBase:
     trump_suit: int
     history: list[tuple[int, Action]]
     events: list[Event]
+    sees: list[int]  # per seat, the seats that see what it holds (seen_by), for private events
     tricks: int
     out_order: list[int]
     loser: int | None
@@ -184,6 +202,13 @@ class StateBase:
         """The seat to the left (next clockwise) of ``seat``."""
         return (seat + 1) % self.players
 
+    def seen_by(self, seat: int) -> int:
+        """The seats (bitmask) that see what ``seat`` holds: the seat, and under 3-player
+        confusion its partner hand (one person holds both; Flurst, "3-player confusion")."""
+        if self.rules.confusion:
+            return 1 << seat | 1 << (seat + 3) % 6
+        return 1 << seat
+
     def _next_active(self, seat: int) -> int:
         """The first seat clockwise after ``seat`` that is still in the game: it holds
         cards, or is a Blåmattis yet to pick up (``seat`` itself if no other is)."""
@@ -197,7 +222,8 @@ class StateBase:
 
     def _in_game(self) -> int:
         """Seats still in the game: holding cards, or a Blåmattis yet to pick up."""
-        return sum(1 for h in self.hands if h) + self.blue.bit_count()
+        hands = self.hands
+        return len(hands) - hands.count(0) + self.blue.bit_count()
 
     def _finish(self, loser: int | None) -> None:
         self.phase = Phase.OVER

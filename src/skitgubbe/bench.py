@@ -50,10 +50,10 @@ def bench_random_play(rules: Rules, players: int, games: int, seed: int = 0) -> 
     start = time.process_time()
     for g in range(games):
         state = State.new(rules, players, seed=f"{seed}:{g}")
-        apply = state.apply
+        step = state.step
         pick = state.random_action
         while not state.is_over:
-            apply(pick(rng), state.to_act, trusted=True)
+            step(pick(rng), state.to_act)
         actions += len(state.history)
     seconds = time.process_time() - start
     return BenchResult(rules.name, players, games, actions, seconds)

@@ -428,7 +428,7 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
                 raise RebuildError("a card is turned up from an empty stock")
             st.stock[-1] = view.rounds[len(st.rounds) - 1][len(st.round_cards)][1]
         st.forced_seats = f
-        st.apply(a, s, trusted=True)
+        st.step(a, s)
     checks = (
         ("rounds", tuple(map(tuple, st.rounds)), view.rounds),
         ("sluffs", tuple(st.sluffs), view.sluffs),

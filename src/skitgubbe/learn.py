@@ -19,12 +19,13 @@ from rich.rule import Rule
 from rich.text import Text
 
 from .actions import Action, ActionParseError, Kind, parse_action
+from .base import Event
 from .cards import RANK_CHARS, SUITS
 from .narration import describe_event, describe_pass, seat_names
 from .record import loads, start_state
 from .state import State
 from .tui import render_screen
-from .view import view_of
+from .view import events_for, view_of
 
 __all__ = ["Step", "Lesson", "LESSONS", "run_lesson", "run_lessons"]
 
@@ -232,16 +233,14 @@ def run_lesson(lesson: Lesson, *, console: Console, read_line: ReadLine) -> bool
                 if chosen is not None:
                     break
                 say(Text(f"Not this one: {reason}", style="bold red"))
-        first = len(state.events)
-        state.apply(action, step.seat)
-        for ev in state.events[first:]:
+        for ev in events_for(state.apply(action, step.seat), lesson.human):
             line = describe_event(ev, names, state.rules)
             if line is not None:
                 say(Text(line, style="dim" if ev.seat != lesson.human else ""))
-    first = len(state.events)
+    events: list[Event] = []
     while state.to_act >= 0 and not state.is_over and state.pending:
-        state.apply(Action(Kind.PASS), state.to_act)  # close the last sluff window
-    for ev in state.events[first:]:
+        events += state.apply(Action(Kind.PASS), state.to_act)  # close the last sluff window
+    for ev in events_for(events, lesson.human):
         line = describe_event(ev, names, state.rules)
         if line is not None:
             say(Text(line, style="dim"))

@@ -96,7 +96,9 @@ def describe_pass(names: Sequence[str], seats: Sequence[int]) -> str:
 
 
 def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: int = 0) -> str | None:
-    """One narration line for ``event`` (public information only), or None for an unknown kind.
+    """One narration line for ``event``, or None for an unknown kind or an event not told (another
+    seat's draw).  Give it the event as the reader may see it (:func:`skitgubbe.view.event_for`):
+    it tells every card the event holds.
 
     ``names`` gives each seat's name (see :func:`seat_names`); ``dreck`` is the card set of
     the dreck last collected, used to say how many dreck cards each seat receives (never
@@ -114,6 +116,8 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
             "play it" if is_you(names[event.seat]) else "plays it")
     if k == "sluff":
         return who("sluffs", "sluff") + " " + card_list(cards)
+    if k == "pass":
+        return describe_pass(names, [s])
     if k in ("bounce", "war"):
         tied = join_words([names[x] for x in event.seats])
         word = "Bounce (stunsa)" if k == "bounce" else "War"
@@ -208,7 +212,22 @@ def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: i
         return ("The unfinished trick is shuffled and dealt round instead of taken back: "
                 + subject(names, s, "gets", "get") + f" {card_list(cards) or 'nothing'}")
     if k == "reserve-draw":
-        return who("draws", "draw") + " a card from the avstickshög"
+        drawn = f" {card_list(cards)}" if cards else " a card"
+        return who("draws", "draw") + drawn + " from the avstickshög"
+    if k == "draw":
+        if not cards:  # another seat's draw: not told (the card count says it)
+            return None
+        if event.to == -1:  # Mas: the turned-up trump is the last card, drawn face up
+            return who("draws", "draw") + f" the last stock card face up: {card_list(cards)}"
+        return who("draws", "draw") + f" {card_list(cards)}"
+    if k == "trump-aside":
+        return who("draws", "draw") + " the last stock card: it stays face down, and its suit will be trump"
+    if k == "deal":
+        return (who("is", "are") + f" dealt {card_list(cards)}") if cards else None
+    if k == "dreck-share":
+        if not cards:
+            return None
+        return who("receives", "receive") + f" {n_cards(cards.bit_count())} of the dreck: {card_list(cards)}"
     if k == "dreck-aside":
         return f"Dreck that does not share out evenly goes with the first trick: {card_list(cards)}"
     if k == "lead-passes":

@@ -49,7 +49,7 @@ _RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
 # The masks of every card of a rank, in both packs: on a one-pack card set the same as
 # cards.RANK_MASKS, and every use below intersects a hand or a trick.
 RANK_MASKS = RANK_MASKS2
-_event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)
+_event = tuple.__new__  # builds an Event from a full 5-tuple without the Python-level __new__ (hot path)
 _RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
               11: "J", 12: "Q", 13: "K", 14: "A"}
 
@@ -149,17 +149,21 @@ class PhaseOne(StateBase):
         c = stock.pop()
         if stock or self.rules.bottom_aside:
             self.hands[seat] |= 1 << c
+            self.events.append(_event(Event, ("draw", seat, 1 << c, (), self.sees[seat])))
         elif self.beat:  # Mas: the turned-up trump is drawn into the hand, face up
             self.hands[seat] |= 1 << c
             self.known[seat] |= 1 << c
             self.trump_card = c
             self.trump_holder = seat
+            self.events.append(Event("draw", seat, 1 << c))
         else:
             self.trump_card = c
             self.trump_holder = seat
             if self.rules.trump_shown_when_drawn:  # catsatcards.com: put face up at once
                 self.trump_suit = suit_of(c)
                 self.events.append(Event("trump-drawn", seat, 1 << c, (self.trump_suit,)))
+            else:  # face down: nobody sees it until the trump is turned (pagat.com, "keeps it face down")
+                self.events.append(Event("trump-aside", seat))
 
     def _draw_up(self, seat: int) -> None:
         """Mas: draw until ``seat`` holds ``hand_size`` cards or the stock is empty."""
@@ -453,7 +457,7 @@ class PhaseOne(StateBase):
             self.hands[s] ^= cards
             if self.known[s]:
                 self.known[s] &= ~cards
-            self.events.append(_event(Event, ("play", s, cards, ())))
+            self.events.append(_event(Event, ("play", s, cards, (), -1)))
             if cards & (cards - 1):  # two or three cards of one rank: each is replaced
                 for other in cards_in(cards ^ (1 << c)):
                     self.round_cards.append((s, other))
@@ -462,7 +466,7 @@ class PhaseOne(StateBase):
         else:  # turned up from the stock
             c = self.stock.pop()
             cards = 1 << c
-            self.events.append(_event(Event, ("stock", s, cards, ())))
+            self.events.append(_event(Event, ("stock", s, cards, (), -1)))
         self.round_cards.append((s, c))
         self.round_pos += 1
         self.trick_cards |= cards
@@ -705,6 +709,7 @@ class PhaseOne(StateBase):
 
     def _pass(self, s: int) -> None:
         self.pending &= ~(1 << s)
+        self.events.append(_event(Event, ("pass", s, 0, (), -1)))
         self._advance_one()
 
     def _collect(self) -> None:
@@ -750,7 +755,8 @@ class PhaseOne(StateBase):
                 hands[holder] |= 1 << tc
                 if shown:
                     self.known[holder] |= 1 << tc
-            self.events.append(Event("trump", holder, 1 << tc if shown else 0, (self.trump_suit,)))
+            self.events.append(Event("trump", holder, 1 << tc, (self.trump_suit,),
+                                     -1 if shown else self.sees[holder]))
         self._redistribute_dreck()
 
     def _clear_trick(self) -> None:
@@ -818,11 +824,17 @@ class PhaseOne(StateBase):
             self.killed |= aside
             order = order[:keep]
             self.events.append(Event("dreck-aside", -1, aside))
+        shares = dict.fromkeys(needy, 0)
         for i, c in enumerate(order):
-            self.hands[needy[i % k]] |= 1 << c
+            shares[needy[i % k]] |= 1 << c
+        for s, got in shares.items():
+            self.hands[s] |= got
         if k == 1:
             self.known[needy[0]] |= self.dreck
         self.events.append(Event("dreck-dealt", -1, 0, tuple(needy)))
+        if k > 1:  # who got which cards: each seat its own share
+            for s, got in shares.items():
+                self.events.append(Event("dreck-share", s, got, (), self.sees[s]))
         self._start_phase_two(self._second_leader())
 
     def _second_leader(self) -> int:

@@ -85,7 +85,7 @@ def _take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
 
 
 _BEAT, _LEAD = "beat", "lead"
-_event = tuple.__new__  # builds an Event from a full 4-tuple without the Python-level __new__ (hot path)
+_event = tuple.__new__  # builds an Event from a full 5-tuple without the Python-level __new__ (hot path)
 _PLAY_ONE = single_actions(Kind.PLAY, (1 << 52) - 1)
 
 
@@ -279,7 +279,7 @@ class PhaseTwo(StateBase):
             known[s] &= ~cards
         ev = self.events
         table = self.table
-        ev.append(_event(Event, (_BEAT if table else _LEAD, s, cards, ())))
+        ev.append(_event(Event, (_BEAT if table else _LEAD, s, cards, (), -1)))
         table.append(cards)
         self.table_owners.append(s)
         k = left.bit_count()
@@ -353,8 +353,9 @@ class PhaseTwo(StateBase):
         seats = (last, 1 - last)
         for seat in seats:
             if self.reserve:
-                self.hands[seat] |= 1 << self.reserve.pop()
-                self.events.append(Event("reserve-draw", seat))
+                c = self.reserve.pop()
+                self.hands[seat] |= 1 << c
+                self.events.append(Event("reserve-draw", seat, 1 << c, (), self.sees[seat]))
         if self.reserve:
             return
         for seat in seats:
@@ -395,7 +396,7 @@ class PhaseTwo(StateBase):
                 table[0] ^= take
         self.hands[s] |= take
         self.known[s] |= take
-        self.events.append(_event(Event, ("pick-up", s, take, ())))
+        self.events.append(_event(Event, ("pick-up", s, take, (), -1)))
         if led_last:
             other = 1 - s
             self.out_order.append(other)

@@ -40,7 +40,7 @@ def play_out(
             action = bots[seat].choose(view, legal)
             if action not in legal:
                 raise ValueError(f"bot {bots[seat].name!r} at seat {seat} chose {action}, not a legal action")
-        state.apply(action, seat, trusted=True)
+        state.step(action, seat)
         if on_step is not None:
             on_step(state, seat, action)
     return state

@@ -224,7 +224,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if leader is None and rules.first_lead is FirstLead.LOWEST_CARD:
             self.first_leader = _lowest_card_holder(self.hands, dealer, rules.aces_low_first)
         self.history = []
-        self.events = []
+        self.sees = [self.seen_by(s) for s in range(players)]
+        self.events = [Event("deal", s, self.hands[s], (), self.sees[s]) for s in range(players)]
         self.tricks = 0
         self.out_order = []
         self.loser = None
@@ -324,7 +325,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.out_order = list(position.out_order) + [
             s for s in range(n) if not position.hands[s] and s not in position.out_order
         ]
-        self.events = [Event("out", s) for s in self.out_order]
+        self.events = [Event("deal", s, self.hands[s], (), self.sees[s]) for s in range(n)]
+        self.events += [Event("out", s) for s in self.out_order]
         self.table = [p for _, p in position.table]
         self.table_owners = [s for s, _ in position.table]
         self.kill_at = position.kill_at if position.kill_at is not None else default_kill_at(position)
@@ -500,18 +502,35 @@ class State(PhaseOne, PhaseTwo, StateBase):
             return
         raise IllegalActionError(s, action, self.explain(action, s))
 
-    def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> None:
-        """Take ``action`` for ``seat`` (default :attr:`to_act`).
+    def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> tuple[Event, ...]:
+        """Take ``action`` for ``seat`` (default :attr:`to_act`) and return the events it caused, in
+        order: the action itself, what followed from it (a trick won, the trump turned, the dreck
+        dealt, a seat out, the loser) and the chance outcomes it brought (each card drawn, each
+        share of a dealt dreck).  An event's ``to`` says who may see its cards: give a seat or a
+        spectator :func:`skitgubbe.view.events_for` of them, never the raw tuple.
 
-        With ``trusted=True`` the check is skipped: only for an action just taken
-        from :meth:`legal_actions` of the same state (the fast path of
-        simulations).  Raises :class:`IllegalActionError` (state unchanged).
+        The action is checked once, here (:meth:`check`), and then applied without listing the
+        legal actions again.  With ``trusted=True`` the check is skipped: only for an action just
+        taken from :meth:`legal_actions` of the same state, or checked with :meth:`check`.
+        Raises :class:`IllegalActionError` (state unchanged).
         """
+        events = self.events
+        first = len(events)
         s = self.to_act if seat is None else seat
         if not trusted:
             self.check(action, s)
             if self.double:
                 action = self.resolve(s, action)
+        self.step(action, s)
+        return tuple(events[first:])
+
+    def step(self, action: Action, seat: int) -> None:
+        """Take ``action`` for ``seat`` unchecked and return nothing: the fast path of simulations
+        (random playouts, rollouts, the benchmark).  Only for an action just taken from
+        :meth:`legal_actions` (or :meth:`random_action`, :meth:`chance_action`) of this same state;
+        anything else may corrupt the deal.  The events are recorded as by :meth:`apply`
+        (``state.events``)."""
+        s = seat
         history = self.history
         history.append((s, action))
         kind = action[0]

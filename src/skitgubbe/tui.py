@@ -64,7 +64,7 @@ from .phase_two import pick_up_take
 from .record import dumps, record_of
 from .rules import FirstPhase, PickUp, Plays, Rules
 from .state import State
-from .view import View, view_of
+from .view import View, events_for, view_of
 
 __all__ = [
     "play_game",
@@ -516,48 +516,24 @@ class Session:
 
     def _apply(self, seat: int, action: Action) -> None:
         state = self.state
-        first = len(state.events)
-        holder = state.trump_holder
-        hands = {s: state.hands[s] for s in self.seats}
         phase = state.phase
-        state.apply(action, seat)
-        if action.kind is Kind.PASS:
-            self._passes.append(seat)
-        for ev in state.events[first:]:
+        events = events_for(state.apply(action, seat), self.seats[0])  # (a partner hand sees the same)
+        for ev in events:
+            if ev.kind == "pass":  # told together with the passes that follow it
+                self._passes.append(ev.seat)
+                continue
             self._flush_passes()
             if ev.kind == "dreck":
                 self._dreck = ev.cards
             line = describe_event(ev, self.names, state.rules, dreck=self._dreck)
             if line is not None:
-                self._say(line, _EVENT_STYLE.get(ev.kind, "dim" if ev.seat not in self.seats else ""))
-            if ev.kind in ("play", "sluff") and ev.seat == seat:
-                self._after_draw(seat, holder, hands.get(seat, 0))
-            if ev.kind == "dreck-dealt" and len(ev.seats) > 1:
-                for s in self.seats:
-                    if s in ev.seats:
-                        got = state.hands[s] & self._dreck
-                        self._say(subject(self.names, s, "receives", "receive")
-                                  + f" {n_cards(got.bit_count())} of the dreck: {card_list(got)}")
+                style = _EVENT_STYLE.get(ev.kind, "dim" if ev.seat not in self.seats else "")
+                if ev.kind in ("draw", "trump-aside") and (ev.to == -1 or ev.kind == "trump-aside"):
+                    style = "magenta"
+                self._say(line, style)
         if state.phase == Phase.TWO and phase != Phase.TWO:
             self._say(f"Phase two: beat it or pick it up.  {self.names[state.to_act]} to lead; "
                       f"a trick is killed after {state.kill_at} plays.", "bold")
-
-    def _after_draw(self, seat: int, holder: int, hand: int) -> None:
-        """Narrate what ``seat`` drew after playing or sluffing: the face-down trump card (public)
-        or, for the human's own hands only, the card drawn."""
-        state = self.state
-        if holder < 0 and state.trump_holder == seat:
-            rules = state.rules
-            if rules.first_phase is FirstPhase.BEAT:
-                self._say(subject(self.names, seat, "draws", "draw") + " the last stock card face up: "
-                          + card_label(state.trump_card), "magenta")
-            elif not rules.trump_shown_when_drawn:  # (else the trump-drawn event says it)
-                self._say(subject(self.names, seat, "draws", "draw")
-                          + " the last stock card: it stays face down, and its suit will be trump", "magenta")
-        elif seat in self.seats and state.phase == Phase.ONE:
-            new = state.hands[seat] & ~hand
-            if new:
-                self._say(subject(self.names, seat, "draws", "draw") + f" {card_list(new)}")
 
     def _ask(self, seat: int) -> Action | None:
         """Show the table to ``seat`` (one of the human's seats) and read until a legal move

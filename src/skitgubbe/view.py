@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from typing import NamedTuple, overload
 
 from .actions import Action, Kind
-from .base import Phase
+from .base import PUBLIC, Event, Phase
 from .rules import Rules
 from .state import State
 
-__all__ = ["View", "History", "view_of", "SPECTATOR"]
+__all__ = ["View", "History", "view_of", "event_for", "events_for", "SPECTATOR"]
 
 SPECTATOR = -3
 """The ``seat`` of a spectator's view (:func:`view_of`): no hand, no legal actions, only what
@@ -159,6 +159,22 @@ class History(Sequence[tuple[int, Action]]):
 
     def __repr__(self) -> str:
         return f"History({tuple(self)!r})"
+
+
+def event_for(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` (0..players-1, or :data:`SPECTATOR`) may see it: itself when its
+    cards are public or ``seat`` is in its ``to`` mask, else the same event with ``cards`` 0 (the
+    kind, the seats and the fact that it happened are public; "Seat 1 draws a card")."""
+    to = event.to
+    if to == PUBLIC or (seat >= 0 and to >> seat & 1) or not event.cards:
+        return event
+    return event._replace(cards=0)
+
+
+def events_for(events: Sequence[Event], seat: int) -> tuple[Event, ...]:
+    """Each of ``events`` as ``seat`` (or :data:`SPECTATOR`) may see it (:func:`event_for`):
+    what :meth:`State.apply <skitgubbe.state.State.apply>` returned, made fit to show that seat."""
+    return tuple(event_for(ev, seat) for ev in events)
 
 
 def _public_history(state: State) -> History:

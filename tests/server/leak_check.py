@@ -30,7 +30,7 @@ def hidden_mask(state: State, seat: int) -> int:
     """The cards ``seat`` (or :data:`SPECTATOR`) may not know about now, as a card set: other
     seats' cards not publicly known (under 3-player confusion too: at the web table every hand is
     its own person), the stock, the face-down trump card.  A dreck dealt to several seats was
-    public when collected; the card under the stock is public under ``exposed_bottom``."""
+    public when collected; the card face up under the stock is public."""
     if state.is_over:
         return 0
     mask = 0
@@ -43,8 +43,8 @@ def hidden_mask(state: State, seat: int) -> int:
         mask |= 1 << state.trump_card
     if len(state.needy) > 1:
         mask &= ~state.dreck
-    if state.rules.exposed_bottom and state.deck:
-        mask &= ~(1 << state.deck[-1])
+    if state.exposed_card >= 0:  # face up under the stock (Mas: the turned-up trump, or the 2 exchanged)
+        mask &= ~(1 << state.exposed_card)
     return mask
 
 

@@ -245,7 +245,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
             reward = self.illegal_reward
             info = self._info(illegal=True)
         else:
-            game.apply(act, self.seat, trusted=True)
+            game.step(act, self.seat)
             self._advance(game)
             info = self._info()
         terminated = game.is_over and game.loser is not None
@@ -286,7 +286,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         while not game.is_over and game.to_act != seat:
             s = game.to_act
             if s == CHANCE:
-                game.apply(game.chance_action(self._chance), CHANCE, trusted=True)
+                game.step(game.chance_action(self._chance), CHANCE)
                 continue
             view = view_of(game, s)
             bot = bots[s]
@@ -294,7 +294,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
             action = bot.choose(view, view.legal)
             if action not in view.legal:
                 raise ValueError(f"bot {bot.name!r} at seat {s} chose {action}, not a legal action")
-            game.apply(action, s, trusted=True)
+            game.step(action, s)
         self._legal = [] if game.is_over else encoding.legal_ids(game, seat)
 
     def _observation(self) -> np.ndarray:

@@ -198,7 +198,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
 
     def _resolve_chance(self, game: State) -> None:
         while game.to_act == CHANCE:
-            game.apply(game.chance_action(self._chance), CHANCE, trusted=True)
+            game.step(game.chance_action(self._chance), CHANCE)
 
     def _legal_ids(self, game: State) -> list[int]:
         legal = self._legal
@@ -239,7 +239,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             raise IllegalActionError(seat, act, "not a legal action now")  # pragma: no cover
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        game.apply(act, seat, trusted=True)
+        game.step(act, seat)
         self._legal = None
         self.turns += 1
         self._resolve_chance(game)

@@ -182,7 +182,7 @@ class CounterBot(HeuristicBot):
             total = 0
             for world in worlds:
                 st = world.clone()
-                st.apply(legal[i], me, trusted=True)
+                st.step(legal[i], me)
                 total += heuristic_outcome(st, me, limit, memo)
             return total / len(worlds)
 
@@ -219,7 +219,7 @@ class CounterBot(HeuristicBot):
         try:
             for a in legal:
                 st = root.clone()
-                st.apply(a, view.seat, trusted=True)
+                st.step(a, view.seat)
                 if solver.value(st) > 0:
                     return a
         except _OutOfNodes:
@@ -392,7 +392,7 @@ def counter_two(st: State, p: int, memo: OutcomeMemo | None = None) -> Action:
 
     def outcome(i: int) -> float:
         world = st.clone()
-        world.apply(legal[i], p, trusted=True)
+        world.step(legal[i], p)
         return heuristic_outcome(world, p, limit, memo)
 
     looping = is_looping(st.history)
@@ -483,7 +483,7 @@ class _Solver:
         best = -2 if mine else 2
         for a in st.legal_actions(p):
             child = st.clone()
-            child.apply(a, p, trusted=True)
+            child.step(a, p)
             v = self.value(child)
             if mine and v > best:
                 best = v

@@ -400,14 +400,14 @@ class ISMCTSBot:
         while st.phase != _OVER:
             p = st.to_act
             if p == CHANCE:
-                st.apply(st.chance_action(rng), CHANCE, trusted=True)
+                st.step(st.chance_action(rng), CHANCE)
                 continue
             if me >= 0 and p != me and st.phase == _TWO:  # the model's move: no branching here
                 a = self._model_move(st, p)
                 child = node.children.get((p, a))
                 if child is None:
                     child = node.children[(p, a)] = _Node(p)
-                st.apply(a, p, trusted=True)
+                st.step(a, p)
                 path.append(child)
                 node = child
                 continue
@@ -429,7 +429,7 @@ class ISMCTSBot:
                     child.avail += 1
                     present.append((a, child))
             if fresh is not None:
-                st.apply(untried[0], p, trusted=True)
+                st.step(untried[0], p)
                 path.append(fresh)
                 break
             if untried:
@@ -437,7 +437,7 @@ class ISMCTSBot:
                 child = _Node(p)
                 child.avail = 1
                 children[(p, a)] = child
-                st.apply(a, p, trusted=True)
+                st.step(a, p)
                 path.append(child)
                 break
             best_a, best = present[0]
@@ -446,7 +446,7 @@ class ISMCTSBot:
                 v = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
                 if v > best_v:
                     best_a, best, best_v = a, child, v
-            st.apply(best_a, p, trusted=True)
+            st.step(best_a, p)
             path.append(best)
             node = best
         rewards = self._rollout(st, rng)
@@ -479,7 +479,7 @@ class ISMCTSBot:
             if self._seat >= 0 and len(history) >= self._modelled and st.phase == _TWO:
                 # the model's depth is spent: the heuristic rule to the end, remembered
                 return _rewards_of(heuristic_loser(st, stop - len(history), self._outcomes), st.players)
-            st.apply(st.chance_action(rng) if p == CHANCE else move(st, p, rng), p, trusted=True)
+            st.step(st.chance_action(rng) if p == CHANCE else move(st, p, rng), p)
         return _rewards(st)
 
     def _rollout_move(self, st: State, p: int, rng: random.Random) -> Action:

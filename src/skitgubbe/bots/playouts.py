@@ -324,7 +324,7 @@ def _play_on(st: State, bits: int, limit: int, memo: OutcomeMemo | None) -> tupl
                 break
             path.append(key)
         p = st.to_act
-        st.apply(heuristic_two(st, p), p, trusted=True)
+        st.step(heuristic_two(st, p), p)
         n += 1
     else:
         if st.loser is None:

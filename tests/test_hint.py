@@ -349,3 +349,36 @@ def test_hints_leave_the_state_alone() -> None:
         else:
             legal = g.legal_actions()
             g.apply(legal[rng.randrange(len(legal))])
+
+
+def test_under_aces_low_a_legal_ace_is_explained_as_lower_than_the_round() -> None:
+    # Howell, "The First Part": aces are low in phase one.  The reason used to compare raw ranks and
+    # called a legal ace "the highest card so far in this round" when a 6 was higher.
+    state = State.new(find_variant("howell"), 4, seed=0)
+    rng = random.Random(0)
+    found = 0
+    while state.phase == Phase.ONE and found < 3:
+        s = state.to_act
+        if s >= 0:
+            for h in hints(state, s):
+                c = h.action.cards.bit_length() - 1
+                if h.legal and h.action.kind == Kind.PLAY and c % 13 == 12 and state.round_high not in (0, 14):
+                    assert "lower than the highest card so far (aces are low in phase one)" in h.reason, h
+                    found += 1
+        state.apply(state.random_action(rng), state.to_act)
+    assert found, "seed 0 has a legal ace under a higher card in phase one"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_legal_mas_move_has_a_reason(seed: int) -> None:
+    # Mas: beat or pick up the led card, store three trumps, exchange the 2 of trumps
+    state = State.new(find_variant("mas"), 2, seed=seed)
+    rng = random.Random(seed)
+    kinds = set()
+    while not state.is_over:
+        if state.to_act >= 0:
+            for h in hints(state):
+                kinds.add(h.action.kind)
+                assert h.reason and (not h.legal or state.reason(h.action) == h.reason)
+        state.apply(state.random_action(rng), state.to_act)
+    assert Kind.PICK_UP in kinds

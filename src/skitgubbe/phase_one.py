@@ -329,6 +329,52 @@ class PhaseOne(StateBase):
                 return mine
         return 0
 
+    def _reason_one(self, s: int, action: Action) -> str:
+        """Why a legal phase-one ``action`` of seat ``s`` is allowed, in the rules' words (one line).
+        Cards are compared as phase one ranks them (aces low under ``aces_low_first``)."""
+        kind = action.kind
+        if kind == Kind.STOCK:
+            return (f"turn up the top stock card and play it ({len(self.stock)} cards in the stock; "
+                    "the last one cannot be turned up)")
+        if kind == Kind.SLUFF:
+            c = action.cards.bit_length() - 1
+            return (f"a card of rank {card_label(c)[:-1]} is already in the trick: sluff it and draw a "
+                    "replacement")
+        if kind == Kind.PASS:
+            return "say you are done sluffing for now"
+        if kind == Kind.PICK_UP:
+            return "instead of beating the led card you may always pick it up"
+        if kind == Kind.STORE:
+            return "your hand is three trumps: store them for phase two and draw a new hand"
+        if kind == Kind.EXCHANGE:
+            return "you hold the 2 of trumps: exchange it for the turned-up trump under the stock"
+        c = action.cards.bit_length() - 1
+        label = card_label(c)
+        if self.beat:
+            if not self.round_cards:
+                return "you lead: any card may be led"
+            led = self.round_cards[0][1]
+            how = "a higher card of its suit" if suit_of(c) == suit_of(led) else "a trump"
+            return f"{label} beats the {card_label(led)}: {how}; you take the trick"
+        st = self.strength
+        r = st[rank_of(c)]
+        high = st[self.round_high] if self.round_high else 0
+        if self.rules.must_match and high and r == high:
+            return f"you must match the highest card of this round: {label} makes a tie (a war)"
+        if not high:
+            return "you lead: any card may be led, suits do not matter in phase one"
+        pairs = self.rules.first_phase is FirstPhase.PAIRS
+        low = " (aces are low in phase one)" if self.rules.aces_low_first and rank_of(c) == 14 else ""
+        if r > high:
+            if pairs or self.round_pos == len(self.round_seats) - 1:
+                return f"{label} is higher than everything in this round: you would take the trick{low}"
+            return f"{label} is the highest card so far in this round{low}"
+        if r == high:
+            tie = "bounce" if pairs else "war"
+            return f"{label} ties the highest card: a {tie}, the tied seats play again{low}"
+        return (f"{label} is lower than the highest card so far{low}: any card may be played in "
+                "phase one")
+
     def _explain_one(self, s: int, action: Action) -> str:
         kind = action.kind
         if self.beat:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, StateBase
 from .beating import anti_trump_suit, beats
-from .cards import SUIT_MASKS, SUIT_NAMES, TWIN, canonical, card_label, fold, is_run
+from .cards import SUIT_MASKS, SUIT_NAMES, TWIN, canonical, card_label, fold, format_cards, is_run
 from .rules import EmptyHand, PickUp, Plays
 
 __all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
@@ -225,6 +225,29 @@ class PhaseTwo(StateBase):
         for _ in range(i):
             m &= m - 1
         return _PLAY_ONE[(m & -m).bit_length() - 1]
+
+    def _reason_two(self, s: int, action: Action) -> str:
+        """Why a legal phase-two ``action`` of seat ``s`` is allowed, in the rules' words (one line)."""
+        if action.kind == Kind.PICK_UP:
+            take, _, _ = pick_up_take(self.table, self.rules.pick_up)
+            taken = format_cards(take, unicode=True)
+            return f"instead of beating you may always pick up: you would take {taken}"
+        cards = action.cards
+        what = format_cards(cards, unicode=True)
+        kill = ""
+        if self.table and len(self.table) + 1 >= self.kill_at:
+            kill = f"; it is play {self.kill_at} of {self.kill_at}: it kills the trick"
+        out = "; it is your last card: you go out" if cards == self.hands[s] else ""
+        if not self.table:
+            return f"you lead: any card{' or run' if cards.bit_count() > 1 else ''} may be led ({what}){out}"
+        top = fold(self.table[-1])  # two packs: card kinds
+        th = top.bit_length() - 1
+        low = (fold(cards) & -fold(cards)).bit_length() - 1
+        if low // 13 == th // 13:
+            how = f"{what} beats the {card_label(th)}: a higher {SUIT_NAMES[th // 13][:-1]}"
+        else:
+            how = f"{what} is a trump: it beats any {SUIT_NAMES[th // 13][:-1]}"
+        return how + kill + out
 
     def _explain_two(self, s: int, action: Action) -> str:
         if s != self.to_act:

@@ -597,6 +597,21 @@ class State(PhaseOne, PhaseTwo, StateBase):
                     return action._replace(cards=c)
         return action if cards == action.cards else action._replace(cards=cards)
 
+    def reason(self, action: Action, seat: int | None = None) -> str:
+        """Why ``seat`` (default :attr:`to_act`) may take ``action`` now, in the rules' terms (one
+        line): the counterpart of :meth:`explain`.  Cards compare as the phase ranks them (aces low
+        in phase one under ``aces_low_first``).  Raises :class:`IllegalActionError` (with
+        :meth:`explain`'s reason) when the action is not legal now, :class:`GameOverError` once
+        the game is over."""
+        s = self.to_act if seat is None else seat
+        self.check(action, s)
+        action = self.resolve(s, action)
+        if self.phase == Phase.ONE:
+            return self._reason_one(s, action)
+        if self.phase == Phase.TWO:
+            return self._reason_two(s, action)
+        return "chance deals the cards: every order is legal"
+
     def explain(self, action: Action, seat: int) -> str:
         """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line)."""
         fault = self._fault(action, seat) if self.phase != Phase.OVER else ""

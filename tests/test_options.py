@@ -39,8 +39,9 @@ from helpers import (
     stack_deck,
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
-from skitgubbe.base import Phase
+from skitgubbe.base import Event, Phase
 from skitgubbe.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
+from skitgubbe.narration import describe_event
 from skitgubbe.phase_two import anti_trump_suit, beats, pick_up_take
 from skitgubbe.rules import (
     AntiTrump,
@@ -1352,7 +1353,7 @@ SCENARIOS = {
     "confusion": [test_confusion],
     "decks": [test_decks_two_packs_the_killed_ace_has_a_twin],
 }
-NOT_PLAY = {"name", "min_players", "max_players"}  # they name the rules or bound the table
+NOT_PLAY = {"name", "min_players", "max_players", "loser_title"}  # they name things or bound the table
 
 
 def test_every_option_has_a_scenario() -> None:
@@ -1423,3 +1424,16 @@ def test_options_that_could_never_apply_are_refused(options: dict[str, object],
     with pytest.raises(RulesError) as info:
         find_variant("pagat").replace(**options)
     assert all(name in str(info.value) for name in names)
+
+
+@pytest.mark.parametrize("preset, title", [("pagat", "skitgubbe"), ("goat", "goat"), ("howell", "goat"),
+                                           ("mas", "mas"), ("mattis", "mattis"), ("koira", "koira"),
+                                           ("catsatcards-flurst", "goat"), ("myllymatti", "myllymatti")])
+def test_the_loser_is_called_by_the_rules_title(preset: str, title: str) -> None:
+    # rulings.md E17: each text's own word for its loser
+    rules = find_variant(preset)
+    assert rules.loser_title == title
+    line = describe_event(Event("loser", 1), ["Seat 0", "Seat 1", "Seat 2"], rules)
+    assert line == f"Seat 1 is the {title}"
+    house = rules.with_options({"loser_title": "donkey"})
+    assert describe_event(Event("loser", 1), ["Seat 0", "You", "Seat 2"], house) == "You are the donkey"

@@ -56,8 +56,9 @@ def is_you(name: str) -> bool:
 
 
 def loser_title(rules: Rules) -> str:
-    """What the loser is called: ``"the goat"`` under the goat preset, else ``"the skitgubbe"``."""
-    return "the goat" if rules.name == "goat" else "the skitgubbe"
+    """What the loser is called, with its article: ``"the goat"``, ``"the skitgubbe"``, ``"the
+    mas"`` (the rules' ``loser_title``; docs/rulings.md E17)."""
+    return f"the {rules.loser_title}"
 
 
 def subject(names: Sequence[str], seat: int, third: str, second: str) -> str:

@@ -348,6 +348,10 @@ class Rules:
             (:data:`skitgubbe.cards.TWIN`); twins never touch, so no phase-two play holds
             both, and a play names whichever copy its seat holds.  The texts raise the dreck
             threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD4).
+        loser_title: what the loser is called, without an article: ``"skitgubbe"`` (pagat.com,
+            "the skitgubbe"), ``"goat"`` (the Flurst and Howell pages), ``"mas"``, ``"mattis"``
+            (pagat.com: both mean fool), ``"koira"`` (pagat.com, Koira: the loser barks like a
+            dog); a text of 1 to 40 printable characters (docs/rulings.md E17).
     """
 
     name: str = "custom"
@@ -397,6 +401,7 @@ class Rules:
     incomplete_trick_dealt: bool = False
     confusion: bool = False
     decks: int = 1
+    loser_title: str = "skitgubbe"
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -660,5 +665,6 @@ OPTION_HELP: dict[str, str] = {
     "incomplete_trick_dealt": "a trick left unfinished by phase one's end is shuffled and dealt round",
     "confusion": "three players with two hands each (six seats), each pair partners who see each other",
     "decks": "packs shuffled together: 1, or 2 for the double deck (twins never touch)",
+    "loser_title": "what the loser is called (skitgubbe, goat, mas, mattis, ...)",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

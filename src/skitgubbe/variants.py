@@ -61,6 +61,7 @@ PRESETS: dict[str, Rules] = {
     ),
     "goat": Rules(
         name="goat",
+        loser_title="goat",
         min_players=3,
         max_players=8,
         hand_size=3,
@@ -83,9 +84,10 @@ PRESETS: dict[str, Rules] = {
 PRESETS["howell"] = PRESETS["goat"].replace(
     name="howell", max_players=6, aces_low_first=True, bottom_aside=True, show_trump_card=True,
 )
-PRESETS["myllymatti"] = PRESETS["pagat"].replace(name="myllymatti")
+PRESETS["myllymatti"] = PRESETS["pagat"].replace(name="myllymatti", loser_title="myllymatti")
 PRESETS["mattis"] = Rules(
     name="mattis",
+    loser_title="mattis",
     min_players=3,
     max_players=8,
     hand_size=3,
@@ -103,6 +105,7 @@ PRESETS["mattis"] = Rules(
 
 PRESETS["atlanta"] = Rules(
     name="atlanta",
+    loser_title="mattis",
     min_players=3,
     max_players=3,
     hand_size=3,
@@ -147,6 +150,7 @@ PRESETS["two-player"] = PRESETS["pagat"].replace(name="two-player", min_players=
 
 PRESETS["mas"] = Rules(
     name="mas",
+    loser_title="mas",
     min_players=2,
     max_players=4,
     hand_size=3,
@@ -165,6 +169,7 @@ PRESETS["mas"] = Rules(
 
 PRESETS["koira"] = Rules(
     name="koira",
+    loser_title="koira",
     min_players=3,
     max_players=8,
     hand_size=3,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -294,3 +296,25 @@ def test_a_dreck_order_may_name_a_card_twice_for_two_packs() -> None:
     action = parse_action("dreck 2C 3C 2C")
     assert action.order == (0, 1, 52) and action.cards == (1 << 0) | (1 << 1) | (1 << 52)
     assert str(action) == "dreck 2C 3C 2C"
+
+
+@pytest.mark.parametrize("preset, players, decks",
+                         [("pagat", 3, 1), ("goat", 4, 1), ("mas", 3, 1), ("goat", 5, 2)])
+def test_an_actions_repr_evaluates_back_to_it(preset: str, players: int, decks: int) -> None:
+    # python-chess's Move.from_uci('e2e4') is the model: the repr is code that rebuilds the action
+    from skitgubbe.actions import CHANCE
+    from skitgubbe.state import State
+    from skitgubbe.variants import find_variant
+
+    rules = find_variant(preset).with_options({"decks": decks, "dreck_below": 12} if decks == 2 else {})
+    state = State.new(rules, players, seed=7)
+    rng = random.Random(7)
+    seen = 0
+    while not state.is_over:
+        legal = [state.chance_action(rng)] if state.to_act == CHANCE else state.legal_actions()
+        for a in legal:
+            assert eval(repr(a), {"Action": Action, "Kind": Kind}) == a
+            seen += 1
+        state.apply(rng.choice(legal), state.to_act)
+    assert seen > 100
+    assert repr(Action(Kind.PLAY, 1 << 12)) == "Action.parse('play AC')"

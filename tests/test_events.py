@@ -12,15 +12,16 @@ import pytest
 from skitgubbe.actions import CHANCE
 from skitgubbe.base import PUBLIC, Event
 from skitgubbe.narration import describe_event
-from skitgubbe.rulesfile import parse_rules_file
 from skitgubbe.rules import Rules
+from skitgubbe.rulesfile import parse_rules_file
 from skitgubbe.state import State
 from skitgubbe.variants import PRESETS
 from skitgubbe.view import SPECTATOR, event_for, events_for
 
 CONFUSION = parse_rules_file('preset = "goat"\n[options]\nconfusion = true\n')
 TWO_PACKS = parse_rules_file('preset = "goat"\n[options]\ndecks = 2\ndreck_below = 12\n')
-TABLES = [(name, rules, max(rules.min_players, min(4, rules.max_players))) for name, rules in sorted(PRESETS.items())]
+TABLES = [(name, rules, max(rules.min_players, min(4, rules.max_players)))
+          for name, rules in sorted(PRESETS.items())]
 TABLES += [("confusion", CONFUSION, 6), ("two-packs", TWO_PACKS, 5)]
 
 
@@ -42,7 +43,10 @@ def hidden_from(state: State, seat: int) -> int:
     return mask
 
 
-def deals(rules: Rules, players: int, count: int) -> list[tuple[State, list[tuple[State, tuple[Event, ...]]]]]:
+Step = tuple[State, tuple[Event, ...]]
+
+
+def deals(rules: Rules, players: int, count: int) -> list[tuple[State, list[Step]]]:
     """``count`` random deals: each final state with, per action, the state after it and what
     apply returned."""
     out = []

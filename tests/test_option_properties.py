@@ -44,6 +44,7 @@ INT_DOMAINS: dict[str, st.SearchStrategy[int]] = {
     "decks": st.sampled_from([1, 1, 1, 2]),  # the double deck now and then (its games are longer)
 }
 SEATS = ("min_players", "max_players")
+WORDS = ("name", "loser_title")  # texts that change no rule
 
 
 def option_strategy(field: dataclasses.Field[object]) -> st.SearchStrategy[object]:
@@ -60,7 +61,7 @@ def option_strategy(field: dataclasses.Field[object]) -> st.SearchStrategy[objec
 def test_every_option_has_a_domain() -> None:
     # a new whole-number option needs its range in INT_DOMAINS, or no game here would ever draw it
     for f in dataclasses.fields(Rules):
-        if f.name != "name" and f.name not in SEATS:
+        if f.name not in WORDS and f.name not in SEATS:
             assert isinstance(f.default, (bool, enum.Enum)) or f.name in INT_DOMAINS, f.name
 
 
@@ -69,7 +70,7 @@ def tables(draw: st.DrawFn) -> tuple[Rules, int]:
     """A valid ruleset with every option drawn, and a seat count it allows."""
     options: dict[str, object] = {}
     for f in dataclasses.fields(Rules):
-        if f.name != "name" and f.name not in SEATS:
+        if f.name not in WORDS and f.name not in SEATS:
             options[f.name] = draw(option_strategy(f))
     low = draw(st.integers(2, 8))
     high = draw(st.integers(low, 8))
@@ -157,9 +158,10 @@ def check_to_act(state: State, rng: random.Random) -> None:
 
 
 class Public:
-    """What the table has seen of each hand, rebuilt from the events as a spectator sees them: cards a seat was
-    seen to take (won tricks when phase one ends, cards taken back, exposed, a shown trump card, a
-    dreck given to a single seat, pick-ups), less the cards it was seen to give up."""
+    """What the table has seen of each hand, rebuilt from the events as a spectator sees them:
+    cards a seat was seen to take (won tricks when phase one ends, cards taken back, exposed, a
+    shown trump card, a dreck given to a single seat, pick-ups), less the cards it was seen to
+    give up."""
 
     def __init__(self, players: int) -> None:
         self.hands = [0] * players

@@ -70,6 +70,7 @@ _VERBS = {
     Kind.EXCHANGE: "exchange",
 }
 _VERB_BY_TEXT = {v: k for k, v in _VERBS.items()}
+_WITH_CARDS = (Kind.PLAY, Kind.SLUFF, Kind.DRECK)  # the kinds whose notation names cards
 _VERB_BY_TEXT.update(
     {"pickup": Kind.PICK_UP, "eat": Kind.PICK_UP, "done": Kind.PASS, "turn": Kind.STOCK,
      "slough": Kind.SLUFF, "lead": Kind.PLAY, "beat": Kind.PLAY}
@@ -93,6 +94,24 @@ class Action(NamedTuple):
     kind: Kind
     cards: int = 0
     order: tuple[int, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """The action that ``text`` writes in action notation (:func:`parse_action`):
+        ``Action.parse("play 7H")``.  Raises :class:`ActionParseError` naming what is wrong."""
+        return parse_action(text)
+
+    def __repr__(self) -> str:
+        """``Action.parse('play 7H')``: evaluates back to an equal action (a card of the second
+        pack, 52..103, is written by number: ``Action(Kind.PLAY, 1 << 60)``)."""
+        kind, cards, order = self
+        if isinstance(kind, Kind) and isinstance(cards, int) and 0 <= cards < 1 << 52 and all(
+                isinstance(c, int) and 0 <= c < 52 for c in order) and (
+                (kind is Kind.DRECK and mask_of(order) == cards and len(order) == cards.bit_count())
+                or (kind is not Kind.DRECK and not order and (cards != 0) == (kind in _WITH_CARDS))):
+            return f"Action.parse({str(self)!r})"
+        shown = f"Kind.{kind.name}" if isinstance(kind, Kind) else repr(kind)
+        return f"Action({shown}, {cards!r}" + (f", {order!r})" if order else ")")
 
     def __str__(self) -> str:
         verb = _VERBS[self.kind]

@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="deals per preset for the heuristic and counter bots (default 100)")
     p.add_argument("--ismcts-deals", type=int, default=10,
                    help="deals per preset for the search bot at seat 0 (default 10)")
-    p.add_argument("--iterations", type=int, default=20, help="the search bot's iterations a move (default 20)")
+    p.add_argument("--iterations", type=int, default=20,
+                   help="the search bot's iterations a move (default 20)")
     p.add_argument("--only", default="", help="comma-separated presets or rows (pagat, goat/counter, ...)")
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--out", help="write the fingerprint as JSON to this file")

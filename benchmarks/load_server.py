@@ -331,7 +331,9 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}"
         server = subprocess.Popen([sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db,
                                    "--port", str(port),
-                                   "--bot-workers", "1", "--bot-delay", "0"],
+                                   "--bot-workers", "1", "--bot-delay", "0",
+                                   # every simulated client comes from 127.0.0.1: no per-client limits
+                                   "--rooms-per-client", "0", "--connections-per-client", "0"],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(300):
             try:

@@ -189,3 +189,89 @@ def test_tournament_table_and_json(tmp_path: Path, capsys: pytest.CaptureFixture
         with pytest.raises(SystemExit):
             main(["tournament", "--deals", "1", *bad] if bad[0] == "--jobs" else ["tournament", *bad])
         assert message in capsys.readouterr().err
+
+
+# -- hostile input (issue 14): a malformed record or rules file is a one-line error, exit 2 ----------
+
+GOOD_RECORD = "skitgubbe-record = 1\nrules = pagat\nplayers = 3\ndealer = 0\nseed = 42\nmoves:\n1 play 5C\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        (GOOD_RECORD.encode().replace(b"seed = 42", b"seed = 4\xff2"), "line 5, seed: "),
+        (GOOD_RECORD.encode().replace(b"1 play 5C", b"\xb2 play 5C"), "line 7, moves: "),
+        (GOOD_RECORD.replace("1 play 5C", "² play 5C").encode(), "line 7, moves: "),
+        (GOOD_RECORD.replace("1 play 5C", "9" * 5000 + " play 5C").encode(), "line 7, moves: "),
+        (GOOD_RECORD.replace("seed = 42", "seed = --42").encode(), "line 5, seed: "),
+        (GOOD_RECORD.replace("seed = 42", 'seed = "\\udc80"').encode(), "line 5, seed: "),
+        (GOOD_RECORD.replace("rules = pagat", "rules = goat\nrule confusion = true").replace(
+            "players = 3", "players = 5").encode(), "line 4, players: "),
+        (GOOD_RECORD.replace("rules = pagat", "rules = pagat\nrule hand_size = ²").encode(),
+         "line 3, rule hand_size: "),
+    ],
+    ids=["invalid UTF-8", "invalid UTF-8 seat", "Unicode-digit seat", "5,000-digit seat", "seed --42",
+         "lone surrogate seed", "confusion at 5 seats", "Unicode-digit rule"],
+)
+@pytest.mark.parametrize("command", ["replay", "hint"])
+def test_replay_and_hint_refuse_hostile_records_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, where: str, command: str) -> None:
+    path = tmp_path / "bad.sgr"
+    path.write_bytes(data)
+    code, out, err = run(capsys, command, str(path))
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}: malformed record: {where}"), err[:300]
+    assert err.count("\n") == 1 and len(err) < 500 + len(str(path))
+
+
+def test_replay_of_a_chance_sluff_is_an_illegal_move(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Under sluff_once (helmfrid), a sluff taken by chance was a ValueError('negative shift count')."""
+    state = State.new(find_variant("helmfrid"), 3, seed=1)
+    held = state.hands[-1]  # (a card of the last seat: seat -1 read as that seat's hand, then crashed)
+    from skitgubbe.cards import card_name
+
+    path = tmp_path / "chance.sgr"
+    path.write_text(dumps(record_of(state, seed=1)) + f"chance sluff {card_name(held.bit_length() - 1)}\n")
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1
+    assert "move 1 (line 8): seat -1 sluff" in err and "chance" in err
+
+
+@pytest.mark.parametrize(
+    ("toml", "words"),
+    [
+        ('preset = "goat"\n[options]\nhand_size = ' + "[" * 5000 + "]" * 5000 + "\n",
+         "line 3, options.hand_size: arrays or tables nested too deeply"),
+        ('preset = "goat"\n[options]\nhand_size = "²"\n',
+         "options.hand_size: '²' is not allowed; give a whole number, 1 to 6"),
+        ('preset = "goat"\n[options]\nhand_size = ' + "9" * 5000 + "\n",
+         "line 3, options.hand_size: a number of 5000 digits"),
+    ],
+    ids=["deep nesting", "Unicode digits", "5,000 digits"],
+)
+def test_rules_show_and_rules_file_refuse_hostile_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], toml: str, words: str) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(toml, encoding="utf-8")
+    with pytest.raises(SystemExit) as e:
+        main(["rules", "show", str(path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"skitgubbe rules show: {path}: {words}"), err[:300]
+    assert err.count("\n") == 1
+    with pytest.raises(SystemExit) as e:
+        main(["simulate", "--rules-file", str(path), "--games", "1"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --rules-file: {path}: {words}" in err, err[-300:]
+
+
+def test_a_rules_file_that_is_not_utf8_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "house.toml"
+    path.write_bytes(b'preset = "goat"\nname = "g\xf6t"\n')
+    with pytest.raises(SystemExit) as e:
+        main(["rules", "show", str(path)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"skitgubbe rules show: {path}: line 2: not UTF-8"), err

@@ -33,11 +33,13 @@ __all__ = ["main", "build_parser"]
 
 def load_rules(text: str) -> Rules:
     """A preset by name or alias, or house rules from a TOML file (a path ending in ``.toml``
-    or an existing file).  Raises ``ValueError`` saying what is wrong."""
+    or an existing file, read as UTF-8).  Raises ``ValueError`` saying what is wrong: a file
+    that cannot be read, or the :class:`~skitgubbe.rulesfile.RulesFileError` (one line) of a
+    file that is not usable house rules."""
     path = Path(text)
     if text.endswith(".toml") or path.is_file():
         try:
-            content = path.read_text(encoding="utf-8")
+            content = path.read_bytes()
         except OSError as e:
             raise ValueError(f"{text}: cannot read: {e.strerror}") from None
         try:
@@ -150,6 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--bot-workers", type=int, default=2, help="bot processes; default 2")
     q.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                    help="how long a bot waits before it moves, so people can follow; default 0.6")
+    q.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="let pages from ORIGIN (e.g. https://cards.example, as the browser shows it; * for "
+                   "any) open the game's websocket, besides the server's own origin; repeat for several "
+                   "(behind a proxy that changes the Host header)")
+    q.add_argument("--rooms-per-client", type=int, default=None, metavar="N",
+                   help="rooms one client address may make in any 10 minutes; default 20, 0: no limit")
+    q.add_argument("--connections-per-client", type=int, default=None, metavar="N",
+                   help="websocket connections one client address may hold at once; default 32, 0: no limit")
+    q.add_argument("--max-rooms", type=int, default=None, metavar="N",
+                   help="the most rooms the server holds at once; default 10000, 0: no limit")
+    q.add_argument("--idle-after", type=float, default=None, metavar="SECONDS",
+                   help="remove a room nobody is connected to after this long without a change; default 3600")
+    q.add_argument("--finished-after", type=float, default=None, metavar="SECONDS",
+                   help="the same for a room whose deal is over; default 900")
 
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
@@ -207,9 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _load_record(path: Path) -> tuple[Record | None, State | None, str, int]:
-    """Read and replay a record: ``(record, state, "", 0)`` or ``(None, None, message, exit code)``."""
+    """Read and replay a record: ``(record, state, "", 0)`` or ``(None, None, message, exit code)``:
+    2 for a file that cannot be read or a malformed record (its line and field), 1 for an illegal
+    move."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes()
     except OSError as e:
         return None, None, f"{path}: cannot read: {e.strerror}", 2
     try:
@@ -427,7 +445,7 @@ def _state_summary(state: State) -> dict[str, object]:
 
 def _replay(args: argparse.Namespace, console: Console) -> int:
     try:
-        text = args.file.read_text(encoding="utf-8")
+        text = args.file.read_bytes()  # (loads reads the UTF-8; a bad byte is a malformed record)
     except OSError as e:
         print(f"{args.file}: cannot read: {e.strerror}", file=sys.stderr)
         return 2
@@ -554,10 +572,21 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}",
                       markup=False)
         return 2
+    from .server.hub import Limits
+
+    given = {"rooms_per_client": args.rooms_per_client,
+             "connections_per_client": args.connections_per_client, "max_rooms": args.max_rooms,
+             "idle_after": args.idle_after, "finished_after": args.finished_after}
+    for key, value in given.items():
+        if value is not None and value < 0:
+            console.print(f"error: --{key.replace('_', '-')} must be 0 or more, not {value}", markup=False)
+            return 2
+    limits = Limits(**{k: v for k, v in given.items() if v is not None})
     db = args.db or DEFAULT_DB_URL
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
                   "Ctrl-C stops it", markup=False)
-    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay)
+    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
+                 limits=limits, allowed_origins=args.allow_origin)
 
 
 if __name__ == "__main__":  # pragma: no cover

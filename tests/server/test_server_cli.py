@@ -41,12 +41,44 @@ def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
         return 0
 
     import skitgubbe.server.app as app
+    from skitgubbe.server.hub import Limits
 
     monkeypatch.setattr(app, "serve", fake_serve)
     assert cli.main(["serve", "--port", "8123", "--bot-delay", "0"]) == 0
     assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
-                    "bot_workers": 2, "bot_delay": 0.0}
+                    "bot_workers": 2, "bot_delay": 0.0, "limits": Limits(), "allowed_origins": []}
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_serve_passes_the_abuse_limits_and_allowed_origins(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """The options of docs/server.md "Security"; their defaults are those of Limits."""
+    seen: dict[str, Any] = {}
+
+    def fake_serve(db: str, **kw: Any) -> int:
+        seen.update(kw)
+        return 0
+
+    import skitgubbe.server.app as app
+    from skitgubbe.server.hub import Limits
+
+    monkeypatch.setattr(app, "serve", fake_serve)
+    assert cli.main(["serve", "--allow-origin", "https://cards.example", "--allow-origin", "https://b.example",
+                     "--rooms-per-client", "5", "--connections-per-client", "0", "--max-rooms", "100",
+                     "--idle-after", "600", "--finished-after", "60"]) == 0
+    assert seen["allowed_origins"] == ["https://cards.example", "https://b.example"]
+    assert seen["limits"] == Limits(rooms_per_client=5, connections_per_client=0, max_rooms=100,
+                                    idle_after=600.0, finished_after=60.0)
+    with pytest.raises(SystemExit):
+        cli.main(["serve", "--help"])
+    help_text = capsys.readouterr().out
+    defaults = Limits()
+    for words in (f"default {defaults.rooms_per_client}", f"default {defaults.connections_per_client}",
+                  f"default {defaults.max_rooms}", f"default {defaults.idle_after:g}",
+                  f"default {defaults.finished_after:g}", f"any {defaults.rooms_window / 60:g} minutes"):
+        assert words in " ".join(help_text.split()), words
+    assert cli.main(["serve", "--rooms-per-client", "-1"]) == 2
+    assert "--rooms-per-client must be 0 or more" in capsys.readouterr().out
 
 
 def test_serve_quiets_the_garbage_collector_before_serving(monkeypatch: pytest.MonkeyPatch) -> None:

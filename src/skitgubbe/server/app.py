@@ -6,10 +6,16 @@ HTTP routes (docs/server.md):
 * ``GET /api/options`` presets (with their seat ranges) and bot names.
 * ``POST /api/rooms`` make a room; ``GET /api/rooms/{code}`` what the lobby shows;
   ``POST /api/rooms/{code}/join`` take an open seat.
+* ``GET /openapi.json`` the OpenAPI schema of these routes, request bodies included.
 * ``WS /ws`` the game: see :mod:`skitgubbe.server.protocol`.
 
 Bad requests are answered ``{"error": code, "message": text}`` with status 400 (404 for
-a room that does not exist, 409 for a full table, 413 for an oversized body).
+a room that does not exist, 409 for a full table or a name already at it, 413 for an
+oversized body, 429 for a client over its limit of rooms, 503 when the server cannot
+take the room now).  A body is refused as soon as it is known to be too large: on its
+declared ``Content-Length`` before anything is read, or as it streams in.  Websocket
+connections are refused (before the handshake completes) from a page of another origin
+and beyond a client's limit of connections.
 """
 
 from __future__ import annotations
@@ -17,25 +23,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
 from ..variants import PRESETS
 from .botpool import BotPool
-from .hub import Client, Hub
-from .protocol import MAX_CHAT_CHARS, ProtocolError
+from .hub import Client, Hub, Limits, TooManyRooms, client_key
+from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
 
-__all__ = ["create_app", "serve", "Application", "STATIC_DIR"]
+__all__ = ["create_app", "serve", "origin_allowed", "Application", "STATIC_DIR", "MAX_BODY_BYTES"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
@@ -43,33 +52,110 @@ STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 MAX_BODY_BYTES = 16_384
 """The largest HTTP request body accepted, in bytes."""
 
-_STATUS = {"no-room": 404, "full": 409}
+_STATUS = {"no-room": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429, "server": 503,
+           "server-full": 503}
 
 
-def _fail(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _fail(code: str, message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ProtocolError("too-large", f"the request body is limited to {MAX_BODY_BYTES} bytes")
+# -- request and answer bodies (validated by pydantic, published in /openapi.json) ---------------------
+
+
+class NewRoom(BaseModel):
+    """The body of ``POST /api/rooms``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"name": "Ann", "preset": "goat", "players": 4, "seats": ["open", "easy", "random"],
+         "turn_seconds": 30},
+        {"name": "Bo", "house_rules": 'preset = "pagat"\n[options]\nforced_pickup = true\n', "players": 3,
+         "seats": ["open", "open"]},
+    ]})
+    name: str = Field(description=f"the maker's display name, 1 to {MAX_NAME_CHARS} characters")
+    preset: str | None = Field(None, description="a preset's name or alias; give this or house_rules")
+    house_rules: str | None = Field(None, description="house rules, the TOML of a house-rules file")
+    players: int = Field(3, description="seats at the table, within the rules' range")
+    seats: list[str] = Field(default_factory=list,
+                             description="for seats 1 to players-1: 'open' (for a friend) or a bot's name")
+    turn_seconds: float = Field(0, description="the turn timer: 0 (off) or 5 to 600 seconds")
+    sluff_seconds: float = Field(8, description="how long a settled trick waits for sluffs: 1 to 60 seconds")
+
+
+class JoinRoom(BaseModel):
+    """The body of ``POST /api/rooms/{code}/join``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{"name": "Cy"}]})
+    name: str = Field(description=f"your display name, 1 to {MAX_NAME_CHARS} characters")
+
+
+class SeatToken(BaseModel):
+    """A place at a table: the room's code, the player number and its seat token (shown once)."""
+
+    room: str
+    player: int
+    token: str
+
+
+class RoomInfo(BaseModel):
+    """What the lobby shows of a room."""
+
+    room: str
+    rules: str
+    players: int
+    status: str
+    open: int
+    seats: list[str]
+
+
+class Refusal(BaseModel):
+    """A refused request: ``error`` a code of :data:`skitgubbe.server.protocol.ERROR_CODES`,
+    ``message`` what was wrong and what is allowed."""
+
+    error: str
+    message: str
+
+
+_Body = TypeVar("_Body", bound=BaseModel)
+
+
+def _request_body(model: type[BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` publishing ``model`` as the JSON body of a route that reads its body itself."""
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    words = {400: "a bad request", 404: "no such room", 409: "the table is full, or the name is taken",
+             413: f"a body over {MAX_BODY_BYTES} bytes", 429: "this client made too many rooms lately",
+             503: "the server cannot take it now (the database refused it, or the server is full)"}
+    return {s: {"model": Refusal, "description": words[s]} for s in statuses}
+
+
+async def _body(request: Request, model: type[_Body]) -> _Body:
+    """The request body as ``model``: read as it streams in, and refused as soon as it passes
+    :data:`MAX_BODY_BYTES` (a larger declared ``Content-Length`` was refused before, by
+    :class:`Application`).  An empty body is ``{}``.
+
+    Raises :class:`ProtocolError`: ``too-large``; what :func:`~skitgubbe.server.protocol.load_json_object`
+    raises (``too-deep``, ``malformed``, ``bad-field``); ``bad-field`` for a field the model does not
+    have, a missing one or one of the wrong type (the message names it and what it must be)."""
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY_BYTES:
+            raise ProtocolError("too-large", f"the request body is limited to {MAX_BODY_BYTES} bytes")
+    data = load_json_object(bytes(raw) or b"{}", max_bytes=MAX_BODY_BYTES, what="the request body",
+                            example='{"name": "Ann"}')
     try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ProtocolError("malformed", "the body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("malformed", "the body must be a JSON object")
-    return data
-
-
-def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
-    value = data.get(key, default)
-    if value is default:
-        return value
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        raise ProtocolError("bad-field", f"{key} has the wrong type: {value!r:.40}")
-    return value
+        return model.model_validate(data, strict=True)
+    except ValidationError as e:
+        first = e.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the body"
+        if first["type"] == "extra_forbidden":
+            raise ProtocolError("bad-field", f"unknown field {where!r:.40}; fields are "
+                                f"{', '.join(model.model_fields)}") from None
+        raise ProtocolError("bad-field", f"{where:.40}: {first['msg']}") from None
 
 
 def create_app(
@@ -80,6 +166,8 @@ def create_app(
     away_after: float = 30.0,
     rate: float = 20.0,
     burst: float = 40.0,
+    limits: Limits | None = None,
+    allowed_origins: Sequence[str] = (),
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -89,17 +177,22 @@ def create_app(
         bot_delay: seconds a bot waits before it moves.
         away_after: seconds without a connection before a bot plays a player's seat.
         rate, burst: per-connection rate limit, messages a second and burst size.
+        limits: rooms and connections per client, the most rooms, room expiry (default
+            :class:`~skitgubbe.server.hub.Limits`).
+        allowed_origins: origins (``"https://cards.example"``, or ``"*"`` for any) whose pages may
+            open the websocket besides the server's own origin (:func:`origin_allowed`).
 
     The hub (``app.state.hub``) is built when the application starts, which replays every
     stored room; it raises what :class:`~skitgubbe.server.store.Store` raises for a database
     that cannot be reached.
     """
+    limits = limits if limits is not None else Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, db_url)
         pool = BotPool(bot_workers)
-        hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after)
+        hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
         await hub.load()
         app.state.hub = hub
         try:
@@ -109,23 +202,28 @@ def create_app(
             pool.close()
             store.close()
 
-    app = FastAPI(title="skitgubbe", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="skitgubbe", description="The online table: make and join rooms (the game itself is "
+                  "played over the websocket /ws, docs/server.md).", lifespan=lifespan, docs_url=None,
+                  redoc_url=None, openapi_url="/openapi.json")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.exception_handler(RoomError)
     async def room_error(_request: Request, e: RoomError) -> JSONResponse:
-        return _fail(e.code, str(e), _STATUS.get(e.code, 400))
+        headers = {"Retry-After": str(e.retry_after)} if isinstance(e, TooManyRooms) else None
+        return _fail(e.code, str(e), _STATUS.get(e.code, 400), headers)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, e: ProtocolError) -> JSONResponse:
         return _fail(e.code, str(e), 413 if e.code == "too-large" else 400)
 
-    @app.get("/")
+    @app.get("/", response_class=HTMLResponse)
     async def index() -> FileResponse:
+        """The table page."""
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
+        """Presets with their seat ranges, bot names and difficulties, the longest chat line."""
         bots = available_bots()
         return {
             "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players}
@@ -133,48 +231,82 @@ def create_app(
             "bots": bots,
             "difficulties": [d for d in DIFFICULTIES if d in bots],
             "max_chat": MAX_CHAT_CHARS,
+            "max_name": MAX_NAME_CHARS,
         }
 
-    @app.post("/api/rooms")
+    @app.post("/api/rooms", response_model=SeatToken, openapi_extra=_request_body(NewRoom),
+              responses=_refusals(400, 413, 429, 503))
     async def make_room(request: Request) -> dict[str, Any]:
-        data = await _body(request)
+        """Make a room; its maker is player 0."""
+        body = await _body(request, NewRoom)
         hub: Hub = request.app.state.hub
-        seats = _field(data, "seats", list, [])
-        if not all(isinstance(s, str) for s in seats):
-            raise ProtocolError("bad-field", "seats must be a list of 'open' or bot names")
         return await hub.create_room(
-            _field(data, "name", str, ""),
-            preset=_field(data, "preset", str, None),
-            house_rules=_field(data, "house_rules", str, None),
-            players=_field(data, "players", int, 3),
-            seats=seats,
-            turn_seconds=_field(data, "turn_seconds", (int, float), 0),
-            sluff_seconds=_field(data, "sluff_seconds", (int, float), 8),
-        )
+            body.name, client=client_key(request.client.host if request.client else None),
+            preset=body.preset, house_rules=body.house_rules, players=body.players, seats=body.seats,
+            turn_seconds=body.turn_seconds, sluff_seconds=body.sluff_seconds)
 
-    @app.get("/api/rooms/{code}")
+    @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404))
     async def room_info(code: str, request: Request) -> dict[str, Any]:
+        """What the lobby shows of room ``code``."""
         hub: Hub = request.app.state.hub
         return hub.room_info(code)
 
-    @app.post("/api/rooms/{code}/join")
+    @app.post("/api/rooms/{code}/join", response_model=SeatToken, openapi_extra=_request_body(JoinRoom),
+              responses=_refusals(400, 404, 409, 413, 503))
     async def join(code: str, request: Request) -> dict[str, Any]:
-        data = await _body(request)
+        """Take the next open seat of room ``code``."""
+        body = await _body(request, JoinRoom)
         hub: Hub = request.app.state.hub
-        return await hub.join(code, _field(data, "name", str, ""))
+        return await hub.join(code, body.name)
 
-    return Application(app, rate=rate, burst=burst)
+    return Application(app, rate=rate, burst=burst, limits=limits, allowed_origins=allowed_origins)
+
+
+def origin_allowed(origin: str, host: str | None, allowed: Sequence[str] = ()) -> bool:
+    """Whether a page from ``origin`` (a request's ``Origin`` header, ``"https://cards.example"``)
+    may open the websocket of a server it reached as ``host`` (the ``Host`` header): when
+    ``origin`` is one of ``allowed`` (``scheme://host[:port]``, compared without case; ``"*"``
+    allows any), or is the same origin: its host and port are the ``Host`` header's, a missing
+    port being 80 for ``http`` and 443 for ``https``.  ``"null"`` and anything that is not an
+    ``http``/``https`` origin are refused."""
+    wanted = origin.strip().lower().rstrip("/")
+    if "*" in allowed or wanted in {a.strip().lower().rstrip("/") for a in allowed}:
+        return True
+    if host is None:
+        return False
+    try:
+        page = urlsplit(wanted)
+        if page.scheme not in ("http", "https") or not page.hostname:
+            return False
+        default = 443 if page.scheme == "https" else 80
+        served = urlsplit("//" + host.strip().lower())
+        return (page.hostname, page.port or default) == (served.hostname, served.port or default)
+    except ValueError:  # a port that is not a number
+        return False
 
 
 class Application:
     """The ASGI application: the websocket ``/ws`` is served directly (the game's hot path, without
     the web framework's per-message layers); everything else, lifespan included, by the FastAPI app
-    ``api``.  ``state`` is the FastAPI app's state (``state.hub`` once started)."""
+    ``api``, except an HTTP request whose declared body is over :data:`MAX_BODY_BYTES`, refused
+    with 413 before anything is read.  ``state`` is the FastAPI app's state (``state.hub`` once
+    started).
 
-    def __init__(self, api: FastAPI, *, rate: float, burst: float) -> None:
+    A websocket is refused before its handshake completes (status 403, ``bad-origin``) when its
+    ``Origin`` header names another origin than the server's or one of ``allowed_origins``
+    (programs that send no ``Origin`` are let in; browsers always send it), and (429,
+    ``too-many-connections``) beyond ``limits.connections_per_client`` connections of one client
+    (:func:`~skitgubbe.server.hub.client_key`).
+    """
+
+    def __init__(self, api: FastAPI, *, rate: float, burst: float, limits: Limits | None = None,
+                 allowed_origins: Sequence[str] = ()) -> None:
         self.api = api
         self.rate = rate
         self.burst = burst
+        self.limits = limits if limits is not None else Limits()
+        self.allowed_origins = tuple(allowed_origins)
+        self.connections: Counter[str] = Counter()  # open websockets per client key
 
     @property
     def state(self) -> Any:
@@ -183,13 +315,52 @@ class Application:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await self._websocket(receive, send)
+            await self._websocket(scope, receive, send)
+        elif scope["type"] == "http" and _declared_length(scope) > MAX_BODY_BYTES:
+            refusal = _fail("too-large", f"the request body is limited to {MAX_BODY_BYTES} bytes", 413,
+                            {"Connection": "close"})
+            await refusal(scope, receive, send)
         else:
             await self.api(scope, receive, send)
 
-    async def _websocket(self, receive: Receive, send: Send) -> None:
+    async def _deny(self, scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+        """Refuse a websocket handshake: with an HTTP answer ``{"error", "message"}`` where the server
+        can send one (the ASGI websocket denial response), else by closing it (1008)."""
+        if "websocket.http.response" in (scope.get("extensions") or {}):
+            body = dumps({"error": code, "message": message}).encode("utf-8")
+            await send({"type": "websocket.http.response.start", "status": status,
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "websocket.http.response.body", "body": body})
+        else:
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (await receive())["type"] != "websocket.connect":
             return
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        if origin is not None and not origin_allowed(origin, headers.get("host"), self.allowed_origins):
+            await self._deny(scope, send, 403, "bad-origin",
+                             f"pages from {origin[:60]!r} may not join this server's tables; open the "
+                             "server's own page (or ask its operator to allow your origin)")
+            return
+        client = scope.get("client")
+        key = client_key(client[0] if client else None)
+        limit = self.limits.connections_per_client
+        if limit and self.connections[key] >= limit:
+            await self._deny(scope, send, 429, "too-many-connections",
+                             f"one client may hold {limit} connections at once: close one first")
+            return
+        self.connections[key] += 1
+        try:
+            await self._serve_websocket(receive, send)
+        finally:
+            self.connections[key] -= 1
+            if self.connections[key] <= 0:
+                del self.connections[key]
+
+    async def _serve_websocket(self, receive: Receive, send: Send) -> None:
         await send({"type": "websocket.accept"})
         hub: Hub = self.api.state.hub
         client = Client(rate=self.rate, burst=self.burst)
@@ -223,6 +394,18 @@ class Application:
                 await sender
 
 
+def _declared_length(scope: Scope) -> int:
+    """The ``Content-Length`` an HTTP request declares, in bytes (0 when it declares none: a chunked
+    body is counted as it is read)."""
+    for name, value in scope.get("headers") or ():
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:  # the server refuses such a request itself
+                return 0
+    return 0
+
+
 GC_THRESHOLDS = (50_000, 20, 10)
 """The server's cyclic garbage collector thresholds (generation 0, 1, 2; see :func:`gc.set_threshold`)."""
 
@@ -242,12 +425,14 @@ def tune_gc() -> None:
 
 
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,
-          bot_workers: int = 2, bot_delay: float = 0.6) -> int:
+          bot_workers: int = 2, bot_delay: float = 0.6, limits: Limits | None = None,
+          allowed_origins: Sequence[str] = ()) -> int:
     """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  Other
     arguments: see :func:`create_app`."""
     import uvicorn
 
-    app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay)
+    app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
+                     allowed_origins=allowed_origins)
     tune_gc()
     uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
                 log_level="warning")

@@ -16,15 +16,23 @@ fill bot until the player is back.
 Connections are :class:`Client` objects: the transport (the websocket endpoint in
 :mod:`skitgubbe.server.app`, or a test) feeds :meth:`Hub.receive` with each text frame
 and sends what :meth:`Client.outbox` yields.
+
+Abuse limits (:class:`Limits`, docs/server.md "Security"): rooms made per client, the
+rooms the server holds, and expiry: a room nobody is connected to is removed from memory
+and from the database once it has been idle, or over, for long enough
+(:meth:`Hub.expire_rooms`, run every ``Limits.sweep_every`` seconds).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import math
 import random
 import secrets
 import time
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +47,7 @@ from .protocol import ClientMessage, ProtocolError
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
 from .store import LogWriter, Store
 
-__all__ = ["Hub", "Client", "RateLimit", "ROOM_CODE_CHARS"]
+__all__ = ["Hub", "Client", "RateLimit", "Limits", "TooManyRooms", "client_key", "ROOM_CODE_CHARS"]
 
 ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes are 6 of these (no 0/O, 1/I/L)."""
@@ -63,6 +71,64 @@ class RateLimit:
             return False
         self.tokens -= 1
         return True
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The server's abuse limits (docs/server.md, "Security"); 0 turns a count limit off.
+
+    Attributes:
+        rooms_per_client: rooms one client (:func:`client_key`) may make in any ``rooms_window``
+            seconds.
+        rooms_window: seconds (see ``rooms_per_client``).
+        connections_per_client: websocket connections one client may hold at once (checked by the
+            transport, :mod:`skitgubbe.server.app`).
+        max_rooms: the most rooms the server holds at once.
+        idle_after: seconds after which a room is removed (memory and database) when nobody is
+            connected to it and nothing has happened in it: no stored change, no connection or
+            disconnection.
+        finished_after: the same, in seconds, for a room whose last deal is over.
+        sweep_every: seconds between two looks for rooms to remove.
+    """
+
+    rooms_per_client: int = 20
+    rooms_window: float = 600.0
+    connections_per_client: int = 32
+    max_rooms: int = 10_000
+    idle_after: float = 3600.0
+    finished_after: float = 900.0
+    sweep_every: float = 60.0
+
+
+def client_key(host: str | None) -> str:
+    """The key a client's limits are counted under: its IPv4 address; for IPv6 its /64 network (one
+    household or machine is given a whole /64), an IPv4-mapped address as IPv4; any other text
+    (a test client's name) as it is; ``""`` when the address is unknown."""
+    if not host:
+        return ""
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(addr, ipaddress.IPv6Address):
+        if addr.ipv4_mapped is not None:
+            return str(addr.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
+    return str(addr)
+
+
+class TooManyRooms(RoomError):
+    """``too-many-rooms``: a client made :attr:`Limits.rooms_per_client` rooms in the last
+    :attr:`Limits.rooms_window` seconds; ``retry_after`` is how many seconds until it may make one."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("too-many-rooms", message)
+        self.retry_after = retry_after
+
+
+REPLAY_CACHE = 256
+"""Replay messages the hub keeps ready, across every room (a finished deal's replay of 8 seats is
+about 120 kB; see :meth:`Hub.replay_text`)."""
 
 
 class Client:
@@ -101,6 +167,8 @@ class _Live:
         self.connected = [0] * players
         self.gone_since: list[float | None] = [now] * players
         self.driver: asyncio.Task[None] | None = None
+        self.last_active = now  # the last stored change, connection or disconnection (for expiry)
+        self.expired = False  # removed by Hub.expire_rooms: nothing may change it any more
 
 
 class Hub:
@@ -113,6 +181,7 @@ class Hub:
         rng: shuffles decks and the dreck and names rooms and tokens (default: the system's
             secure generator).
         clock: monotonic seconds (tests may replace it).
+        limits: rooms per client, the most rooms, expiry (:class:`Limits`).
     """
 
     def __init__(
@@ -124,6 +193,7 @@ class Hub:
         away_after: float = 30.0,
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.writer = LogWriter(store)
@@ -132,16 +202,23 @@ class Hub:
         self.away_after = away_after
         self.rng = rng if rng is not None else random.SystemRandom()
         self.clock = clock
+        self.limits = limits if limits is not None else Limits()
         self.rooms: dict[str, Room] = {}
         self.live: dict[str, _Live] = {}
+        self._made: dict[str, deque[float]] = {}  # per client key, when its recent rooms were made
+        self._creating = 0  # rooms counted against the limits but not stored yet
+        self._replays: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         self.errors: list[str] = []  # unexpected failures of drivers, for logs and tests
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every stored room by replaying its log and start its driver; returns the
-        number of rooms.  A room whose log does not replay is skipped and named in ``errors``."""
+        """Rebuild every stored room by replaying its log and start its driver, and start looking
+        for expired rooms every :attr:`Limits.sweep_every` seconds; returns the number of rooms.  A
+        room whose log does not replay is skipped and named in ``errors``.  The expiry clocks of the
+        rooms loaded start now."""
         stored = await asyncio.to_thread(self.store.load_rooms)
         for sr in stored:
             try:
@@ -152,6 +229,8 @@ class Hub:
                 self.errors.append(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return len(self.rooms)
 
     def _add(self, room: Room) -> None:
@@ -165,6 +244,10 @@ class Hub:
         if self._closing:
             return
         self._closing = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for live in self.live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -176,10 +259,92 @@ class Hub:
 
     # -- HTTP-side requests ---------------------------------------------------------------
 
-    async def create_room(self, name: str, **spec_args: Any) -> dict[str, Any]:
+    def _expired(self, room: Room, live: _Live, now: float) -> bool:
+        if live.clients:
+            return False
+        after = self.limits.finished_after if room.status == "over" else self.limits.idle_after
+        return now - live.last_active >= after
+
+    async def expire_rooms(self) -> list[str]:
+        """Remove every room that has expired: nobody connected to it and nothing happened in it for
+        :attr:`Limits.idle_after` seconds (:attr:`Limits.finished_after` once its deal is over).  It
+        is gone from memory at once (its driver stopped, later requests get ``no-room``) and deleted
+        from the database, so a restart does not replay it.  Returns the codes removed.  A database
+        that refuses the deletion is noted in ``errors`` (a restart then loads the room again, and it
+        expires again)."""
+        now = self.clock()
+        gone: list[str] = []
+        drivers: list[asyncio.Task[None]] = []
+        for code in [c for c, live in self.live.items() if self._expired(self.rooms[c], live, now)]:
+            live = self.live[code]
+            async with live.lock:
+                if live.expired or not self._expired(self.rooms[code], live, self.clock()):
+                    continue
+                live.expired = True
+                del self.rooms[code], self.live[code]
+                if live.driver is not None:
+                    live.driver.cancel()
+                    drivers.append(live.driver)
+            gone.append(code)
+        for driver in drivers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await driver
+        for stale in [k for k in self._replays if k[0] in gone]:  # a new room may get the code again
+            del self._replays[stale]
+        window = self.limits.rooms_window
+        for client in [k for k, made in self._made.items() if not made or made[-1] <= now - window]:
+            del self._made[client]
+        if gone:
+            try:
+                await self.writer.write([("delete", code, 0, "", {}) for code in gone])
+            except SQLAlchemyError as e:
+                self.errors.append(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
+        return gone
+
+    async def _sweep(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.limits.sweep_every)
+            try:
+                await self.expire_rooms()
+            except Exception as e:  # note it and look again next time
+                self.errors.append(f"expiring rooms: {type(e).__name__}: {e}")
+
+    def _reserve_room(self, client: str) -> deque[float] | None:
+        """Count a room about to be made by ``client`` against the limits, at once (so that
+        concurrent requests see it), or raise (see :meth:`create_room`).  Returns the client's
+        record, whose last entry is this room's (None without a per-client limit)."""
+        limits = self.limits
+        if limits.max_rooms and len(self.rooms) + self._creating >= limits.max_rooms:
+            raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
+                            "try again later")
+        made = None
+        if limits.rooms_per_client:
+            now = self.clock()
+            made = self._made.setdefault(client, deque())
+            while made and made[0] <= now - limits.rooms_window:
+                made.popleft()
+            if len(made) >= limits.rooms_per_client:
+                wait = max(1, math.ceil(made[0] + limits.rooms_window - now))
+                raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
+                                   f"{limits.rooms_window:g} seconds: try again in {wait} seconds", wait)
+            made.append(now)
+        self._creating += 1
+        return made
+
+    async def create_room(self, name: str, *, client: str = "", **spec_args: Any) -> dict[str, Any]:
         """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its
-        creator ``name`` in slot 0.  Returns ``{"room", "player": 0, "token"}``.  Raises
-        :class:`RoomError` or :class:`~skitgubbe.server.protocol.ProtocolError` (bad name)."""
+        creator ``name`` in slot 0; ``client`` is the maker's :func:`client_key`.  Returns
+        ``{"room", "player": 0, "token"}`` once the room is stored.  A table without open seats
+        starts its deal at once; if that start cannot be stored, the room is still made (in the
+        lobby: its maker may start it).
+
+        Raises :class:`~skitgubbe.server.protocol.ProtocolError` or :class:`RoomError` ``bad-field``
+        (a name :func:`~skitgubbe.server.protocol.check_name` or
+        :meth:`~skitgubbe.server.rooms.Room.prepare_join` refuses); what ``make_spec`` raises;
+        :class:`TooManyRooms` (``too-many-rooms``) beyond :attr:`Limits.rooms_per_client`;
+        :class:`RoomError` ``server-full`` when the server holds :attr:`Limits.max_rooms` rooms, and
+        ``server`` when the database refuses to store the room (then no room was made, and none is
+        counted against the limits)."""
         name = protocol.check_name(name)
         spec = make_spec(**spec_args)
         code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
@@ -188,11 +353,27 @@ class Hub:
         room = Room(code, spec)
         token = secrets.token_urlsafe(24)
         join = room.prepare_join(name, hash_token(token), creator=True)
-        await self.writer.write([("room", code, 0, "", spec.to_json()), ("log", code, 0, "join", join)])
+        made = self._reserve_room(client)
+        stamp = made[-1] if made is not None else 0.0
+        try:
+            await self.writer.write([("room", code, 0, "", spec.to_json()), ("log", code, 0, "join", join)])
+        except BaseException as e:
+            if made is not None and stamp in made:  # not counted after all
+                made.remove(stamp)
+            if isinstance(e, SQLAlchemyError):
+                self.errors.append(f"room {code}: could not store the new room: {e}")
+                raise RoomError("server", "the server could not store the new room: nothing changed, try "
+                                "again") from None
+            raise
+        finally:
+            self._creating -= 1
         room.apply_entry("join", join)
         self._add(room)
         if not room.open_slots():
-            await self._start(room, self.live[code], roving=False)
+            try:
+                await self._start(room, self.live[code], roving=False)
+            except RoomError as e:  # the room is stored: its maker gets it, in the lobby
+                self.errors.append(f"room {code}: the first deal did not start: {e}")
         return {"room": code, "player": 0, "token": token}
 
     async def join(self, code: str, name: str) -> dict[str, Any]:
@@ -219,9 +400,9 @@ class Hub:
                 "seats": [room.slot_name(s) for s in range(room.spec.players)]}
 
     def _room(self, code: str) -> Room:
-        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) else None
+        room = self.rooms.get(code.strip().upper()) if isinstance(code, str) and len(code) <= 32 else None
         if room is None:
-            raise RoomError("no-room", f"there is no room {code!r}")
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
         return room
 
     # -- connections ----------------------------------------------------------------------
@@ -264,7 +445,7 @@ class Hub:
         live = self.live[room.code]
         if msg.type == "replay":
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
-            client.send(room.replay_data(seat))
+            client.send(self.replay_text(room, seat))
             return
         slot = client.slot
         if slot is None:
@@ -316,6 +497,7 @@ class Hub:
         client.room = room.code
         client.slot = None if spectate else slot
         live.clients.append(client)
+        live.last_active = self.clock()
         if client.slot is not None:
             live.connected[client.slot] += 1
             live.gone_since[client.slot] = None
@@ -335,6 +517,7 @@ class Hub:
             return
         if client in live.clients:
             live.clients.remove(client)
+        live.last_active = self.clock()
         if client.slot is not None:
             live.connected[client.slot] -= 1
             if live.connected[client.slot] == 0:
@@ -347,14 +530,19 @@ class Hub:
 
     async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
         """Store the entry, then apply it.  Call with the room's lock held.  Raises
-        :class:`RoomError` ``server`` when the database refuses it (nothing changed)."""
+        :class:`RoomError` ``server`` when the database refuses it (nothing changed), ``no-room``
+        when the room has just expired."""
+        live = self.live.get(room.code)
+        if live is None or live.expired or self.rooms.get(room.code) is not room:  # (a code may be reused)
+            raise RoomError("no-room", f"room {room.code} has expired")
         try:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
         except SQLAlchemyError as e:
             self.errors.append(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
-        self.live[room.code].changed.set()
+        live.last_active = self.clock()
+        live.changed.set()
 
     async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:
         async with live.lock:
@@ -431,6 +619,23 @@ class Hub:
         kind = "sync" if full else "state"
         return ('{"type":"' + kind + '","table":' + cache["head"] + ',"me":' + cache[key] + ","
                 + protocol.dumps(extra)[1:])
+
+    def replay_text(self, room: Room, seat: int | None) -> str:
+        """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text
+        (:meth:`~skitgubbe.server.rooms.Room.replay_data`), built once for each state of the deal
+        and kept for the next requests (at most :data:`REPLAY_CACHE` messages across all rooms)."""
+        state = room.state
+        complete = state is not None and state.is_over
+        key = (room.code, room.game, room.seq, room.status, None if complete else seat)
+        text = self._replays.get(key)
+        if text is None:
+            text = protocol.dumps(room.replay_data(seat))
+            self._replays[key] = text
+            if len(self._replays) > REPLAY_CACHE:
+                self._replays.popitem(last=False)
+        else:
+            self._replays.move_to_end(key)
+        return text
 
     def _broadcast(self, room: Room, live: _Live, *, skip: Client | None = None) -> None:
         cache: dict[Any, str] = {}

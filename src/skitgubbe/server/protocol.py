@@ -8,15 +8,20 @@ table, counts, piles, the trump once turned, the sluff window) and
 card if that seat may see it).  A spectator gets the public part only.  Cards are
 written in action notation (``"7H"``, ``"TD"``); card numbers never appear.
 
-Client messages are JSON objects of at most :data:`MAX_MESSAGE_BYTES` bytes with a
-``type`` from :data:`CLIENT_TYPES`; :func:`parse_client_message` checks every field
-and raises :class:`ProtocolError` naming what was wrong and what is allowed.
+Client messages are JSON objects of at most :data:`MAX_MESSAGE_BYTES` bytes, nested at
+most :data:`MAX_JSON_DEPTH` deep, with a ``type`` from :data:`CLIENT_TYPES`;
+:func:`parse_client_message` checks every field (:func:`load_json_object` the text itself, for
+the HTTP bodies too) and raises :class:`ProtocolError` naming what was wrong and what is allowed.
+:func:`check_name` checks display names.
 See docs/server.md for every message.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -33,11 +38,16 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_CHAT_CHARS",
     "MAX_NAME_CHARS",
+    "MAX_JSON_DEPTH",
+    "MAX_RULES_NAME_CHARS",
+    "ERROR_CODES",
     "CLIENT_TYPES",
     "ProtocolError",
     "ClientMessage",
     "parse_client_message",
+    "load_json_object",
     "check_name",
+    "name_key",
     "cards_list",
     "public_part",
     "seat_part",
@@ -53,6 +63,23 @@ MAX_CHAT_CHARS = 300
 
 MAX_NAME_CHARS = 24
 """The longest display name, in characters."""
+
+MAX_JSON_DEPTH = 8
+"""The deepest nesting of JSON arrays and objects accepted in a client message or an HTTP request
+body, in levels (``{"type": "ping"}`` is 1; every message and body needs at most 2).  Deeper text is
+refused before it is parsed: Python's JSON parser recurses once a level."""
+
+MAX_RULES_NAME_CHARS = 40
+"""The longest name of a room's rules (house rules may name them), in characters."""
+
+ERROR_CODES = (
+    "malformed", "too-large", "too-deep", "unknown-type", "bad-field", "rate-limited", "no-hello", "no-room",
+    "forbidden", "spectator", "not-playing", "left", "replayed", "bad-move", "illegal", "not-lobby",
+    "not-over", "bad-request", "server", "bad-rules", "bad-table", "full", "name-taken", "too-many-rooms",
+    "server-full", "too-many-connections", "bad-origin",
+)
+"""Every ``code`` a refusal may carry: in an ``error`` message on the websocket and in an HTTP answer
+``{"error": code, "message": ...}`` (docs/server.md says what each means)."""
 
 CLIENT_TYPES = ("hello", "act", "chat", "leave", "reclaim", "start", "again", "replay", "ping")
 """The ``type`` values a client may send (docs/server.md, "Client messages")."""
@@ -72,9 +99,9 @@ _REQUIRED = {"hello": ("room",), "act": ("n", "move"), "chat": ("text",)}
 
 
 class ProtocolError(ValueError):
-    """A client message that cannot be used.  ``code`` is a short machine-readable word
-    (``malformed``, ``too-large``, ``unknown-type``, ``bad-field``); the message says what
-    was wrong and what is allowed."""
+    """A client message (or HTTP request body) that cannot be used.  ``code`` is a short
+    machine-readable word (``malformed``, ``too-large``, ``too-deep``, ``unknown-type``,
+    ``bad-field``); the message says what was wrong and what is allowed."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -100,28 +127,128 @@ def _type_name(t: type | tuple[type, ...]) -> str:
     return " or ".join(words.get(x, x.__name__) for x in ts)
 
 
-def parse_client_message(raw: str | bytes) -> ClientMessage:
-    """Validate one client message (the text of a websocket frame).
+_JSON_SIGNIFICANT = re.compile(r'[\[\]{}"\\]')
 
-    Raises :class:`ProtocolError`: ``too-large`` beyond :data:`MAX_MESSAGE_BYTES`,
-    ``malformed`` for text that is not a JSON object, ``unknown-type`` for a ``type``
-    outside :data:`CLIENT_TYPES`, ``bad-field`` for an unknown key, a missing required
-    key or a value of the wrong type (booleans are not integers), a negative or huge
-    ``n``, or a chat text or move that is empty or too long.
+
+def _too_deep(text: str, limit: int) -> bool:
+    """True if the JSON ``text`` nests arrays and objects more than ``limit`` levels deep; brackets
+    inside strings do not count.  Linear in the length of ``text``; text that is not JSON may get
+    either answer (the parser refuses it)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    in_string = False
+    skip = -1
+    for m in _JSON_SIGNIFICANT.finditer(text):
+        i = m.start()
+        if i == skip:  # the character after a backslash
+            continue
+        ch = m.group()
+        if in_string:
+            if ch == "\\":
+                skip = i + 1
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+        # (a backslash outside a string is not JSON: the parser refuses it)
+    return False
+
+
+def _not_json(word: str) -> Any:
+    raise ValueError(f"{word} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text[:20]} is too large")
+    return value
+
+
+def _is_text(value: str) -> bool:
+    """False for a str holding a lone surrogate (from a ``\\ud800`` escape): it cannot be sent as UTF-8."""
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _all_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return _is_text(value)
+    if isinstance(value, list):
+        return all(_all_text(v) for v in value)
+    if isinstance(value, dict):
+        return all(_is_text(k) and _all_text(v) for k, v in value.items())
+    return True
+
+
+def load_json_object(raw: str | bytes, *, max_bytes: int, what: str, example: str) -> dict[str, Any]:
+    """Read ``raw`` (UTF-8 bytes, or text) as one JSON object: at most ``max_bytes`` bytes, arrays
+    and objects nested at most :data:`MAX_JSON_DEPTH` deep, every text valid Unicode.  ``what``
+    names it in errors ("the message", "the request body"); ``example`` is a good one.
+
+    Raises :class:`ProtocolError`: ``too-large`` beyond ``max_bytes`` bytes; ``too-deep`` for
+    deeper nesting (checked before parsing); ``malformed`` for bytes that are not UTF-8, text that
+    is not JSON (``NaN``, ``Infinity`` and numbers beyond a float's range included) or not an
+    object; ``bad-field`` for a field whose text holds a lone surrogate (a ``\\ud800`` escape
+    without its pair), which is not text.
     """
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too-large", f"message of {size} bytes: the limit is {MAX_MESSAGE_BYTES} bytes")
+    if size > max_bytes:
+        raise ProtocolError("too-large", f"{what} has {size} bytes: the limit is {max_bytes} bytes")
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError(
+                "malformed", f"{what} is not UTF-8: send JSON text such as {example}") from None
+    else:
+        text = raw
+    if _too_deep(text, MAX_JSON_DEPTH):
+        raise ProtocolError("too-deep", f"{what} nests arrays and objects more than {MAX_JSON_DEPTH} levels "
+                            f"deep: send a flat object such as {example}")
     try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("malformed", 'not JSON: send an object such as {"type": "ping"}') from None
+        data = json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except ValueError:  # JSONDecodeError, a constant or number refused above, an integer too long
+        raise ProtocolError("malformed", f"{what} is not JSON: send an object such as {example}") from None
     if not isinstance(data, dict):
-        raise ProtocolError("malformed", 'a message must be a JSON object such as {"type": "ping"}')
+        raise ProtocolError("malformed", f"{what} must be a JSON object such as {example}")
+    for key, value in data.items():
+        if not _is_text(key) or not _all_text(value):
+            shown = repr(key) if _is_text(key) else "a field name"
+            raise ProtocolError("bad-field", f"{shown:.40} holds a lone surrogate (a \\ud800-\\udfff escape "
+                                "without its pair), which is not text")
+    return data
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Validate one client message (the text of a websocket frame): the one check of everything a
+    client sends before anything acts on it.
+
+    Raises :class:`ProtocolError`: what :func:`load_json_object` raises (``too-large`` beyond
+    :data:`MAX_MESSAGE_BYTES`, ``too-deep``, ``malformed``, ``bad-field`` for a lone surrogate);
+    ``unknown-type`` for a ``type`` that is not one of :data:`CLIENT_TYPES` (a list or an object
+    included); ``bad-field`` for an unknown key, a missing required key or a value of the wrong
+    type (booleans are not integers), a negative or huge ``n``, a move that is empty or too long,
+    or a chat text that is empty, longer than :data:`MAX_CHAT_CHARS` characters or holds control
+    characters.
+    """
+    data = load_json_object(raw, max_bytes=MAX_MESSAGE_BYTES, what="the message", example='{"type": "ping"}')
     kind = data.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise ProtocolError("unknown-type",
-                            f"type {kind!r} is not known; types are {', '.join(CLIENT_TYPES)}")
+                            f"type {kind!r:.40} is not known; types are {', '.join(CLIENT_TYPES)}")
     allowed = _FIELDS[kind]
     fields: dict[str, Any] = {}
     for key, value in data.items():
@@ -129,7 +256,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
             continue
         if key not in allowed:
             keys = ", ".join(allowed) or "none"
-            raise ProtocolError("bad-field", f"{kind}: unknown field {key!r}; fields are {keys}")
+            raise ProtocolError("bad-field", f"{kind}: unknown field {key!r:.40}; fields are {keys}")
         want = allowed[key]
         wants = want if isinstance(want, tuple) else (want,)
         if isinstance(value, bool) and bool not in wants or not isinstance(value, wants):
@@ -144,25 +271,49 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         if not fields["move"].strip() or len(fields["move"]) > 100:
             raise ProtocolError("bad-field", "act.move must be a move of 1 to 100 characters, e.g. 'play 7H'")
     if kind == "chat":
-        text = fields["text"].strip()
-        if not text or len(text) > MAX_CHAT_CHARS:
-            raise ProtocolError("bad-field", f"chat.text must be 1 to {MAX_CHAT_CHARS} characters")
+        text = " ".join(fields["text"].split())  # one line: newlines and tabs become spaces
+        if not text or len(text) > MAX_CHAT_CHARS or any(unicodedata.category(c) == "Cc" for c in text):
+            raise ProtocolError("bad-field", f"chat.text must be 1 to {MAX_CHAT_CHARS} characters of text, "
+                                "without control characters")
         fields["text"] = text
     if kind == "hello" and (len(fields["room"]) > 32 or len(fields.get("token") or "") > 100):
         raise ProtocolError("bad-field", "hello.room or hello.token is too long to be real")
     return ClientMessage(kind, fields)
 
 
-def check_name(name: object) -> str:
-    """A display name, stripped: 1 to :data:`MAX_NAME_CHARS` printable characters.
+_RESERVED_NAME = re.compile(r"you|spectators?|(?:seat|bot)(?: ?\d+)?|.*\bbots? ?\d+|.*\(you\).*")
+"""Keys (:func:`name_key`) of the names a person may not take: the words the table uses for its own
+seats and people ("You", "you", "Seat 2", "spectator", "(you)" after a name) and the label of a seat
+a bot keeps ("easy bot 2": :meth:`skitgubbe.server.rooms.Room.slot_name`)."""
 
-    Raises :class:`ProtocolError` (``bad-field``) otherwise."""
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME_CHARS:
-        raise ProtocolError("bad-field", f"a display name is 1 to {MAX_NAME_CHARS} characters")
-    name = name.strip()
-    if not name.isprintable():
-        raise ProtocolError("bad-field", "a display name may not hold control characters")
-    return name
+
+def name_key(name: str) -> str:
+    """The form in which display names are compared: compatibility-normalised (NFKC: a
+    full-width ``Ｙｏｕ`` is ``you``), case-folded, runs of white space folded into one space."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def check_name(name: object) -> str:
+    """A display name as it is stored and shown: surrounding white space removed and every run of
+    white space inside (tabs, no-break spaces) one space; then 1 to :data:`MAX_NAME_CHARS`
+    printable characters, not a word the table uses itself (You, Seat 2, spectator) nor a bot's
+    label (easy bot 2).  (Bot names and names already at the table are refused by
+    :meth:`skitgubbe.server.rooms.Room.prepare_join`.)
+
+    Raises :class:`ProtocolError` (``bad-field``) saying what is allowed otherwise."""
+    if not isinstance(name, str):
+        raise ProtocolError("bad-field", f"a display name is a text of 1 to {MAX_NAME_CHARS} characters")
+    folded = " ".join(name.split())
+    if not folded or len(folded) > MAX_NAME_CHARS:
+        raise ProtocolError("bad-field", f"a display name is 1 to {MAX_NAME_CHARS} characters, not "
+                            f"{len(folded)}")
+    if not folded.isprintable():
+        raise ProtocolError("bad-field", "a display name may not hold control or invisible characters: use "
+                            "letters, digits, spaces and punctuation")
+    if _RESERVED_NAME.fullmatch(name_key(folded)):
+        raise ProtocolError("bad-field", f"{folded!r} reads like the table's own words (You, Seat 2, "
+                            "spectator) or a bot's label (easy bot 2): choose another name")
+    return folded
 
 
 def cards_list(mask: int) -> list[str]:
@@ -252,12 +403,14 @@ _KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}
 (``"play"``, ``"pick"``, ``"store"``, ``"exchange"``, ...), so every kind has one."""
 
 
-def narrate(events: list[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
-    """Narration lines for ``events`` (public events of the deal, see
+def narrate(events: Sequence[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
+    """Narration lines for ``events`` (events as a spectator sees them, see
     :class:`~skitgubbe.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
     the card set of the dreck last collected (public).  Uses :func:`skitgubbe.narration.describe_event`."""
     lines = []
     for ev in events:
+        if ev.kind == "pass":  # (the table shows who is still asked to sluff)
+            continue
         line = describe_event(ev, names, rules, dreck=dreck)
         if line is not None:
             lines.append(line)

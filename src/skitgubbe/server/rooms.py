@@ -34,7 +34,7 @@ from ..rules import Rules, RulesError
 from ..rulesfile import RulesFileError, parse_rules_file
 from ..state import State, twins_in_order
 from ..variants import UnknownVariantError, find_variant
-from ..view import SPECTATOR, View, view_of
+from ..view import SPECTATOR, View, events_for, view_of
 from . import protocol
 
 __all__ = [
@@ -69,8 +69,9 @@ def available_bots() -> list[str]:
 
 class RoomError(ValueError):
     """A request a room refuses; nothing changed.  ``code`` is a short word for programs
-    (``bad-rules``, ``bad-table``, ``full``, ``forbidden``, ``not-playing``, ``replayed``,
-    ``bad-move``, ``illegal``, ``left``, ``spectator``, ``corrupt``); the message says why."""
+    (``bad-rules``, ``bad-table``, ``full``, ``name-taken``, ``forbidden``, ``not-playing``,
+    ``replayed``, ``bad-move``, ``illegal``, ``left``, ``spectator``, ``corrupt``; the hub adds
+    ``too-many-rooms``, ``server-full`` and ``server``); the message says why."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -138,7 +139,9 @@ def make_spec(
         turn_seconds: 0 (off) or 5..600 seconds.  sluff_seconds: 1..60 seconds.
         fill_bot: the bot for open, left or timed-out seats (default the first available).
 
-    Raises :class:`RoomError` (``bad-rules`` or ``bad-table``) naming what was wrong.
+    Raises :class:`RoomError` (``bad-rules`` or ``bad-table``) naming what was wrong: ``bad-rules``
+    also for rules whose name is longer than :data:`~skitgubbe.server.protocol.MAX_RULES_NAME_CHARS`
+    characters or not printable.
     """
     if (preset is None) == (house_rules is None):
         raise RoomError("bad-rules", "give either a preset name or house rules (TOML), not both or neither")
@@ -146,6 +149,10 @@ def make_spec(
         rules = find_variant(preset) if preset is not None else parse_rules_file(house_rules or "")
     except (UnknownVariantError, RulesFileError, RulesError) as e:
         raise RoomError("bad-rules", str(e)) from None
+    limit = protocol.MAX_RULES_NAME_CHARS
+    if len(rules.name) > limit or not rules.name.isprintable():  # shown to every seat, stored with the room
+        raise RoomError("bad-rules", f"the rules' name is shown to every seat: at most {limit} printable "
+                        f"characters, not {len(rules.name)}")
     if not rules.min_players <= players <= rules.max_players:
         raise RoomError("bad-table", f"{rules.name} is for {rules.min_players} to {rules.max_players} "
                         f"players, not {players}")
@@ -272,16 +279,37 @@ class Room:
     # -- preparing entries (no change) ---------------------------------------------------
 
     def prepare_join(self, name: str, token_hash: str, *, creator: bool = False) -> dict[str, Any]:
-        """The ``join`` payload for a friend called ``name`` (the creator takes slot 0).
-        Raises :class:`RoomError` ``full`` when no open slot is left."""
+        """The ``join`` payload for a friend called ``name`` (the creator takes slot 0); ``name`` as
+        :func:`~skitgubbe.server.protocol.check_name` returned it.
+
+        Raises :class:`RoomError`: ``full`` when no open slot is left; ``bad-field`` for the name of a
+        bot (``easy``, ``heuristic``, any name :func:`~skitgubbe.bots.make_bot` accepts);
+        ``name-taken`` for a name a player of this table already has, compared by
+        :func:`~skitgubbe.server.protocol.name_key` (case and runs of spaces do not count)."""
         if creator:
             if self.players[0] is not None:
                 raise RoomError("full", "the creator has already joined")
-            return {"slot": 0, "name": name, "token_hash": token_hash}
-        free = self.open_slots()
-        if not free:
-            raise RoomError("full", "every seat of this table is taken: you can watch as a spectator")
-        return {"slot": free[0], "name": name, "token_hash": token_hash}
+            slot = 0
+        else:
+            free = self.open_slots()
+            if not free:
+                raise RoomError("full", "every seat of this table is taken: you can watch as a spectator")
+            slot = free[0]
+        key = protocol.name_key(name)
+        is_bot = key in DIFFICULTIES or key in BOT_NAMES
+        if not is_bot:
+            try:
+                make_bot(key, random.Random(0))  # e.g. "ismcts-50ms"
+                is_bot = True
+            except ValueError:
+                pass
+        if is_bot:
+            raise RoomError("bad-field", f"{name!r} is the name of a bot ({', '.join(available_bots())}): "
+                            "choose another name")
+        if any(p is not None and protocol.name_key(p.name) == key for p in self.players):
+            raise RoomError("name-taken", f"{name!r} is already at this table (names are compared without "
+                            "case and extra spaces): choose another name")
+        return {"slot": slot, "name": name, "token_hash": token_hash}
 
     def prepare_start(self, rng: random.Random, *, roving: bool = False) -> dict[str, Any]:
         """The ``start`` payload of the next deal, shuffled with ``rng``.  After a deal the loser
@@ -408,21 +436,20 @@ class Room:
             state.check(action, seat)
         before_to_act, before_winner = state.to_act, state.winner if state.phase == Phase.ONE else -1
         phase = state.phase
-        first = len(state.events)
-        state.apply(action, seat, trusted=True)
+        events = events_for(state.apply(action, seat, trusted=True), SPECTATOR)  # the lines are public
         if slot >= 0:
             self.last_n[slot] = int(payload["n"])
         if state.to_act != before_to_act or seat == before_to_act:
             self.turn_started = t
         if state.phase == Phase.ONE and state.winner >= 0 and before_winner < 0:
             self.window_started = t
-        self._narrate(state.events[first:], phase)
+        self._narrate(events, phase)
         if state.is_over:
             self.status = "over"
             if state.loser is not None:
                 self.tally[self.seating[state.loser]] += 1
 
-    def _narrate(self, events: list[Event], phase: int) -> None:
+    def _narrate(self, events: tuple[Event, ...], phase: int) -> None:
         state = self.state
         assert state is not None
         names = self.seat_names()

@@ -4,7 +4,8 @@ Two tables: ``rooms`` (code, creation time in seconds since the epoch, the room'
 spec as JSON) and ``room_log`` (room code, entry number from 0, kind, payload as
 JSON).  A room is rebuilt by replaying its log (:meth:`Store.load_rooms`), so the log
 holds everything that changes a room: joins, the start of each deal with its deck,
-every action (the chance dreck order included), leaves, reclaims and chat.
+every action (the chance dreck order included), leaves, reclaims and chat.  A room that
+has expired (:meth:`skitgubbe.server.hub.Hub.expire_rooms`) is deleted from both tables.
 
 :class:`LogWriter` runs the writes on one background thread, several rows per
 transaction ("group commit"); :meth:`LogWriter.write` returns only once the
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -87,7 +89,10 @@ class Store:
 
     def write(self, rows: list[tuple[str, str, int, str, dict[str, Any]]]) -> None:
         """Store ``rows`` in one transaction.  Each row is ``(table, room, n, kind, payload)``:
-        ``table`` is ``"room"`` (``payload`` the spec; ``n`` and ``kind`` unused) or ``"log"``."""
+        ``table`` is ``"room"`` (``payload`` the spec; ``n`` and ``kind`` unused), ``"log"``, or
+        ``"delete"`` (the room and its whole log are deleted, after the other rows; only ``room``
+        is used).  Raises what the database raises (``sqlalchemy.exc.SQLAlchemyError``); then
+        nothing of the transaction is stored."""
         with self.engine.begin() as conn:
             rooms = [{"code": r, "created": time.time(), "spec": json.dumps(p)} for t, r, _, _, p in rows
                      if t == "room"]
@@ -97,6 +102,10 @@ class Store:
                 conn.execute(insert(rooms_table), rooms)
             if logs:
                 conn.execute(insert(log_table), logs)
+            gone = [r for t, r, _, _, _ in rows if t == "delete"]
+            if gone:
+                conn.execute(delete(log_table).where(log_table.c.room.in_(gone)))
+                conn.execute(delete(rooms_table).where(rooms_table.c.code.in_(gone)))
 
     def load_rooms(self) -> list[StoredRoom]:
         """Every stored room with its log in order, oldest room first."""

@@ -1,29 +1,37 @@
 """skitgubbe: the Skitgubbe family of card games, rules engine, bots and tools.
 
-The core (cards, rules, variants, actions, state, view, record) uses only the
-standard library and does no I/O.
+``skitgubbe.__all__`` is the supported surface of the engine, documented with shapes, units,
+errors and sources in docs/api.md.  The engine (cards, rules, variants, actions, state, view,
+record, narration) uses only the standard library and does no I/O.
 """
 
-from .actions import CHANCE, Action, Kind, parse_action
-from .cards import card_label, card_name, format_cards, parse_card, parse_cards
+from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
+from .base import PUBLIC, Event, GameOverError, IllegalActionError, Outcome, Phase
+from .cards import CardParseError, card_label, card_name, format_cards, mask_of, parse_card, parse_cards
+from .narration import describe_event
+from .record import Record, RecordFormatError, ReplayError, record_of, replay
+from .record import dumps as dump_record
+from .record import loads as load_record
 from .rules import Rules, RulesError
-from .state import (
-    Event,
-    GameOverError,
-    IllegalActionError,
-    Outcome,
-    Phase,
-    State,
-    deck_from_seed,
-)
-from .variants import PRESETS, find_variant
+from .rulesfile import RulesFileError, parse_rules_file
+from .state import State, deck_from_seed
+from .variants import PRESETS, UnknownVariantError, find_variant
+from .view import SPECTATOR, History, View, event_for, events_for, view_of
 
 __all__ = [
-    "CHANCE", "Action", "Kind", "parse_action",
-    "card_label", "card_name", "format_cards", "parse_card", "parse_cards",
-    "Rules", "RulesError",
-    "Event", "GameOverError", "IllegalActionError", "Outcome", "Phase", "State", "deck_from_seed",
-    "PRESETS", "find_variant",
+    # actions and cards
+    "CHANCE", "Action", "ActionParseError", "Kind", "parse_action",
+    "CardParseError", "card_label", "card_name", "format_cards", "mask_of", "parse_card", "parse_cards",
+    # rules
+    "Rules", "RulesError", "PRESETS", "UnknownVariantError", "find_variant", "RulesFileError",
+    "parse_rules_file",
+    # a deal
+    "State", "deck_from_seed", "Phase", "Outcome", "IllegalActionError", "GameOverError",
+    # what happened, and who may see it
+    "Event", "PUBLIC", "events_for", "event_for", "describe_event",
+    "View", "History", "view_of", "SPECTATOR",
+    # records
+    "Record", "RecordFormatError", "ReplayError", "record_of", "replay", "dump_record", "load_record",
 ]
 
 __version__ = "0.1.0"

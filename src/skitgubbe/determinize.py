@@ -484,8 +484,7 @@ def _rebuild_beat(view: View, history: list[tuple[int, Action]]) -> State:
             led = not led
         elif a.kind == _PICK_UP:
             led = False
-    st._clear_trick()
-    leader = view.leader
+    leader = view.leader  # (the template's trick is empty: a new deal's)
     st.leader = leader
     st.round_seats = [leader, (leader + 1) % n]
     st.round_cards = list(view.rounds[0]) if view.rounds else []

@@ -157,9 +157,10 @@ class PhaseTwo(StateBase):
         gone = self.killed & self.killed >> TWIN if self.double else self.killed
         return (SUIT_MASKS[self.trump_suit] & ~gone).bit_length() - 1
 
-    def _candidates(self, hand: int) -> int:
-        """Cards of ``hand`` that may take part in a beat of the top play (with two packs,
-        ``hand`` and the result are card kinds, :func:`~skitgubbe.cards.fold`)."""
+    def beat_candidates(self, hand: int) -> int:
+        """Phase two: the cards of card set ``hand`` that may take part in a beat of the top play
+        (a higher card of its suit, or a trump on a non-trump; the table must not be empty).  With
+        two packs ``hand`` and the result are card kinds (:func:`~skitgubbe.cards.fold`)."""
         top = fold(self.table[-1]) if self.double else self.table[-1]
         th = top.bit_length() - 1
         ts = th // 13
@@ -180,7 +181,7 @@ class PhaseTwo(StateBase):
             return [PICK_UP_ACTION]
         # two packs: plays are worked out on card kinds, then given the copies the seat holds
         hand = fold(held) if self.double else held
-        acts = self._plays(self._candidates(hand) if table else hand)
+        acts = self._plays(self.beat_candidates(hand) if table else hand)
         if self.rules.high_trump_kills_only:
             ht = self.high_trump()
             top_suit = (fold(table[-1]).bit_length() - 1) // 13 if table else -1

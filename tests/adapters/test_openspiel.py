@@ -336,7 +336,7 @@ def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: in
     checked = 0
     for i, state in enumerate(_states(game, seed)):
         engine = state.engine
-        core = state._core
+        core = state.core
         if engine is None:
             continue
         places = [*engine.hands, *engine.piles, engine.killed, sum(1 << c for c in engine.stock),
@@ -432,7 +432,7 @@ def test_observers() -> None:
 
 def _seen_cards(state: Any, seat: int) -> list[tuple[int, int]]:
     """``(log index, card)`` of every chance outcome ``seat`` saw (its own, or shown to all)."""
-    return [(i, entry[1]) for i, entry in enumerate(state._core.log)
+    return [(i, entry[1]) for i, entry in enumerate(state.core.log)
             if entry[0] == CHANCE and entry[4] in (seat, osg._ALL)]
 
 
@@ -465,7 +465,7 @@ def test_resample_keeps_what_the_seat_knows(rules: str, players: int, seed: int)
         assert new.observation_string(p) == state.observation_string(p)
         assert new.legal_actions() == state.legal_actions()
         assert _seen_cards(new, p) == _seen_cards(state, p)
-        a, b = state._core, new._core
+        a, b = state.core, new.core
         kept = a.visible(p)
         assert b.visible(p) == kept
         ea, eb = a.engine, b.engine
@@ -495,7 +495,7 @@ def test_resample_during_the_deal() -> None:
         _step(state, rng)
     new = state.resample_from_infostate(2, sampler)
     assert new.information_state_string(2) == state.information_state_string(2)
-    assert len(new._core.deal) == 7 and new._core.deal[1] == state._core.deal[1]  # seat 2's card
+    assert len(new.core.deal) == 7 and new.core.deal[1] == state.core.deal[1]  # seat 2's card
 
 
 def test_must_match_is_kept_by_resampling() -> None:
@@ -506,7 +506,7 @@ def test_must_match_is_kept_by_resampling() -> None:
     found = 0
     for seed in range(15, 25):
         for state in _states(game, seed, every=5):
-            core = state._core
+            core = state.core
             if state.is_terminal() or state.is_chance_node() or not core.no_match:
                 continue
             if core.engine.phase != Phase.ONE:
@@ -558,7 +558,7 @@ def test_resample_while_the_dreck_is_dealt() -> None:
     seen = 0
     for seed in range(30, 60):
         for state in _states(game, seed):
-            core = state._core
+            core = state.core
             if not core.deal_order:
                 continue
             for seat in range(6):
@@ -673,7 +673,7 @@ def test_mas_store_and_exchange() -> None:
         if state.is_chance_node() and len(state.engine.stock) == 1:
             assert state.action_to_string(CHANCE, two).endswith("face up, the last stock card")
         _step(state, rng)
-    trump = [entry for entry in state._core.log if entry[2] == osg._TRUMP]
+    trump = [entry for entry in state.core.log if entry[2] == osg._TRUMP]
     assert [(c, seen) for _, c, _, _, seen in trump] == [(two, osg._ALL)]
     _replayed(state.engine)
 
@@ -689,8 +689,8 @@ def test_mas_resampling_keeps_the_exposed_card_and_stored_trumps() -> None:
             if state.is_terminal() or state.is_chance_node():
                 continue
             p = state.current_player()
-            kinds |= {state._core.log[i][1] for i in range(len(state._core.log))
-                      if state._core.log[i][2] == osg._MOVE}
+            kinds |= {state.core.log[i][1] for i in range(len(state.core.log))
+                      if state.core.log[i][2] == osg._MOVE}
             new = state.resample_from_infostate(p, sampler)
             assert new.information_state_string(p) == state.information_state_string(p)
             assert new.observation_tensor(p) == state.observation_tensor(p)
@@ -714,7 +714,7 @@ def test_two_player_reserve_draws() -> None:
     assert state.is_chance_node() and len(state.chance_outcomes()) == 52 - 6
     draws = resampled = 0
     while not state.is_terminal():
-        core = state._core
+        core = state.core
         reserve = core.pending is not None and core.slots[len(core.chosen)][0] == osg._FROM_RESERVE
         if state.is_chance_node() and reserve:
             _, seat = core.slots[len(core.chosen)]
@@ -724,11 +724,11 @@ def test_two_player_reserve_draws() -> None:
             card = rng.choice(state.chance_outcomes())[0]
             assert state.action_to_string(CHANCE, card) == f"seat {seat} draws {_card(card)} from the reserve"
             state.apply_action(card)
-            if state._core.pending is None:  # every card of the kill drawn: the engine has them
+            if state.core.pending is None:  # every card of the kill drawn: the engine has them
                 assert state.view(0).reserve_size < before or state.engine.phase == Phase.OVER
                 obs = state.observation_tensor(0)
                 assert _fields(obs, "reserve_size") == [pytest.approx(len(state.engine.reserve) / 52)]
-                log = state._core.log
+                log = state.core.log
                 k = sum(1 for entry in log[-2:] if entry[2] == osg._RESERVE)
                 for _, c, kind, to, seen in log[-k:]:
                     assert kind == osg._RESERVE and to == seen
@@ -822,10 +822,10 @@ def test_dreck_set_aside_is_public() -> None:
         rng = random.Random(seed)
         state = game.new_initial_state()
         while not state.is_terminal():
-            core = state._core
+            core = state.core
             e = core.engine
             aside = e is not None and e.phase == Phase.DRECK and core.pending is None and (
-                core._deal_slot(len(core.deal_order))[1] == osg._ASIDE)
+                core.deal_slot(len(core.deal_order))[1] == osg._ASIDE)
             _step(state, rng)
             if not aside:
                 continue

@@ -356,7 +356,7 @@ class _Core:
             stock = e.stock
             j = len(chosen)
             if self.rules.exposed_bottom and stock:
-                if self.slots[j][0] != _FROM_RESERVE and len(stock) - self._stock_slots(j) == 1:
+                if self.slots[j][0] != _FROM_RESERVE and len(stock) - self.stock_slots(j) == 1:
                     return [stock[0]]
                 stock = stock[1:]
             return sorted(c for c in stock + e.reserve if c not in chosen)
@@ -427,18 +427,18 @@ class _Core:
             self._take_pending()
             return
         # a chance deal (the dreck, Koira's split, an unfinished trick), one card at a time
-        seat, kind, seen = self._deal_slot(len(self.deal_order))
+        seat, kind, seen = self.deal_slot(len(self.deal_order))
         self.deal_order.append(card)
         self.log.append((_CHANCE, card, kind, seat, seen))
         cards = e.pending_deal()
         if len(self.deal_order) == cards.bit_count():
             self._take(CHANCE, Action(Kind.DRECK, cards, tuple(self.deal_order)), _CHANCE_DEAL)
 
-    def _stock_slots(self, j: int) -> int:
+    def stock_slots(self, j: int) -> int:
         """How many of the first ``j`` cards of the pending step come from the stock."""
         return j - [src for src, _ in self.slots[:j]].count(_FROM_RESERVE)
 
-    def _deal_slot(self, i: int) -> tuple[int, int, int]:
+    def deal_slot(self, i: int) -> tuple[int, int, int]:
         """``(seat, log kind, seen by)`` of the ``i``-th card of the pending chance deal (seat -1
         for a dreck card set aside under ``dreck_remainder_aside``)."""
         e = self.engine
@@ -655,7 +655,7 @@ class _Core:
             piles = list(v.piles)
             killed = v.killed
             for i, c in enumerate(self.deal_order):
-                s, kind, _ = self._deal_slot(i)
+                s, kind, _ = self.deal_slot(i)
                 if kind == _SPLIT:
                     piles[s] |= 1 << c
                 elif kind == _ASIDE:
@@ -895,31 +895,31 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SkitgubbeGame) -> None:
         super().__init__(game)
-        self._core = _Core(game.rules, game.players, game.max_turns)
+        self.core = _Core(game.rules, game.players, game.max_turns)
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to decide, ``pyspiel.PlayerId.CHANCE`` or ``pyspiel.PlayerId.TERMINAL``."""
-        return self._core.current_player()
+        return self.core.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
         """Sorted action ids (see :mod:`skitgubbe.adapters.encoding`) of ``player``."""
-        return self._core.legal_ids(player)
+        return self.core.legal_ids(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(card, probability)`` for every card the chance node may pick (all equally likely).
         Raises ``ValueError`` at a node that is not a chance node."""
-        if self._core.current_player() != _CHANCE:
+        if self.core.current_player() != _CHANCE:
             raise ValueError("chance_outcomes() asked at a node that is not a chance node")
-        cards = self._core.chance_outcomes()
+        cards = self.core.chance_outcomes()
         p = 1.0 / len(cards)
         return [(c, p) for c in cards]
 
     def _apply_action(self, action: int) -> None:
         """Take ``action``: an action id for a seat, a card for chance.  Raises ``ValueError``
         for an action that is not legal here."""
-        core = self._core
+        core = self.core
         p = core.current_player()
         if p == _CHANCE:
             core.apply_chance(int(action))
@@ -934,7 +934,7 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         if player != _CHANCE:
             return _action_text(action)
         card = _CARD_TEXT[action] if 0 <= action < 52 else str(action)
-        core = self._core
+        core = self.core
         if core.current_player() != _CHANCE:
             return card
         e = core.engine
@@ -947,13 +947,13 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
                 return f"seat {seat} turns up {card}"
             if src == _FROM_RESERVE:
                 return f"seat {seat} draws {card} from the reserve"
-            left = len(e.stock) - core._stock_slots(j)
+            left = len(e.stock) - core.stock_slots(j)
             if left == 1 and not core.rules.bottom_aside:
                 if core.rules.first_phase is FirstPhase.BEAT:
                     return f"seat {seat} draws {card} face up, the last stock card"
                 return f"seat {seat} sets aside {card} as the trump card"
             return f"seat {seat} draws {card}"
-        seat, kind, _ = core._deal_slot(len(core.deal_order))
+        seat, kind, _ = core.deal_slot(len(core.deal_order))
         if kind == _SPLIT:
             return f"split {card} to seat {seat}'s pile"
         if kind == _SHARE:
@@ -964,12 +964,12 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True once the deal is over (a loser, or abandoned at the turn cap)."""
-        return self._core.current_player() == _TERMINAL
+        return self.core.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
         """Per seat: -1 for the loser, ``1/(players-1)`` for the others; all 0 before the end and
         for an abandoned deal."""
-        core = self._core
+        core = self.core
         n = core.players
         e = core.engine
         if e is None or e.phase != Phase.OVER or e.loser is None:
@@ -996,9 +996,9 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         and the new history is replayed from the start, so ``history()`` and serialization agree
         with the new world.
         """
-        values = self._core.resampled_actions(player_id, lambda: float(probability_sampler()))
+        values = self.core.resampled_actions(player_id, lambda: float(probability_sampler()))
         state: SkitgubbeState = self.get_game().new_initial_state()
-        core = state._core
+        core = state.core
         core.checks = False
         for a in values:
             state.apply_action(a)
@@ -1007,18 +1007,18 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         """Every hand, the stock order, the trick and the window (the full state, for debugging)."""
-        return self._core.text()
+        return self.core.text()
 
     # -- for observers and tests ----------------------------------------------------------------------
 
     def view(self, seat: int) -> View:
         """What ``seat`` sees now (see ``_Core.view``)."""
-        return self._core.view(seat)
+        return self.core.view(seat)
 
     @property
     def engine(self) -> State | None:
         """The engine state (None while the cards are being dealt).  Read it, do not change it."""
-        return self._core.engine
+        return self.core.engine
 
 
 def _put_rotated(out: dict[int, float], masks: Sequence[int], seat: int, off: int) -> None:
@@ -1087,7 +1087,7 @@ class SkitgubbeObserver:
         else:
             entries = encoding.observation_entries(self._view(state, player))
             if kind == "info":
-                core = state._core
+                core = state.core
                 off = encoding.OBS_SIZE
                 entries[off + player] = 1.0
                 off += 8
@@ -1108,7 +1108,7 @@ class SkitgubbeObserver:
             return f"seat {player} hand: {format_cards(state.view(player).hand) or '-'}"
         text = encoding.observation_string(self._view(state, player))
         if kind == "info":
-            return f"seat {player}\n{state._core.history_text(player)}\n--\n{text}"
+            return f"seat {player}\n{state.core.history_text(player)}\n--\n{text}"
         return text
 
 

@@ -49,7 +49,7 @@ def _plain_options(st: State, p: int) -> int | Action:
     pick up (nothing may be played) or go out (the whole hand is one legal play)."""
     hand = st.hands[p]
     if st.table:
-        m = st._candidates(hand)  # the engine's own: no anti-trump under these rules
+        m = st.beat_candidates(hand)  # the engine's own: no anti-trump under these rules
         if not m:
             return PICK_UP_ACTION
     else:

@@ -42,6 +42,7 @@ INT_DOMAINS: dict[str, st.SearchStrategy[int]] = {
     "dreck_trump_rank": st.one_of(st.just(0), st.integers(2, 14)),
     "reserve": st.one_of(st.just(0), st.integers(1, 30)),
     "decks": st.sampled_from([1, 1, 1, 2]),  # the double deck now and then (its games are longer)
+    "max_players_two_packs": st.sampled_from([0, 0, 8]),  # (the table is drawn within max_players)
 }
 SEATS = ("min_players", "max_players")
 WORDS = ("name", "loser_title")  # texts that change no rule

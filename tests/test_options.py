@@ -55,6 +55,7 @@ from skitgubbe.rules import (
     SecondLead,
     StockEnd,
 )
+from skitgubbe.rulesfile import parse_rules_file
 from skitgubbe.variants import ALIASES, PRESETS
 from skitgubbe.view import event_for, view_of
 
@@ -1299,6 +1300,96 @@ def test_values_out_of_range_name_the_option(options: dict[str, object], name: s
 
 # Each option that changes play, and the tests above that show it doing so.  A new option of Rules makes
 # the next test fail until it has a scenario here.
+# -- issue 16: the outside audit's rule deviations, each on a concrete deal ---------------------------
+# pagat.com, Mattis "Variants" (all players of equal cards play again; O8); pagat.com, "Mas with turned
+# up trump" (store at any stage: three stock cards are a whole new hand; MA3); catsatcards.com, Flurst,
+# the second sluffing exception (a seat's last card; C4).
+
+def test_mattis_variant_every_player_of_equal_cards_plays_again() -> None:
+    # A 5C, B 5D, C 9C, D 9D: two tied ranks.  Under the Mattis variant all four replay; under
+    # pagat.com's Skitgubbe variant only the 9s (the highest tie) do.
+    hands = ["5C 2H 3H", "5D 2S 3S", "9C 4H 4S", "9D 6H 7H"]
+    wars = {}
+    for every in (True, False):
+        rules = find_variant("mattis").with_options({"ties_beat_unique": True, "all_ties_replay": every})
+        state = new_game(rules, hands, dealer=D)
+        for seat, card in ((A, "5C"), (B, "5D"), (C, "9C"), (D, "9D")):
+            state.apply(play(card), seat)
+        wars[every] = [e.seats for e in state.events if e.kind == "war"]
+        assert state.to_act == (A if every else C)
+    assert wars == {True: [(A, B, C, D)], False: [(C, D)]}
+
+
+def test_all_ties_replay_needs_ties_beat_unique() -> None:
+    with pytest.raises(RulesError, match="all_ties_replay=True with ties_beat_unique=False"):
+        find_variant("mattis").with_options({"all_ties_replay": True})
+
+
+def test_mas_three_trumps_may_be_stored_with_three_cards_in_the_stock() -> None:
+    # a whole new hand is three cards: the last three, the turned-up trump among them
+    mas = find_variant("mas")
+    found = 0
+    for seed in range(200):
+        state = State.new(mas, 2, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.phase == 1:
+            s = state.to_act
+            hand = state.hands[s] if s >= 0 else 0
+            if (s >= 0 and len(state.stock) == 3 and hand.bit_count() == 3
+                    and all(c // 13 == state.trump_suit for c in range(52) if hand >> c & 1)):
+                assert Action(Kind.STORE) in state.legal_actions(s)  # (ruling MA3: was refused)
+                stock = set(state.stock)
+                state.apply(Action(Kind.STORE), s)
+                assert not state.stock and sum(1 << c for c in stock) == state.hands[s]
+                found += 1
+                break
+            state.apply(state.random_action(rng), s)
+        if found >= 2:
+            break
+    assert found, "no seeded Mas deal reached three trumps with three cards in the stock"
+
+
+def test_flurst_a_seat_with_cards_to_spare_may_sluff_with_one_card_in_the_stock() -> None:
+    # catsatcards.com, Flurst: the second exception is about a seat's LAST card.  A led 3H and holds
+    # the trick; B played 2D; A sluffs 2C with the stock down to its last card (the goat preset's
+    # tighter guard, sluff_guard_last, would refuse a contender any sluff here).
+    hands = ["3H 2C 4C", "2D 9D TD", "JC QC KC", "5S 6S 7S"]
+    for preset, allowed in (("catsatcards-flurst", True), ("goat", False)):
+        rules = find_variant(preset)
+        state = new_game(rules, hands, dealer=D)
+        state.stock[:] = state.stock[-1:]  # (the stock down to its last card: set the position up)
+        state.apply(play("3H"), A)
+        state.apply(play("2D"), B)
+        assert (sluff("2C") in state.legal_actions(A)) is allowed, preset
+
+
+def test_flurst_a_seat_may_not_sluff_its_last_card_when_it_would_tie_or_beat() -> None:
+    # the first exception (sluff_guard_high) is turned off so that the second alone is seen
+    rules = find_variant("catsatcards-flurst").with_options({"sluff_guard_high": False})
+    state = new_game(rules, ["3H 4C 5C", "8D 9D TD", "JC QC KC", "2S 3S 7S"], dealer=D)
+    state.stock[:] = state.stock[-1:]
+    state.hands[D] = cs("3S")  # D's only card ties the led 3H: it must be played, not sluffed
+    state.apply(play("3H"), A)
+    assert sluff("3S") not in state.legal_actions(D)
+    assert "your last card" in state.explain(sluff("3S"), D)
+    state.hands[D] = cs("3S 7S")  # with a card to spare, the 3 may go
+    assert sluff("3S") in state.legal_actions(D)
+
+
+def test_howell_double_deck_seats_seven_or_eight() -> None:
+    # Howell, "double deck": for more than six players (ruling H1)
+    howell = find_variant("howell")
+    with pytest.raises(ValueError, match="howell is for 3 to 6 players, not 7"):
+        State.new(howell, 7, seed=1)
+    two = parse_rules_file('preset = "howell"\n[options]\ndecks = 2\ndreck_below = 12\n')
+    assert (two.max_players, two.max_players_two_packs) == (8, 8)
+    for players in (7, 8):
+        state = random_playout(State.new(two, players, seed=players), players)
+        assert state.is_over and len(state.deck) == 104
+    assert find_variant("goat").with_options({"decks": 2}).max_players == 8  # (already eight)
+    assert howell.with_options({"decks": 2, "max_players": 5}).max_players == 5  # given: kept
+
+
 SCENARIOS = {
     "hand_size": [test_hand_size_two_card_hands],
     "first_phase": [test_first_phase_pairs_against_all_play],
@@ -1343,7 +1434,8 @@ SCENARIOS = {
                               test_high_trump_only_kills_lead_passes_in_a_set_up_position,
                               test_high_trump_moves_down_after_the_ace_is_killed],
     "reserve": [test_reserve_avstickshog_set_aside_and_drawn_after_each_kill],
-    "store_three_trumps": [test_store_three_trumps],
+    "store_three_trumps": [test_store_three_trumps,
+                           test_mas_three_trumps_may_be_stored_with_three_cards_in_the_stock],
     "exchange_two": [test_exchange_two_of_trumps_for_the_turned_up_trump],
     "trump_shown_when_drawn": [test_trump_shown_when_drawn],
     "sluff_last_rank": [test_sluff_last_rank],
@@ -1352,6 +1444,11 @@ SCENARIOS = {
     "incomplete_trick_dealt": [test_incomplete_trick_dealt],
     "confusion": [test_confusion],
     "decks": [test_decks_two_packs_the_killed_ace_has_a_twin],
+    "max_players_two_packs": [test_howell_double_deck_seats_seven_or_eight],
+    "all_ties_replay": [test_mattis_variant_every_player_of_equal_cards_plays_again,
+                        test_all_ties_replay_needs_ties_beat_unique],
+    "sluff_guard_last_card": [test_flurst_a_seat_with_cards_to_spare_may_sluff_with_one_card_in_the_stock,
+                              test_flurst_a_seat_may_not_sluff_its_last_card_when_it_would_tie_or_beat],
 }
 NOT_PLAY = {"name", "min_players", "max_players", "loser_title"}  # they name things or bound the table
 
@@ -1437,3 +1534,15 @@ def test_the_loser_is_called_by_the_rules_title(preset: str, title: str) -> None
     assert line == f"Seat 1 is the {title}"
     house = rules.with_options({"loser_title": "donkey"})
     assert describe_event(Event("loser", 1), ["Seat 0", "You", "Seat 2"], house) == "You are the donkey"
+
+
+@pytest.mark.parametrize("hands, dealer, out", [([0, 0, 1 << 5, 1 << 9], 0, [1, 0]),
+                                                ([0, 0, 1 << 5], 0, [1, 0]),
+                                                ([0, 0, 1 << 5, 1 << 9], 2, [0, 1]),
+                                                ([1 << 3, 0, 1 << 5, 0], 1, [3, 1])])
+def test_seats_without_cards_in_phase_two_go_out_from_the_dealers_left(hands: list[int], dealer: int,
+                                                                      out: list[int]) -> None:
+    # ruling E15: seats with no cards when phase two starts are out first, from the dealer's left,
+    # whether or not the deal ends at once (it did in seat order for a written position)
+    state = State.from_phase_two(find_variant("goat"), hands, trump_suit=0, leader=2, dealer=dealer)
+    assert state.out_order[:len(out)] == out

@@ -844,14 +844,17 @@ def test_from_position_kill_at_default_and_explicit() -> None:
     assert s.table == [cs("7H"), cs("9H")] and s.table_owners == [0, 1]
 
 
-def test_from_position_out_order_listed_seats_first_then_seat_order() -> None:
+def test_from_position_out_order_listed_seats_first_then_from_the_dealers_left() -> None:
+    # ruling E15: seats without cards that the position does not list go out from the dealer's left
     hands = ("", "5C", "", "9C", "")
     p = position(hands, to_act=1, out=(4, 2))
     s = State.from_position(GOAT, p)
     assert s.out_order == [4, 2, 0]
     assert [e for e in s.events if e.kind == "out"] == [Event("out", 4), Event("out", 2), Event("out", 0)]
     assert s.kill_at == 2
-    assert State.from_position(GOAT, position(hands, to_act=1)).out_order == [0, 2, 4]
+    # the position's dealer is seat 0: from its left, seats 2, 4, then 0 (was 0, 2, 4, seat order)
+    assert State.from_position(GOAT, position(hands, to_act=1)).dealer == 0
+    assert State.from_position(GOAT, position(hands, to_act=1)).out_order == [2, 4, 0]
 
 
 def test_from_position_game_goes_on_to_a_loser() -> None:

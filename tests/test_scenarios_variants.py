@@ -229,19 +229,19 @@ def test_mas_store_three_trumps_on_the_seats_own_turn_and_they_are_public() -> N
 
 
 def test_mas_no_store_while_the_stock_cannot_give_a_new_hand() -> None:
-    # ruling MA3: storing needs more than three cards in the stock.  A seeded deal in which the leader holds
-    # three trumps near the end of the stock is searched for and checked.
+    # ruling MA3: storing needs at least three cards in the stock (a whole new hand).  A seeded deal in
+    # which the leader holds three trumps near the end of the stock is searched for and checked.
     for seed in range(200):
         state = State.new(MAS, 2, seed=seed)
         while state.phase == Phase.ONE:
             hand = state.hands[state.to_act]
             trumps = cs(" ".join(f"{r}{SUITS[state.trump_suit]}" for r in "23456789TJQKA"))
-            if hand.bit_count() == 3 and not hand & ~trumps and len(state.stock) <= 3:
+            if hand.bit_count() == 3 and not hand & ~trumps and len(state.stock) < 3:
                 assert STORE not in state.legal_actions()
                 return
             legal = [a for a in state.legal_actions() if a.kind is not Kind.STORE]
             state.apply(legal[0])
-    pytest.fail("no seeded deal reached three trumps with three or fewer stock cards")  # pragma: no cover
+    pytest.fail("no seeded deal reached three trumps with fewer than three stock cards")  # pragma: no cover
 
 
 def test_mas_exchange_the_two_of_trumps_which_is_then_drawn_last_face_up() -> None:
@@ -443,10 +443,11 @@ def test_catsatcards_flurst_sluff_only_the_rank_just_put_in() -> None:
     assert state.round_cards[-1][1] == parse_card("9C") and sluffs_of(state, A) == 0  # 7s no longer
 
 
-def test_catsatcards_flurst_sluffing_restrictions_as_the_goat_preset() -> None:
-    # ruling C4: the two exceptions are read as in the goat preset (a seat due to play may not sluff the
-    # rank it may have to play).
-    assert (CATS_FLURST.sluff_guard_high, CATS_FLURST.sluff_guard_last) == (True, True)
+def test_catsatcards_flurst_sluffing_exceptions() -> None:
+    # ruling C4: the first exception is the goat preset's first restriction (a seat due to play may not
+    # sluff the rank it may have to play); the second is the text's own, about a seat's last card
+    assert (CATS_FLURST.sluff_guard_high, CATS_FLURST.sluff_guard_last,
+            CATS_FLURST.sluff_guard_last_card) == (True, False, True)
     hands = ["7C 2C 3C", "7D 4D 5D", "7H 2H TH", "8S 9S TS"]
     state = new_game(CATS_FLURST, hands, "JS QS KS AS")
     state.apply(play("7C"))

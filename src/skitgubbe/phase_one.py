@@ -260,11 +260,11 @@ class PhaseOne(StateBase):
         return m
 
     def _can_store(self, s: int) -> bool:
-        """Mas: ``s`` holds exactly three trumps and nothing else, and the stock holds more than
+        """Mas: ``s`` holds exactly three trumps and nothing else, and the stock holds at least
         three cards to draw a new hand from (ruling MA3)."""
         hand = self.hands[s]
         return (hand.bit_count() == 3 and not hand & ~SUIT_MASKS[self.trump_suit]
-                and len(self.stock) > 3)
+                and len(self.stock) >= 3)
 
     def _due(self, seat: int) -> bool:
         """True if ``seat`` has yet to play in the current round of an unsettled trick."""
@@ -304,6 +304,10 @@ class PhaseOne(StateBase):
             m &= ~self._guarded(s)
         if m and rules.sluff_guard_last and len(self.stock) <= self.spare and self._contender(s):
             return 0
+        if (m and rules.sluff_guard_last_card and len(self.stock) <= self.spare and self._due(s)
+                and self.hands[s].bit_count() == 1 and self.round_high
+                and self.strength[_RANK[self.hands[s].bit_length() - 1]] >= self.strength[self.round_high]):
+            return 0  # its only card, which would beat or tie: it must be played (catsatcards.com, Flurst)
         return m
 
     def _winning_rank(self) -> int:
@@ -486,6 +490,9 @@ class PhaseOne(StateBase):
                 f"you have yet to play to this round and {card_label(c)} matches its highest "
                 "card: it may be the card you must play"
             )
+        if not self.rules.sluff_guard_last or not self._contender(s):  # the last-card exception
+            return (f"{card_label(c)} is your last card and it would beat or tie this round's highest "
+                    "card: you must play it, not sluff it")
         return (
             "the stock cannot replace your card and you may still have to play to this "
             "trick: no sluffing until it is settled"
@@ -588,9 +595,16 @@ class PhaseOne(StateBase):
         if self.rules.tie_deal and self.stock:  # once the stock is gone ties are replayed (ruling K4)
             self._tie_deal(top)
             return True
+        head = self._head()[0]
+        if self.rules.all_ties_replay:  # every seat of any tied rank replays (pagat.com, Mattis variants)
+            by_rank: dict[int, list[int]] = {}
+            for seat, c in self.round_cards:
+                by_rank.setdefault(_RANK[c], []).append(seat)
+            tied = {seat for seats in by_rank.values() if len(set(seats)) > 1 for seat in seats}
+            top = list(dict.fromkeys(seat for seat, _ in self.round_cards if seat in tied))
         kind = "bounce" if self.rules.first_phase is FirstPhase.PAIRS else "war"
         self.events.append(Event(kind, top[0], 0, tuple(top)))
-        self.tie_rank = self._head()[0]
+        self.tie_rank = head
         self.round_seats = top
         self.round_pos = 0
         self.round_cards = []

@@ -53,6 +53,7 @@ INT_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
     "dreck_trump_rank": ((0, 0), (2, 14)),
     "reserve": ((0, 30),),
     "decks": ((1, 2),),
+    "max_players_two_packs": ((0, 0), (2, 8)),
 }
 """The values each whole-number option may take, as ``(lowest, highest)`` ranges: what
 :meth:`Rules.with_options` accepts before the checks that combine options (``dreck_below`` above 52
@@ -348,6 +349,16 @@ class Rules:
             (:data:`skitgubbe.cards.TWIN`); twins never touch, so no phase-two play holds
             both, and a play names whichever copy its seat holds.  The texts raise the dreck
             threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD4).
+        all_ties_replay: with ``ties_beat_unique``, every seat that played a rank two or more
+            seats played replays the trick, not only the seats of the highest such rank
+            (pagat.com, Mattis "Variants": all players of equal cards play again).
+        sluff_guard_last_card: a seat still due to play in the current round may not sluff the
+            only card left in its hand when the sluff would not be replaced and that card is at
+            least as strong as the round's highest card (catsatcards.com, Flurst, the second
+            sluffing exception; ruling C4).  A narrower rule than ``sluff_guard_last``.
+        max_players_two_packs: the most seats the text allows with the double deck, 0 for as
+            many as ``max_players``; :meth:`with_options` raises ``max_players`` to it when it
+            sets ``decks = 2`` (Howell, "double deck": for more than six players; ruling H1).
         loser_title: what the loser is called, without an article: ``"skitgubbe"`` (pagat.com,
             "the skitgubbe"), ``"goat"`` (the Flurst and Howell pages), ``"mas"``, ``"mattis"``
             (pagat.com: both mean fool), ``"koira"`` (pagat.com, Koira: the loser barks like a
@@ -402,6 +413,9 @@ class Rules:
     confusion: bool = False
     decks: int = 1
     loser_title: str = "skitgubbe"
+    all_ties_replay: bool = False
+    sluff_guard_last_card: bool = False
+    max_players_two_packs: int = 0
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -444,6 +458,12 @@ class Rules:
         if self.restaurant and self.bottom_aside:
             raise RulesError("restaurant=True with bottom_aside=True: with the bottom card set aside "
                              "there is no trump card in the stock to keep from sluffers")
+        if self.all_ties_replay and not self.ties_beat_unique:
+            raise RulesError("all_ties_replay=True with ties_beat_unique=False: it says who replays when "
+                             "several tied ranks beat the unique ones; it needs ties_beat_unique=True")
+        if self.sluff_guard_last_card and not self.sluffing:
+            raise RulesError("sluff_guard_last_card=True with sluffing=False: it restricts sluffing, which "
+                             "is off")
         if self.ties_beat_unique and self.first_phase is FirstPhase.PAIRS:
             raise RulesError("ties_beat_unique=True with first_phase=pairs: a two-card trick has no unique "
                              "rank besides the tie; it needs first_phase=all-play")
@@ -554,6 +574,9 @@ class Rules:
         values takes one of those names; ``name`` is a text of 1 to :data:`NAME_LENGTH` printable
         characters without ``#`` (which starts a comment in a record).
 
+        Setting ``decks`` to 2 without ``max_players`` raises ``max_players`` to
+        ``max_players_two_packs`` when that is larger (Howell: the double deck for seven or eight).
+
         ``where`` prefixes error messages (e.g. ``"options."``).  Raises :class:`RulesError`
         naming the option and the allowed values for an unknown option, a value of the wrong
         kind or out of range, or a combination the rules reject (the options are named).  A
@@ -566,6 +589,9 @@ class Rules:
                 raise RulesError(f"{where}{_key_text(key)}: unknown option; options are " + ", ".join(fields))
             default = getattr(self, key)
             changes[key] = _convert(f"{where}{key}", key, value, default)
+        if (changes.get("decks") == 2 and "max_players" not in changes
+                and self.max_players_two_packs > self.max_players):
+            changes["max_players"] = self.max_players_two_packs  # the double deck's larger table
         return self.replace(**changes)
 
     def options(self) -> dict[str, object]:
@@ -666,5 +692,9 @@ OPTION_HELP: dict[str, str] = {
     "confusion": "three players with two hands each (six seats), each pair partners who see each other",
     "decks": "packs shuffled together: 1, or 2 for the double deck (twins never touch)",
     "loser_title": "what the loser is called (skitgubbe, goat, mas, mattis, ...)",
+    "all_ties_replay": "every seat of a tied rank replays, not only those of the highest tie",
+    "sluff_guard_last_card": "a seat due to play may not sluff its last card if it would beat or tie",
+    "max_players_two_packs": "the most seats with two packs (0: as max_players); setting decks = 2 "
+                             "raises max_players to it",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

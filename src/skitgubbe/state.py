@@ -322,8 +322,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self._start_phase_two(position.to_act)
         self.blue = 0  # in a written position a seat without cards is out
         self.killed = position.out_of_play
-        self.out_order = list(position.out_order) + [
-            s for s in range(n) if not position.hands[s] and s not in position.out_order
+        self.out_order = list(position.out_order) + [  # then from the dealer's left (ruling E15)
+            s for s in ((self.dealer + 1 + i) % n for i in range(n))
+            if not position.hands[s] and s not in position.out_order
         ]
         self.events = [Event("deal", s, self.hands[s], (), self.sees[s]) for s in range(n)]
         self.events += [Event("out", s) for s in self.out_order]

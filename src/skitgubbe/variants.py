@@ -82,7 +82,8 @@ PRESETS: dict[str, Rules] = {
     ),
 }
 PRESETS["howell"] = PRESETS["goat"].replace(
-    name="howell", max_players=6, aces_low_first=True, bottom_aside=True, show_trump_card=True,
+    name="howell", max_players=6, max_players_two_packs=8, aces_low_first=True, bottom_aside=True,
+    show_trump_card=True,
 )
 PRESETS["myllymatti"] = PRESETS["pagat"].replace(name="myllymatti", loser_title="myllymatti")
 PRESETS["mattis"] = Rules(
@@ -188,6 +189,7 @@ PRESETS["catsatcards"] = PRESETS["pagat"].replace(
 )
 PRESETS["catsatcards-flurst"] = PRESETS["goat"].replace(
     name="catsatcards-flurst", min_players=4, max_players=5, show_trump_card=True, sluff_last_rank=True,
+    sluff_guard_last=False, sluff_guard_last_card=True,  # the text's second exception (ruling C4)
     dreck_remainder_aside=True, pick_up=PickUp.TOP_RUN,
 )
 

@@ -1390,6 +1390,25 @@ def test_howell_double_deck_seats_seven_or_eight() -> None:
     assert howell.with_options({"decks": 2, "max_players": 5}).max_players == 5  # given: kept
 
 
+def test_beat_any_suit_any_higher_non_trump_beats() -> None:
+    # the Flurst page, "Following a trick", read literally (ruling G15): a higher-ranking non-trump of
+    # any suit beats a non-trump; a trump top still needs a higher trump.  Hearts are trumps.
+    hands = ["7C 4S", "9D 8C 6D 2H", "KS 3H 5S"]
+    plain = find_variant("goat").replace(plays=Plays.SINGLE)
+    literal = plain.replace(beat_any_suit=True)
+    for rules, nine in ((plain, False), (literal, True)):
+        state = phase_two(rules, hands, "H", 0, ["play 7C"])
+        legal = state.legal_actions(1)
+        assert (play("9D") in legal) is nine and play("8C") in legal and play("2H") in legal
+        assert play("6D") not in legal  # lower than the 7
+        if not nine:
+            assert "only a higher club or a trump can" in state.explain(play("9D"), 1)
+    state = phase_two(literal, ["3H 4S", "9D 8C 6D 5H", "KS 3C 5S"], "H", 0, ["play 3H"])
+    assert play("9D") not in state.legal_actions(1) and play("5H") in state.legal_actions(1)
+    state = phase_two(literal, hands, "H", 0, ["play 7C", "play 9D"])
+    assert "any suit will do" in state.reason(play("KS"), 2)
+
+
 SCENARIOS = {
     "hand_size": [test_hand_size_two_card_hands],
     "first_phase": [test_first_phase_pairs_against_all_play],
@@ -1445,6 +1464,7 @@ SCENARIOS = {
     "confusion": [test_confusion],
     "decks": [test_decks_two_packs_the_killed_ace_has_a_twin],
     "max_players_two_packs": [test_howell_double_deck_seats_seven_or_eight],
+    "beat_any_suit": [test_beat_any_suit_any_higher_non_trump_beats],
     "all_ties_replay": [test_mattis_variant_every_player_of_equal_cards_plays_again,
                         test_all_ties_replay_needs_ties_beat_unique],
     "sluff_guard_last_card": [test_flurst_a_seat_with_cards_to_spare_may_sluff_with_one_card_in_the_stock,

@@ -105,6 +105,7 @@ class PhaseTwo(StateBase):
         self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
         self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0
                           and not rules.high_trump_kills_only and not rules.forced_pickup
+                          and not rules.beat_any_suit
                           and rules.empty_hand is not EmptyHand.BLAMATTIS and not self.double)
         self.table = []
         self.table_owners = []
@@ -167,6 +168,11 @@ class PhaseTwo(StateBase):
         m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
         if ts != self.trump_suit and ts != self.anti:
             m |= hand & SUIT_MASKS[self.trump_suit]
+            if self.rules.beat_any_suit:  # any higher non-trump (the Flurst page read literally)
+                r = th % 13
+                for s in range(4):
+                    if s not in (ts, self.trump_suit):
+                        m |= hand & SUIT_MASKS[s] & ~((2 << (13 * s + r)) - 1)
         return m
 
     def _plays(self, m: int) -> tuple[Action, ...]:
@@ -246,6 +252,8 @@ class PhaseTwo(StateBase):
         low = (fold(cards) & -fold(cards)).bit_length() - 1
         if low // 13 == th // 13:
             how = f"{what} beats the {card_label(th)}: a higher {SUIT_NAMES[th // 13][:-1]}"
+        elif low // 13 != self.trump_suit:  # beat_any_suit
+            how = f"{what} beats the {card_label(th)}: a higher card, and in these rules any suit will do"
         else:
             how = f"{what} is a trump: it beats any {SUIT_NAMES[th // 13][:-1]}"
         return how + kill + out
@@ -290,6 +298,8 @@ class PhaseTwo(StateBase):
             how = "only a higher trump can"
         elif ts == self.anti:
             how = f"only a higher {SUIT_NAMES[ts][:-1]} can: trumps cannot beat the anti-trump suit"
+        elif self.rules.beat_any_suit:
+            how = "only a higher card of a suit that is not trumps, or a trump, can"
         else:
             how = f"only a higher {SUIT_NAMES[ts][:-1]} or a trump can"
         return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"

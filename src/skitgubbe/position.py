@@ -124,7 +124,7 @@ def check_position(position: Position, rules: Rules) -> None:
                                 f"play {i} is a run that does not start with a 2, as {rules.name} requires")
         if i > 1:
             below = fold(position.table[i - 2][1])
-            if not beats(p, below, position.trump_suit, anti):
+            if not beats(p, below, position.trump_suit, anti, any_suit=rules.beat_any_suit):
                 raise PositionError("table", f"play {i} ({format_cards(p, unicode=True)}) does not beat "
                                              f"play {i - 1} ({format_cards(below, unicode=True)}) with "
                                              f"{SUIT_NAMES[position.trump_suit]} trumps")

@@ -359,6 +359,11 @@ class Rules:
         max_players_two_packs: the most seats the text allows with the double deck, 0 for as
             many as ``max_players``; :meth:`with_options` raises ``max_players`` to it when it
             sets ``decks = 2`` (Howell, "double deck": for more than six players; ruling H1).
+        beat_any_suit: phase two, a non-trump play is beaten by a higher non-trump play of any
+            suit as well as by trump (the Flurst page, "Following a trick", read literally: "a
+            higher-ranking non-trump"); off, only a higher play of its own suit or a trump beats it
+            (ruling G15).  A trump is beaten only by a higher trump, an anti-trump only by a higher
+            anti-trump.
         loser_title: what the loser is called, without an article: ``"skitgubbe"`` (pagat.com,
             "the skitgubbe"), ``"goat"`` (the Flurst and Howell pages), ``"mas"``, ``"mattis"``
             (pagat.com: both mean fool), ``"koira"`` (pagat.com, Koira: the loser barks like a
@@ -416,6 +421,7 @@ class Rules:
     all_ties_replay: bool = False
     sluff_guard_last_card: bool = False
     max_players_two_packs: int = 0
+    beat_any_suit: bool = False
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -696,5 +702,6 @@ OPTION_HELP: dict[str, str] = {
     "sluff_guard_last_card": "a seat due to play may not sluff its last card if it would beat or tie",
     "max_players_two_packs": "the most seats with two packs (0: as max_players); setting decks = 2 "
                              "raises max_players to it",
+    "beat_any_suit": "phase two: any higher non-trump beats a non-trump, whatever its suit",
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

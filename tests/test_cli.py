@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from skitgubbe.cli import main
-from skitgubbe.record import dumps, loads, record_of
+from skitgubbe.record import dumps, loads, record_of, replay
 from skitgubbe.state import State
 from skitgubbe.variants import PRESETS, find_variant
 
@@ -275,3 +275,45 @@ def test_a_rules_file_that_is_not_utf8_is_refused(tmp_path: Path, capsys: pytest
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith(f"skitgubbe rules show: {path}: line 2: not UTF-8"), err
+
+
+# -- issue 16, item 8: hint on a finished deal -------------------------------------------------------
+
+
+def test_hint_on_a_finished_record_says_the_deal_is_over_and_who_lost(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _finished_record(tmp_path)
+    state = replay(loads(path.read_text()))
+    assert state.is_over and state.loser is not None
+    code, out, err = run(capsys, "hint", str(path))
+    assert code == 0 and err == ""
+    assert out.splitlines()[0] == (f"the deal is over: seat {state.loser} lost (seat {state.loser} is the "
+                                   "skitgubbe); there are no moves left")
+    assert "out in this order: " + ", ".join(f"seat {s}" for s in state.out_order) in out
+    assert "no seat -2" not in out
+    code, out, _ = run(capsys, "hint", str(path), "--json")
+    assert code == 0
+    assert json.loads(out) == {"over": True, "loser": state.loser, "abandoned": False,
+                               "out_order": list(state.out_order)}
+    code, out, _ = run(capsys, "hint", str(path), "--seat", "1")  # a seat that exists: the same answer
+    assert code == 0 and out.startswith("the deal is over")
+    code, _, err = run(capsys, "hint", str(path), "--seat", "3")
+    assert code == 2 and "there is no seat 3 to give hints for (seats 0..2)" in err
+
+
+def test_hint_when_chance_is_to_act_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record that stops before the dreck is dealt to several needy seats: nobody is to act."""
+    import random
+
+    from skitgubbe.actions import CHANCE
+
+    state = State.new(find_variant("goat"), 5, seed=1)
+    rng = random.Random(1)
+    while state.to_act != CHANCE:
+        state.apply(state.random_action(rng), state.to_act)
+    path = tmp_path / "dreck.sgr"
+    path.write_text(dumps(record_of(state, seed=1)))
+    code, out, _ = run(capsys, "hint", str(path))
+    assert code == 0 and out.startswith("nobody is to act: chance deals the dreck next")
+    code, out, _ = run(capsys, "hint", str(path), "--seat", "0")
+    assert code == 0 and out.startswith("seat 0, dreck deal:")

@@ -81,3 +81,22 @@ def test_rules_list_names_single_hand(capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0
     for name in [*PRESETS, "single-hand"]:
         assert name in out
+
+
+def test_single_hand_one_move_is_asked_as_enter(monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16, item 11: with a single move the prompt names it and Enter takes it, never '[1-1'."""
+    prompts: list[str] = []
+
+    def answer(prompt: str = "") -> str:
+        prompts.append(prompt)
+        return "" if prompt.startswith("Your move [Enter = ") else "1"
+
+    monkeypatch.setattr("builtins.input", answer)
+    for seed in range(1, 40):
+        code, out, _ = run(capsys, "play", "--rules", "single-hand", "--seed", str(seed), "--players", "3")
+        assert code == 0 and "Not allowed" not in out
+        if any(p.startswith("Your move [Enter = ") for p in prompts):
+            break
+    assert any(p.startswith("Your move [Enter = ") for p in prompts)
+    assert not any(p.startswith("Your move [1-1,") for p in prompts)

@@ -327,8 +327,8 @@ def test_cli_hint_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "cannot read" in capsys.readouterr().err
     over = tmp_path / "over.sgr"
     over.write_text(position("pagat", {0: "AS", 1: "2C"}, trump="S", to_act=0, moves="0 play AS"), "utf-8")
-    assert main(["hint", str(over)]) == 2
-    assert "the game may be over" in capsys.readouterr().err
+    assert main(["hint", str(over)]) == 0  # issue 16 item 8: says the deal is over and who lost
+    assert "the deal is over: seat 1 lost" in capsys.readouterr().out
 
 
 def test_hints_leave_the_state_alone() -> None:

@@ -12,10 +12,12 @@ import pytest
 from rich.console import Console
 
 from skitgubbe.actions import Action, Kind, parse_action
+from skitgubbe.base import Phase
 from skitgubbe.cards import mask_of, parse_cards
 from skitgubbe.cli import main
-from skitgubbe.learn import LESSONS, Lesson, run_lesson, run_lessons
-from skitgubbe.record import loads, start_state
+from skitgubbe.learn import LESSONS, Lesson, lesson_start, run_lesson, run_lessons, what_if
+from skitgubbe.narration import seat_names
+from skitgubbe.record import loads
 from skitgubbe.state import State
 
 
@@ -47,7 +49,7 @@ def lesson_named(title: str) -> Lesson:
 def play_script(lesson: Lesson) -> State:
     """The lesson's moves applied to its record; sluff windows the example does not mention are closed
     by passing (as the lesson does).  Fails on a move that is not legal where the script puts it."""
-    state = start_state(loads(lesson.record))
+    state = lesson_start(lesson)
     assert not loads(lesson.record).moves, "a lesson's record sets the table: it has no moves"
     for step in lesson.steps:
         action = parse_action(step.move)
@@ -108,6 +110,40 @@ def test_lesson_match_wars_and_sluffing_ends_with_seat_0_taking_eight_cards() ->
     wins = [(e.seat, e.cards) for e in s.events if e.kind == "win"]
     assert wins == [(0, cs("3D 3S 3C 2H 2D 5C 4C 5H"))]
     assert s.hands[1] == cs("QC JS 9H")  # Howell: 'He replenishes from the deck with the 9H'
+
+
+def test_lesson_two_card_tricks_bounce_and_stock() -> None:
+    """pagat.com Skitgubbe, Play in the first phase: two-card tricks, the leader's left answers, the
+    winner leads to its left, a card turned up from the stock is played, a bounce's cards go to the
+    winner of the next round."""
+    lesson = lesson_named("Two-card tricks, the stock and bounces")
+    s = play_script(lesson)
+    assert [(e.kind, e.seat, e.cards) for e in s.events if e.kind in ("win", "bounce", "stock")] == [
+        ("win", 0, cs("5C 4D")), ("stock", 1, cs("TH")), ("win", 1, cs("6H TH")), ("bounce", 1, 0),
+        ("win", 1, cs("9S 9D JH 3D"))]
+    bounce = next(e for e in s.events if e.kind == "bounce")
+    assert bounce.seats == (1, 2)
+    # each player draws right after playing from the hand, so every hand is three cards again
+    assert [h.bit_count() for h in s.hands] == [3, 3, 3]
+    assert s.phase == Phase.ONE and s.to_act == 1
+
+
+def test_lesson_last_stock_card_is_the_trump_card() -> None:
+    """pagat.com Skitgubbe, Play in the first phase: the last stock card may not be turned up; whoever
+    draws it keeps it face down; phase one ends when the seat due to play has no card; leftover cards
+    are shown; Play in the second phase: the one who drew the trump card leads."""
+    lesson = lesson_named("The last stock card names the trump")
+    start = lesson_start(lesson)
+    assert len(start.stock) == 3 and start.to_act == 2
+    assert list(start.hands) == [cs("5C QC 6H"), cs("4D JH 9S"), cs("8S KC 3D")]  # no bounce: as dealt
+    assert not any(e.kind == "bounce" for e in start.events)
+    s = play_script(lesson)
+    kinds = [(e.kind, e.seat) for e in s.events[len(start.events):] if e.kind in
+             ("stock", "trump-aside", "end-one", "exposed", "trump")]
+    assert kinds == [("stock", 0), ("trump-aside", 0), ("end-one", 1), ("exposed", 0), ("exposed", 2),
+                     ("trump", 0)]
+    assert s.phase == Phase.TWO and s.trump_suit == 3 and s.to_act == 0
+    assert s.hands[0] >> cs("AS").bit_length() - 1 & 1
 
 
 def named_leaders(lesson: Lesson) -> list[int]:
@@ -180,13 +216,41 @@ def test_scripted_move_by_notation_and_by_number() -> None:
     assert done and "Not this one" not in text and len(reader.prompts) == 2
 
 
-def test_another_legal_move_is_refused_with_the_nudge() -> None:
+def test_another_legal_move_is_shown_on_a_copy_then_the_example_goes_on() -> None:
+    """A legal move other than the example's is played on a copy and narrated with where it leads;
+    the example itself is unchanged and goes on with Enter."""
     done, text, reader = run_first(["2", "8c", ""])
     assert done
-    nudge = "Not this one: that is legal too, but this example plays 'play 5♣': press Enter to play it"
-    assert text.count(nudge) == 2
-    assert len(reader.prompts) == 4  # two refusals, then Enter, then the second move
-    assert text.index(nudge) < text.index("You lead 5♣")
+    assert "Not this one" not in text
+    assert text.count("That is legal too") == 2
+    back = "Back to the example, which is unchanged: it plays 'play 5♣' here."
+    assert text.count(back) == 2
+    assert len(reader.prompts) == 4  # two what-ifs, then Enter, then the second move
+    # the first what-if: seat 0 leads 8♣ on the copy; the example then leads 5♣ for real
+    first = text[text.index("That is legal too"):text.index(back)]
+    assert "You lead 8♣" in first
+    assert text.index(back) < text.index("You lead 5♣")
+    assert FIRST.outro in text
+
+
+def test_what_if_tells_where_a_move_leads_and_changes_nothing() -> None:
+    """On the copy the others answer as the heuristic bot would, until the trick is decided or the
+    learner is to act again; the lesson's state is not touched."""
+    lesson = lesson_named("Two-card tricks, the stock and bounces")
+    state = lesson_start(lesson)
+    state.apply(parse_action("play 5C"), 0)
+    before = (list(state.history), list(state.hands), list(state.stock), len(state.events))
+    names = seat_names(3, 1)
+    lines = what_if(state, 1, parse_action("play JH"), names)
+    assert lines[0] == "You play J♥"
+    assert "You win the trick (2 cards: 5♣ J♥)" in lines
+    assert (list(state.history), list(state.hands), list(state.stock), len(state.events)) == before
+    # phase two: it stops when the learner would be to act again, or when the trick is killed
+    names = seat_names(3, 0)
+    assert what_if(lesson_start(FIRST), 0, parse_action("play 8C"), names) == [
+        "You lead 8♣", "Seat 1 beats with 9♣", "Seat 2 picks up 9♣", "and it would be your turn again"]
+    assert what_if(lesson_start(FIRST), 0, parse_action("play 2D"), names)[-1] == (
+        "Seat 2 kills the trick: 3 cards out of play")
 
 
 def test_an_illegal_move_is_refused_with_the_rules_reason() -> None:

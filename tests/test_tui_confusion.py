@@ -28,7 +28,7 @@ HOUSE = 'preset = "goat"\nname = "goat-confusion"\n[options]\nconfusion = true\n
 """The README's way to a table of 3-player confusion: a house-rules file."""
 CONFUSION = parse_rules_file(HOUSE)
 
-_PROMPT = re.compile(r"Your move, (right|left) hand \[1-\d+, ")
+_PROMPT = re.compile(r"Your move, (right|left) hand \[(?:1-\d+, |Enter = )")
 _OVER = re.compile(r"Game over: (?:You \((right|left) hand\) are|Seat (\d) is) the \w+, so "
                    r"(you lose \(both hands are yours\)|player (\d) \(Seat (\d) and Seat (\d)\) loses; "
                    r"you are safe)\.")
@@ -181,7 +181,7 @@ def test_the_play_command_seats_six_by_default_and_refuses_other_counts(
     monkeypatch.setattr("builtins.input", end_of_input)
     assert main(["play", "--rules-file", str(house), "--seat", "5", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "goat-confusion, 6 players, seed 2" in out
+    assert "goat-confusion: 3-player confusion, 6 seats, seed 2" in out
     assert "You are player 2: seat 2 is your right hand and seat 5 your left hand" in out
     assert "End of input: goodbye." in out
 

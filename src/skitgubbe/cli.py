@@ -1,6 +1,11 @@
 """The ``skitgubbe`` command: play, simulate, replay, rules, bench.
 
-Run ``skitgubbe COMMAND --help`` for each command's options.
+Run ``skitgubbe COMMAND --help`` for each command's options, ``skitgubbe --version`` for the
+package's version.
+
+Output: on a terminal, text is wrapped between words to its width and a table too wide for it
+is printed as one block per row; when the output is not a terminal (a pipe, a file) lines are
+never wrapped and tables are plain text columns at full width, so nothing is cut.
 """
 
 from __future__ import annotations
@@ -14,21 +19,27 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
-from . import singlehand_cli
+from . import __version__, singlehand_cli
 from .actions import CHANCE
 from .base import Phase
 from .bots import BOT_NAMES, make_bot
 from .cards import format_cards
+from .narration import loser_title
 from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
-from .rules import Rules
+from .rules import OPTION_HELP, Rules
 from .rulesfile import RulesFileError, describe_diff, parse_rules_file
 from .state import State
 from .variants import ALIASES, PRESETS, find_variant, usual_players
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "print_table", "DEFAULT_GAMES"]
+
+DEFAULT_GAMES = 100
+"""``skitgubbe simulate`` plays this many games when ``--games`` is not given."""
 
 
 def load_rules(text: str) -> Rules:
@@ -74,6 +85,8 @@ def _bots_arg(text: str) -> list[str]:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``skitgubbe`` command."""
     p = argparse.ArgumentParser(prog="skitgubbe", description="Play and study Skitgubbe.")
+    p.add_argument("--version", action="version", version=f"skitgubbe {__version__}",
+                   help="print the package's version and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def table_args(q: argparse.ArgumentParser, *, default_bots: str) -> None:
@@ -103,10 +116,13 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
                    help="play on from a record or a phase-two position (docs/record-format.md)")
 
-    q = sub.add_parser("hint", help="the legal moves in a recorded position, with why (and why not)")
+    q = sub.add_parser("hint", help="the legal moves in a recorded position, with why (and why not); "
+                       "for a finished deal, who lost")
     q.add_argument("file", type=Path, help="a record file; its moves are replayed first")
     q.add_argument("--seat", type=int, help="whose moves (default: the seat to act)")
-    q.add_argument("--json", action="store_true", help="print as JSON")
+    q.add_argument("--json", action="store_true",
+                   help="print as JSON: a list of moves, or for a finished deal an object with over, loser, "
+                   "abandoned and out_order")
 
     q = sub.add_parser("learn", help="a short tutorial: worked examples of the rule texts, step by step")
     q.add_argument("--lesson", type=int, help="start at this lesson (see --list)")
@@ -114,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     q = sub.add_parser("simulate", help="play many games between bots and count the losers")
     table_args(q, default_bots="random")
-    q.add_argument("--games", type=int, required=True, help="number of games")
+    q.add_argument("--games", type=int, default=DEFAULT_GAMES,
+                   help=f"number of games; default {DEFAULT_GAMES}")
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same output")
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -135,8 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("rules", help="list the presets or show one")
     rsub = q.add_subparsers(dest="rules_command", required=True, metavar="list|show")
     rsub.add_parser("list", help="the presets and their aliases")
-    show = rsub.add_parser("show", help="every option value of one preset or house-rules file")
-    show.add_argument("name", help="preset name or alias, or a house-rules .toml file")
+    show = rsub.add_parser("show", help="every option value of one preset or house-rules file, with its "
+                           "meaning; or the rules of single-hand")
+    show.add_argument("name", help="preset name or alias, a house-rules .toml file, or single-hand")
     show.add_argument("--json", action="store_true", help="print as JSON")
     diff = rsub.add_parser("diff", help="what differs between two rulesets, option by option")
     diff.add_argument("a", help="preset name or house-rules file")
@@ -194,7 +212,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     single = getattr(args, "rules", None) == singlehand_cli.NAME
     if getattr(args, "players", 0) is None:
         args.players = singlehand_cli.USUAL_PLAYERS if single else usual_players(args.rules)
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False)
+    console.soft_wrap = not console.is_terminal  # a terminal: wrap between words; a pipe: never wrap
     if single:
         return _single_hand(parser, args, console)
     try:
@@ -264,8 +283,6 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
     _check_play_table(parser, rules, players)
     if not 0 <= args.seat < players:
         parser.error(f"--seat: seats are 0..{players - 1}")
-    if args.from_file is None and args.phase == "one":
-        console.print(f"{rules.name}, {players} players, seed {seed} (replay this deal with --seed {seed})")
     return play_game(rules, players, human_seat=args.seat, bot_names=args.bots, seed=seed,
                      record_dir=args.record, console=console, read_line=input,
                      open_hands=args.open, start=start)
@@ -295,17 +312,27 @@ def _single_hand(parser: argparse.ArgumentParser, args: argparse.Namespace, cons
 
 
 def _hint(args: argparse.Namespace, console: Console) -> int:
+    """``skitgubbe hint FILE``: the moves of the seat to act (or ``--seat``), each with why; for a
+    finished deal, that it is over and who lost (exit 0).  Exit 2 for a seat that does not exist
+    or a record that cannot be read, 1 for a record with an illegal move."""
     from .hint import hints
 
     _, state, message, code = _load_record(args.file)
     if state is None:
         print(message, file=sys.stderr)
         return code
-    seat = state.to_act if args.seat is None else args.seat
-    if not 0 <= seat < state.players:
-        print(f"skitgubbe hint: there is no seat {seat} to give hints for (seats 0..{state.players - 1}; "
-              "the game may be over)", file=sys.stderr)
+    if args.seat is not None and not 0 <= args.seat < state.players:
+        print(f"skitgubbe hint: there is no seat {args.seat} to give hints for "
+              f"(seats 0..{state.players - 1})", file=sys.stderr)
         return 2
+    if state.is_over:
+        return _hint_over(state, args.json, console)
+    seat = state.to_act if args.seat is None else args.seat
+    if seat == CHANCE:
+        message = ("nobody is to act: chance deals the dreck next (every seat's cards are dealt by a "
+                   "shuffle); give --seat S to see what seat S may do")
+        print(json.dumps([]) if args.json else message)
+        return 0
     found = hints(state, seat)
     if args.json:
         print(json.dumps([{"move": str(h.action), "legal": h.legal, "reason": h.reason} for h in found],
@@ -314,8 +341,28 @@ def _hint(args: argparse.Namespace, console: Console) -> int:
     console.print(f"seat {seat}, {Phase.NAMES[state.phase]}:")
     if not found:
         console.print("  nothing to do now: it is not this seat's turn")
+    width = max((len(h.action.label()) for h in found), default=0)
     for h in found:
-        console.print(f"  {'yes' if h.legal else 'no '}  {h.action.label():<24} {h.reason}")
+        mark = "yes" if h.legal else "no "
+        console.print(f"  {mark}  {h.action.label():<{width}}  {h.reason}", markup=False)
+    return 0
+
+
+def _hint_over(state: State, as_json: bool, console: Console) -> int:
+    """What ``hint`` says of a finished deal: over, who lost, the order the seats went out."""
+    out = [f"seat {s}" for s in state.out_order]
+    if as_json:
+        print(json.dumps({"over": True, "loser": state.loser, "abandoned": state.abandoned,
+                          "out_order": list(state.out_order)}, indent=2))
+        return 0
+    if state.loser is None:
+        console.print("the deal is over: it was abandoned at the action limit, so nobody lost; "
+                      "there are no moves left")
+    else:
+        console.print(f"the deal is over: seat {state.loser} lost (seat {state.loser} is "
+                      f"{loser_title(state.rules)}); there are no moves left")
+    if out:
+        console.print("out in this order: " + ", ".join(out))
     return 0
 
 
@@ -399,19 +446,56 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
     games = len(result.games)
     console.print(f"{args.rules.name}, {args.players} players, {args.deals} deals x {len(result.seatings)} "
                   f"seatings = {games} games, seed {args.seed}")
-    t = Table(title="per bot (loser rate: mean over deals, 95% interval)")
-    t.add_column("bot", no_wrap=True)
-    for col in ("seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
-                "ms/move mean", "ms/move median", "ms/move p99"):
-        t.add_column(col, justify="right")
+    columns = ("bot", "seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
+               "ms/move mean", "ms/move median", "ms/move p99")
+    rows = []
     for row in result.rows():
         tm = timings[row.bot]
-        t.add_row(row.bot, str(row.seat_games), str(row.losses), f"{row.loser_rate:.1%}",
-                  f"{row.low:.1%} - {row.high:.1%}", f"{row.mean_place:.2f}",
-                  f"{row.mu:.1f} ± {row.sigma:.1f}", f"{tm['mean_ms']:.3g}", f"{tm['median_ms']:.3g}",
-                  f"{tm['p99_ms']:.3g}")
-    console.print(t)
+        rows.append((row.bot, str(row.seat_games), str(row.losses), f"{row.loser_rate:.1%}",
+                     f"{row.low:.1%} - {row.high:.1%}", f"{row.mean_place:.2f}",
+                     f"{row.mu:.1f} ± {row.sigma:.1f}", f"{tm['mean_ms']:.3g}", f"{tm['median_ms']:.3g}",
+                     f"{tm['p99_ms']:.3g}"))
+    print_table(console, "per bot (loser rate: mean over deals, 95% interval)", columns, rows)
     return 0
+
+
+def print_table(console: Console, title: str, columns: Sequence[str], rows: Sequence[Sequence[str]], *,
+                wrap_last: bool = False) -> None:
+    """Print a table so that nothing is cut: when ``console`` is not a terminal, as plain text columns
+    at full width (no wrapping); on a terminal, as a ``rich`` table when it fits the width (with
+    ``wrap_last`` the last column may wrap between words), else one block per row: the row's first
+    cell, then each other cell under its column's name.  Numbers and other cells are right-aligned
+    after the first column unless ``wrap_last``."""
+    if not console.is_terminal:
+        widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(columns)]
+        console.print(title, markup=False, soft_wrap=True)
+
+        def line(cells: Sequence[str]) -> str:
+            parts = [cells[0].ljust(widths[0])]
+            for i, cell in enumerate(cells[1:], start=1):
+                parts.append(cell.ljust(widths[i]) if wrap_last else cell.rjust(widths[i]))
+            return "  ".join(parts).rstrip()
+
+        for cells in (columns, *rows):
+            console.print(line(cells), markup=False, soft_wrap=True)
+        return
+    t = Table(title=title)
+    for i, col in enumerate(columns):
+        last = i == len(columns) - 1
+        t.add_column(col, justify="left" if i == 0 or wrap_last else "right",
+                     no_wrap=not (wrap_last and last), overflow="fold" if wrap_last and last else "ellipsis")
+    for cells in rows:
+        t.add_row(*cells)
+    need = Measurement.get(console, console.options.update_width(1 << 20), t)  # unclamped by the width
+    if (need.minimum if wrap_last else need.maximum) <= console.width:
+        console.print(t)
+        return
+    console.print(Text(title, style="bold"))
+    label = max(len(c) for c in columns[1:])
+    for cells in rows:
+        console.print(Text(cells[0], style="bold"), markup=False)
+        for col, cell in zip(columns[1:], cells[1:], strict=True):
+            console.print(Text(f"  {col.ljust(label)}  {cell}"))
 
 
 def _state_summary(state: State) -> dict[str, object]:
@@ -499,6 +583,11 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
         console.print(t)
         return 0
     if args.rules_command == "diff":
+        for name in (args.a, args.b):
+            if singlehand_cli.is_single_hand(name):
+                parser.exit(2, f"skitgubbe rules diff: {name} is its own game, not a set of options, so "
+                               "there is nothing to compare; see "
+                               f"'skitgubbe rules show {singlehand_cli.NAME}'\n")
         try:
             a, b = load_rules(args.a), load_rules(args.b)
         except ValueError as e:
@@ -509,6 +598,13 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
         for line in lines:
             console.print("  " + line)
         return 0
+    if singlehand_cli.is_single_hand(args.name):  # its own game: its rules in short, no options
+        if args.json:
+            print(json.dumps(singlehand_cli.rules_summary(), indent=2))
+        else:
+            print_table(console, f"{singlehand_cli.NAME}: the rules in short", ("rule", "in short"),
+                        singlehand_cli.RULES, wrap_last=True)
+        return 0
     try:
         rules = load_rules(args.name)
     except ValueError as e:
@@ -517,12 +613,10 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
     if args.json:
         print(json.dumps(options, indent=2))
         return 0
-    t = Table(title=f"{rules.name}: every option")
-    t.add_column("option")
-    t.add_column("value")
-    for key, value in options.items():
-        t.add_row(key, str(value).lower() if isinstance(value, bool) else str(value))
-    console.print(t)
+    rows = [(key, str(value).lower() if isinstance(value, bool) else str(value), OPTION_HELP.get(key, ""))
+            for key, value in options.items()]
+    print_table(console, f"{rules.name}: every option, with its meaning", ("option", "value", "meaning"),
+                rows, wrap_last=True)
     return 0
 
 

@@ -4,13 +4,16 @@ Each :class:`Lesson` is a record (a deal or a phase-two position, see
 docs/record-format.md) and a script of moves.  The learner plays one seat of the
 example with every hand face up; before each move the rule at work is explained.
 At the learner's turn, Enter (or the scripted move, by number or notation) plays
-it; another legal move is refused with a nudge back to the example, an illegal one
-with the reason in the rules' words.  Sluff-window passes that the example does not
-mention are made automatically.
+it.  Another legal move is played on a copy of the deal, to show where it leads (the
+other seats answer as the heuristic bot would, until the trick is decided or the
+learner is to act again), and then the example goes on where it was; an illegal
+move is refused with the reason in the rules' words.  Sluff-window passes that the
+example does not mention are made automatically.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -18,16 +21,17 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from .actions import Action, ActionParseError, Kind, parse_action
+from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
 from .base import Event
-from .cards import RANK_CHARS, SUITS
+from .bots import make_bot
+from .cards import RANK_CHARS, SUITS, CardParseError, parse_card
 from .narration import describe_event, describe_pass, seat_names
 from .record import loads, start_state
 from .state import State
-from .tui import render_screen
-from .view import events_for, view_of
+from .tui import ordered_moves, render_screen
+from .view import View, events_for, view_of
 
-__all__ = ["Step", "Lesson", "LESSONS", "run_lesson", "run_lessons"]
+__all__ = ["Step", "Lesson", "LESSONS", "lesson_start", "what_if", "run_lesson", "run_lessons"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +46,11 @@ class Step:
 @dataclass(frozen=True)
 class Lesson:
     """A worked example: ``record`` (without moves) sets the table, ``human`` is the learner's
-    seat, ``steps`` the example's moves, ``intro``/``outro`` frame it, ``source`` cites the text."""
+    seat, ``steps`` the example's moves, ``intro``/``outro`` frame it, ``source`` cites the text.
+
+    ``skip_to_stock`` (a number of cards) starts the example later in phase one: before the
+    first step the deal is played on quickly, each seat to act turning up the top stock card,
+    until that many cards are left in the stock (:func:`lesson_start`); 0 starts at the deal."""
 
     title: str
     source: str
@@ -51,6 +59,7 @@ class Lesson:
     human: int
     steps: tuple[Step, ...]
     outro: str
+    skip_to_stock: int = 0
 
 
 def _position(rules: str, hands: Sequence[str], trump: str, to_act: int = 0) -> str:
@@ -60,13 +69,27 @@ def _position(rules: str, hands: Sequence[str], trump: str, to_act: int = 0) -> 
     return "\n".join(lines) + "\n"
 
 
-def _deck(hands: Sequence[str], stock: str) -> str:
-    """A deck dealing ``hands`` (three each, one at a time from seat 0) with ``stock`` on top."""
+def _deck(hands: Sequence[str], stock: str, *, last: str = "") -> str:
+    """A deck dealing ``hands`` (three each, one at a time from seat 0) with ``stock`` on top.
+
+    With ``last``, the stock ends with those cards (the very last one is the trump card), and the
+    cards between are ordered so that turning them up two at a time never gives two of a rank
+    (each low card is paired with a high one): a :attr:`Lesson.skip_to_stock` without bounces."""
     per_seat = [h.split() for h in hands]
     deal = [per_seat[i % len(hands)][i // len(hands)] for i in range(3 * len(hands))]
     named = deal + stock.split()
-    rest = [r + s for s in SUITS for r in RANK_CHARS if r + s not in named]
-    return " ".join(named + rest)
+    rest = [r + s for s in SUITS for r in RANK_CHARS if r + s not in named + last.split()]
+    if last:
+        rest.sort(key=lambda card: RANK_CHARS.index(card[0]))
+        half = len(rest) // 2
+        rest = [c for pair in zip(rest[:half], rest[half:], strict=True) for c in pair] + rest[2 * half:]
+    return " ".join(named + rest + last.split())
+
+
+def _pagat_deal(hands: Sequence[str], stock: str = "", *, last: str = "") -> str:
+    """A 3-player ``pagat`` deal record (dealer seat 2, so seat 0 leads) of :func:`_deck`."""
+    return ("skitgubbe-record = 1\nrules = pagat\nplayers = 3\ndealer = 2\n"
+            f"deck = {_deck(hands, stock, last=last)}\nmoves:\n")
 
 
 LESSONS: tuple[Lesson, ...] = (
@@ -104,6 +127,64 @@ LESSONS: tuple[Lesson, ...] = (
             Step(2, "play KH", "Seat 2 beats the J♥: the third card completes the trick."),
         ),
         outro="Seat 2 leads next, and with only two players left the next trick needs just two cards.",
+    ),
+    Lesson(
+        title="Two-card tricks, the stock and bounces",
+        source="pagat.com Skitgubbe, Play in the first phase (an example of ours: the text gives none)",
+        intro="Phase one, as 'skitgubbe play' deals it: you collect the cards you will hold in phase two. "
+              "A trick is two cards, a leader's and the next player's; suits do not matter and the higher "
+              "card wins.  Everyone holds three cards, drawing one from the stock right after each play.",
+        record=_pagat_deal(["5C QC 6H", "4D JH 9S", "9D KC 3D"], "7S 2C 7D TH KD 5S 8H 2S"),
+        human=1,
+        steps=(
+            Step(0, "play 5C", "Seat 0, on the dealer's left, leads the first trick.  Any card may be "
+                               "led; seat 0 draws at once and holds three cards again."),
+            Step(1, "play 4D", "Only you, on the leader's left, answer: two cards make the trick.  You need "
+                               "not beat it.  A low card was led, so play lower and let seat 0 take two "
+                               "small cards: save your jack for a trick worth winning."),
+            Step(0, "play 6H", "The leader won, so it leads again, and again to you: the same two players "
+                               "meet until the second one wins."),
+            Step(1, "stock", "Instead of a card from your hand you may turn up the top card of the stock, "
+                             "which you must then play (you draw nothing: your hand stays as it is).  A "
+                             "gamble: let us try it."),
+            Step(1, "play 9S", "You won, so you lead the next trick, to the player on your left, seat 2: "
+                               "the tricks travel round the table as the winners change."),
+            Step(2, "play 9D", "Seat 2 plays a card of the same rank: a bounce (stunsa).  Nobody wins yet; "
+                               "the cards stay on the table, both players have drawn as usual, and you "
+                               "lead again to seat 2."),
+            Step(1, "play JH", "You lead again after the bounce: the winner of this round takes the "
+                               "bounced cards too."),
+            Step(2, "play 3D", "Seat 2 plays low and gives the trick away."),
+        ),
+        outro="Your jack wins all four cards, the bounced nines included.  You lead again, to seat 2.",
+    ),
+    Lesson(
+        title="The last stock card names the trump",
+        source="pagat.com Skitgubbe, Play in the first phase, and Play in the second phase for its lead (an "
+               "example of ours: the text gives none)",
+        intro="Later in the same kind of deal: only three cards are left in the stock.  The very last "
+              "one decides which suit will be trumps in phase two, and whoever draws it must not look "
+              "at it.",
+        record=_pagat_deal(["5C QC 6H", "4D JH 9S", "8S KC 3D"], last="7H KH AS"),
+        human=0,
+        skip_to_stock=3,
+        steps=(
+            Step(2, "play 8S", "Seat 2 leads and draws: two cards are left in the stock."),
+            Step(0, "stock", "While the stock holds more than one card you may still turn up its top card "
+                             "and play it.  You do."),
+            Step(0, "play QC", "You won, so you lead to seat 1.  One card is left and it may not be turned "
+                               "up: lead from your hand.  You draw that last card, but it does not join "
+                               "your hand: it stays face down in front of you, unseen, until phase one "
+                               "ends."),
+            Step(1, "play 4D", "The stock is empty: from now on nobody draws.  Seat 1 plays low."),
+            Step(0, "play 6H", "You lead again to seat 1."),
+            Step(1, "play JH", "Seat 1 takes this one with the J♥, so it leads next, to seat 2."),
+            Step(1, "play 9S", "Seat 1 leads its last card."),
+            Step(2, "play 3D", "Seat 2 plays low: seat 1 wins, and has to lead, with no card left."),
+        ),
+        outro="Phase one ends when the seat due to play has no card.  Cards still in hand are shown to "
+              "everybody and kept; the face-down card is turned up, so spades are trumps, and the A♠ "
+              "joins your hand with your won tricks.  You drew the trump card: you lead phase two.",
     ),
     Lesson(
         title="Eat the lowest run",
@@ -174,26 +255,70 @@ LESSONS: tuple[Lesson, ...] = (
 ReadLine = Callable[[str], str]
 
 
-def _resolve(text: str, state: State, seat: int, expected: Action) -> tuple[Action | None, str]:
+def lesson_start(lesson: Lesson) -> State:
+    """The deal or position of ``lesson`` where its first step is played: its record's start,
+    then, with :attr:`Lesson.skip_to_stock`, every seat to act turning up the top stock card until
+    that many cards are left.  Raises ``ValueError`` if the record is not one (a lesson's bug)."""
+    state = start_state(loads(lesson.record))
+    while lesson.skip_to_stock and len(state.stock) > lesson.skip_to_stock:
+        state.apply(Action(Kind.STOCK), state.to_act)
+    return state
+
+
+def _resolve(text: str, state: State, view: View, expected: Action) -> tuple[Action | None, str]:
+    """The learner's answer as an action: the scripted one (Enter, its number or notation),
+    another action (legal or not: the caller tells them apart), or None with why."""
     text = text.strip()
-    legal = state.legal_actions(seat)
+    legal = ordered_moves(view.legal, view.trump_suit)  # numbered as on the screen
     if not text:
         return expected, ""
     if text.isdigit():
         n = int(text)
-        action = legal[n - 1] if 1 <= n <= len(legal) else None
-        if action is None:
+        if not 1 <= n <= len(legal):
             return None, f"there is no move {n}: choose 1 to {len(legal)}, or press Enter"
-    else:
+        return legal[n - 1], ""
+    try:
+        action = state.resolve(view.seat, parse_action(text))
+    except ActionParseError as e:
+        return None, str(e)
+    sluff = action._replace(kind=Kind.SLUFF)
+    if action.kind is Kind.PLAY and action not in legal and (sluff == expected or sluff in legal):
         try:
-            action = parse_action(text)
-        except ActionParseError as e:
-            return None, str(e)
-    if action == expected:
-        return action, ""
-    if action in legal:
-        return None, f"that is legal too, but this example plays '{expected.label()}': press Enter to play it"
-    return None, state.explain(action, seat)
+            parse_card(text)
+        except CardParseError:
+            return action, ""  # 'play 3c' asked for a play
+        return sluff, ""  # a bare card that may only be sluffed now
+    return action, ""
+
+
+_DECIDED = frozenset({"win", "kill", "end-one", "loser", "abandoned", "tie-deal", "split"})
+"""Events after which a what-if stops: the trick (or phase one, or the deal) is decided."""
+
+
+def what_if(state: State, seat: int, action: Action, names: Sequence[str], *, limit: int = 12) -> list[str]:
+    """Where ``action`` by ``seat`` would lead, told without changing ``state``: it is played on a
+    copy, then the other seats answer as the heuristic bot would (a chance step by a seeded
+    shuffle) until the trick is decided, the deal is over, ``seat`` is to act again, or ``limit``
+    more moves were made.  Returns the narration lines as ``seat`` sees them (``names``: see
+    :func:`~skitgubbe.narration.seat_names`).  Raises
+    :class:`~skitgubbe.base.IllegalActionError` if ``action`` is not legal for ``seat`` now."""
+    copy = state.clone()
+    rng = random.Random(0)
+    bots = {s: make_bot("heuristic", random.Random(s)) for s in range(copy.players) if s != seat}
+    events = list(copy.apply(action, seat))
+    moves = 0
+    while (not copy.is_over and copy.to_act != seat and moves < limit
+           and not any(e.kind in _DECIDED for e in events)):
+        s = copy.to_act
+        if s == CHANCE:
+            events += copy.apply(copy.chance_action(rng), CHANCE)
+        else:
+            events += copy.apply(bots[s].choose(view_of(copy, s), copy.legal_actions(s)), s)
+        moves += 1
+    lines = [describe_event(e, names, copy.rules) for e in events_for(events, seat)]
+    if not copy.is_over and copy.to_act == seat and not any(e.kind in _DECIDED for e in events):
+        lines.append("and it would be your turn again")
+    return [line for line in lines if line]
 
 
 def _pass_until(state: State, step: Step, action: Action) -> list[int]:
@@ -208,42 +333,62 @@ def _pass_until(state: State, step: Step, action: Action) -> list[int]:
     return passed
 
 
+def _ask(state: State, step: Step, action: Action, names: Sequence[str], *, console: Console,
+         read_line: ReadLine) -> bool:
+    """Show the table and read the learner's answers until the scripted ``action`` (True) or ``q``
+    (False).  Another legal move is shown on a copy (:func:`what_if`); an illegal one is refused
+    with the rules' reason."""
+    say = console.print
+    view = view_of(state, step.seat)
+    say(render_screen(view, names, names, state.hands))
+    while True:
+        text = read_line(f"Your move (Enter = {action.label()}, or try another; q quits): ")
+        if text.strip().lower() in ("q", "quit"):
+            return False
+        chosen, reason = _resolve(text, state, view, action)
+        if chosen == action:
+            return True
+        if chosen is None:
+            say(Text(f"Not this one: {reason}", style="bold red"))
+        elif chosen in view.legal:
+            say(Text(f"That is legal too ({state.reason(chosen, step.seat)}).  Where it leads, played on "
+                     "a copy:", style="bold"))
+            for line in what_if(state, step.seat, chosen, names):
+                say(Text(f"  {line}"))
+            say(Text(f"Back to the example, which is unchanged: it plays '{action.label()}' here.  Press "
+                     "Enter to play it, or try another move.", style="bold"))
+        else:
+            say(Text(f"Not this one: {state.explain(chosen, step.seat)}", style="bold red"))
+
+
 def run_lesson(lesson: Lesson, *, console: Console, read_line: ReadLine) -> bool:
     """Play one lesson; True when it was finished, False if the learner quit (``q``)."""
-    state = start_state(loads(lesson.record))
+    state = lesson_start(lesson)
     names = seat_names(state.players, lesson.human)
     say = console.print
     say(Rule(lesson.title, style="cyan"))
     say(Text(lesson.intro))
-    say(Text(f"From: {lesson.source}", style="dim"))
+    say(Text(f"From: {lesson.source}", style="italic"))
     for step in lesson.steps:
         action = parse_action(step.move)
         passed = _pass_until(state, step, action)
         if passed:
-            say(Text(describe_pass(names, passed), style="dim"))
+            say(Text(describe_pass(names, passed)))
         say(Text(step.why, style="bold"))
-        if step.seat == lesson.human:
-            view = view_of(state, lesson.human)
-            say(render_screen(view, names, names, state.hands))
-            while True:
-                text = read_line(f"Your move (Enter = {action.label()}; q quits): ")
-                if text.strip().lower() in ("q", "quit"):
-                    return False
-                chosen, reason = _resolve(text, state, step.seat, action)
-                if chosen is not None:
-                    break
-                say(Text(f"Not this one: {reason}", style="bold red"))
+        if step.seat == lesson.human and not _ask(state, step, action, names, console=console,
+                                                  read_line=read_line):
+            return False
         for ev in events_for(state.apply(action, step.seat), lesson.human):
             line = describe_event(ev, names, state.rules)
             if line is not None:
-                say(Text(line, style="dim" if ev.seat != lesson.human else ""))
+                say(Text(line))
     events: list[Event] = []
     while state.to_act >= 0 and not state.is_over and state.pending:
         events += state.apply(Action(Kind.PASS), state.to_act)  # close the last sluff window
     for ev in events_for(events, lesson.human):
         line = describe_event(ev, names, state.rules)
         if line is not None:
-            say(Text(line, style="dim"))
+            say(Text(line))
     say(Text(lesson.outro, style="bold green"))
     return True
 

@@ -17,8 +17,11 @@ from rich.console import Console
 
 from .base import IllegalActionError
 from .singlehand import (
+    DEFAULT_ACTION_LIMIT,
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    SOURCE,
     SingleHandState,
     action_label,
     parse_move,
@@ -27,7 +30,8 @@ from .singlehand import (
 )
 from .singlehand_bots import make_bot, play_random_games
 
-__all__ = ["NAME", "ALIASES", "USUAL_PLAYERS", "is_single_hand", "check_table", "play", "simulate"]
+__all__ = ["NAME", "ALIASES", "USUAL_PLAYERS", "RULES", "is_single_hand", "check_table", "rules_summary",
+           "play", "simulate"]
 
 NAME = "single-hand"
 """The name ``--rules`` takes for Single Hand Skitgubbe."""
@@ -35,6 +39,40 @@ ALIASES = ("single-hand", "singlehand", "single", "single-hand-skitgubbe")
 """Every spelling ``--rules`` accepts for it (case and ``_``/space insensitive)."""
 USUAL_PLAYERS = 4
 """The default table (the text allows 3 to 8)."""
+
+
+RULES: tuple[tuple[str, str], ...] = (
+    ("game", f"Single Hand Skitgubbe ({SOURCE}): one phase, no tricks and no trump; its own game, so it "
+             "has no options to set"),
+    ("players", f"{MIN_PLAYERS} to {MAX_PLAYERS} seats (usually {USUAL_PLAYERS}), one 52-card pack"),
+    ("ranks", "the 2 is highest, then 3, 4 ... Q, K, and the ace lowest; the 10 keeps its place between the "
+              "9 and the jack; suits never matter (S1)"),
+    ("deal", f"{HAND_SIZE} cards each, one at a time from the dealer's left; the next card, turned face up, "
+             "starts the play pile (a 10 there is set aside, S3, S4); the dealer's left plays first"),
+    ("a turn", "cover the top card of the pile with one or more cards of one rank that rank equal or higher; "
+               "holding such a card you must play (S2, S5)"),
+    ("drawing", f"after playing, draw from the stock back up to {HAND_SIZE} cards while it lasts (S6)"),
+    ("the 10", "goes on any card and clears the pile; the pile also clears when its top four cards are of "
+               "one rank; the seat that cleared it starts a new pile (S7, S8, S9)"),
+    ("no card to play", "pick up the whole pile (the next seat starts a new one), or take a chance: turn the "
+                        "top stock card onto the pile, and if it does not cover, pick up the pile with it "
+                        "(S10, S11)"),
+    ("empty stock", "nobody draws or takes a chance; a seat left with no cards goes out and is safe "
+                    "(S12, S13)"),
+    ("loser", "the last seat holding cards is the skitgubbe (S14)"),
+    ("action limit", f"a deal still going after {DEFAULT_ACTION_LIMIT:,} actions is abandoned with no loser "
+                     "(S15)"),
+    ("more", "docs/presets/single-hand.md; the rulings S1 to S16 (in brackets above) are in docs/rulings.md"),
+)
+"""Single Hand's rules in short, in our own words, for ``skitgubbe rules show single-hand``: (what, rule)."""
+
+
+def rules_summary() -> dict[str, object]:
+    """Single Hand's rules as data, for ``skitgubbe rules show single-hand --json``: the name, the
+    source, the table sizes, the hand size, the action limit and :data:`RULES`."""
+    return {"name": NAME, "source": SOURCE, "min_players": MIN_PLAYERS, "max_players": MAX_PLAYERS,
+            "usual_players": USUAL_PLAYERS, "hand_size": HAND_SIZE, "action_limit": DEFAULT_ACTION_LIMIT,
+            "rules": dict(RULES)}
 
 
 def is_single_hand(text: str) -> bool:
@@ -52,9 +90,10 @@ def check_table(players: int) -> str | None:
 def play(players: int, *, human_seat: int, bot_names: Sequence[str], seed: int, console: Console,
          read_line: Callable[[str], str]) -> int:
     """Play one deal at the terminal: ``human_seat`` types moves (a number, cards such as ``7h 7s``,
-    ``pick`` or ``chance``; ``q`` quits), the other seats are bots named by ``bot_names`` (repeated
-    over the seats).  Returns the exit status: 0 at the end of the deal or on quitting, 2 for a
-    bot name Single Hand does not have (the message names the ones it has)."""
+    ``pick`` or ``chance``; Enter when there is a single move; ``q`` quits), the other seats are
+    bots named by ``bot_names`` (repeated over the seats).  Returns the exit status: 0 at the end of
+    the deal or on quitting, 2 for a bot name Single Hand does not have (the message names the ones
+    it has)."""
     others = [s for s in range(players) if s != human_seat]
     try:
         bots = {s: make_bot(bot_names[i % len(bot_names)], random.Random(f"{seed}:{s}"))
@@ -75,7 +114,11 @@ def play(players: int, *, human_seat: int, bot_names: Sequence[str], seed: int, 
             continue
         console.print(render_view(view, names), markup=False, highlight=False)
         try:
-            text = read_line(f"Your move [1-{len(view.legal)}, cards, pick, chance; q quits]: ").strip()
+            if len(view.legal) == 1:  # never "[1-1"
+                only = action_label(view.legal[0])
+                text = read_line(f"Your move [Enter = {only}; q quits]: ").strip() or "1"
+            else:
+                text = read_line(f"Your move [1-{len(view.legal)}, cards, pick, chance; q quits]: ").strip()
         except EOFError:
             text = "q"
         if text.lower() in ("q", "quit"):

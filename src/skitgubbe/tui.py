@@ -22,10 +22,12 @@ first trick whatever the human's seat.
 from __future__ import annotations
 
 import random
+import shlex
 from collections.abc import Callable, Mapping, Sequence
 from itertools import cycle, islice
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.rule import Rule
 from rich.text import Text
@@ -80,6 +82,10 @@ __all__ = [
     "render_moves",
     "render_help",
     "render_screen",
+    "ordered_moves",
+    "suit_order",
+    "move_prompt",
+    "Title",
     "kill_text",
     "pick_up_preview",
     "SCREEN_TITLE",
@@ -121,6 +127,8 @@ def _compact(mask: int) -> str:
     return " · ".join(parts)
 
 
+# Other seats' moves are printed in the terminal's own colour (dim grey is hard to read on many
+# terminals); only events that change the course of the deal are emphasised.
 _EVENT_STYLE = {
     "win": "bold", "trump": "bold magenta", "end-one": "bold", "dreck": "bold", "dreck-dealt": "bold",
     "kill": "bold", "out": "bold green", "loser": "bold red", "bounce": "yellow", "war": "yellow",
@@ -174,9 +182,37 @@ class Grid:
             yield line
 
 
+def suit_order(trump_suit: int) -> list[int]:
+    """The order in which the terminal lists suits, in the hand and in the moves alike: clubs,
+    diamonds, hearts, spades, with the trump suit (``trump_suit``, -1 while unknown) moved last,
+    where card players usually keep their trumps."""
+    return [s for s in range(4) if s != trump_suit] + ([trump_suit] if trump_suit >= 0 else [])
+
+
+def ordered_moves(legal: Sequence[Action], trump_suit: int) -> list[Action]:
+    """``legal`` in the order the terminal numbers them: the kinds of move in the order the engine
+    lists them (plays, then the stock, a pick-up or a pass), and within a kind the cards as the
+    hand shows them (:func:`suit_order`: the trump suit last; by rank within a suit; a single card
+    before the runs that start with it).  Moves without cards keep their place among their kind."""
+    kinds: dict[int, int] = {}
+    for a in legal:
+        kinds.setdefault(a.kind, len(kinds))
+    place = {s: i for i, s in enumerate(suit_order(trump_suit))}
+
+    def key(item: tuple[int, Action]) -> tuple[int, int, int, int, int]:
+        i, a = item
+        if not a.cards:
+            return kinds[a.kind], 0, 0, 0, i
+        cards = sorted(in_order(a.cards), key=lambda c: (place[suit_of(c)], rank_of(c)))
+        first = cards[0]
+        return kinds[a.kind], place[suit_of(first)], rank_of(first), len(cards), i
+
+    return [a for _, a in sorted(enumerate(legal), key=key)]
+
+
 def render_hand(view: View, *, seat: int | None = None) -> Text:
     """The seat's own hand, one line per suit, sorted by rank; the trump suit (once known) is
-    marked and listed last.
+    marked and listed last (:func:`suit_order`, the order of the moves too).
 
     Under 3-player confusion the title names the hand (``"Your right hand"``), and ``seat``
     may be the partner hand, drawn from the view's known cards (ruling CF2); the hand of the
@@ -190,10 +226,7 @@ def render_hand(view: View, *, seat: int | None = None) -> Text:
     if not hand:
         out.append(" none")
         return out
-    order = [s for s in range(4) if s != view.trump_suit]
-    if view.trump_suit >= 0:
-        order.append(view.trump_suit)
-    for s in order:
+    for s in suit_order(view.trump_suit):
         m = hand & SUIT_MASKS2[s]  # both packs' cards of the suit
         if not m:
             continue
@@ -336,17 +369,46 @@ def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | 
 
 
 def render_moves(legal: Sequence[Action]) -> Grid:
-    """The legal moves numbered from 1, each with :meth:`Action.label`, laid out in columns."""
+    """The legal moves numbered from 1 in the order given (the terminal gives
+    :func:`ordered_moves`), each with :meth:`Action.label`, laid out in columns."""
     return Grid([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)])
+
+
+def move_prompt(legal: Sequence[Action], who: str = "") -> str:
+    """The question asked for a move: ``"Your move [1-4, or e.g. 7h; ? hint, h help, q quit]: "``;
+    with a single move, ``"Your move [Enter = pick up; ...]: "`` (``who``: ``", right hand"``
+    under 3-player confusion)."""
+    if len(legal) == 1:
+        return f"Your move{who} [Enter = {legal[0].label()}; ? hint, h help, q quit]: "
+    return f"Your move{who} [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
+
+
+class Title:
+    """The screen's title: a rule across the console with the title in it when the title fits,
+    else a plain rule with the title under it, wrapped between words (``rich``'s ``Rule`` would
+    cut it short with an ellipsis)."""
+
+    def __init__(self, title: str, *, style: str = "cyan") -> None:
+        self.title = title
+        self.style = style
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if cell_len(self.title) + 6 <= options.max_width:
+            yield Rule(self.title, style=self.style)
+            return
+        yield Rule(style=self.style)
+        yield Text(self.title, style="bold")
 
 
 def render_hints(state: State, seat: int) -> str:
     """Every move ``seat`` may make now with why, then the cards it may not play with why not
     (:func:`skitgubbe.hint.hints`)."""
     lines = []
-    for h in hints(state, seat):
+    found = hints(state, seat)
+    width = max((len(h.action.label()) for h in found), default=0)
+    for h in found:
         mark = "yes" if h.legal else "no "
-        lines.append(f"  {mark}  {h.action.label():<22} {h.reason}")
+        lines.append(f"  {mark}  {h.action.label():<{width}}  {h.reason}")
     return "\n".join(["Moves, and why:"] + lines) if lines else "No move is yours to make now."
 
 
@@ -385,7 +447,8 @@ def render_help(rules: Rules) -> str:
 def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None,
                   open_hands: Sequence[int] | None = None) -> Group:
     """The whole table for the seat of ``view`` when it must decide: title, seats/stock/trump,
-    the trick, the hand and the numbered legal moves (``open_hands``: see :func:`render_seats`).
+    the trick, the hand and the numbered legal moves (numbered as :func:`ordered_moves` orders
+    them; ``open_hands``: see :func:`render_seats`).
 
     Under 3-player confusion the title says which hand is to act and both of the person's
     hands are shown, the acting one marked."""
@@ -405,12 +468,12 @@ def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None
     if view.rules.confusion:  # both of the person's hands, right hand first (ruling CF1)
         hands = [render_hand(view, seat=s) for s in sorted((view.seat, (view.seat + 3) % 6))]
     return Group(
-        Rule(title, style="cyan"),
+        Title(title),
         render_seats(view, labels, open_hands),
         render_trick(view, names),
         *hands,
         Text("Moves:", style="bold"),
-        render_moves(view.legal),
+        render_moves(ordered_moves(view.legal, view.trump_suit)),
     )
 
 
@@ -455,11 +518,13 @@ class Session:
 
     # output helpers
     def _say(self, line: str, style: str = "") -> None:
-        self.console.print(Text(line, style=style), highlight=False, soft_wrap=True)
+        """One line of narration, wrapped between words to the console's width (unless the
+        console is set to soft-wrap, as when it is not a terminal)."""
+        self.console.print(Text(line, style=style), highlight=False)
 
     def _flush_passes(self) -> None:
         if self._passes:
-            self._say(describe_pass(self.names, self._passes), "dim")
+            self._say(describe_pass(self.names, self._passes))
             self._passes = []
 
     def run(self) -> int:
@@ -527,7 +592,7 @@ class Session:
                 self._dreck = ev.cards
             line = describe_event(ev, self.names, state.rules, dreck=self._dreck)
             if line is not None:
-                style = _EVENT_STYLE.get(ev.kind, "dim" if ev.seat not in self.seats else "")
+                style = _EVENT_STYLE.get(ev.kind, "")
                 if ev.kind in ("draw", "trump-aside") and (ev.to == -1 or ev.kind == "trump-aside"):
                     style = "magenta"
                 self._say(line, style)
@@ -540,11 +605,10 @@ class Session:
         (returned) or quit (None)."""
         self._flush_passes()
         view = view_of(self.state, seat)
-        legal = list(view.legal)
         shown = self.state.hands if self.open_hands else None
         self.console.print(render_screen(view, self.labels, self.names, shown))
         who = f", {hand_word(seat)}" if len(self.seats) > 1 else ""
-        prompt = f"Your move{who} [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
+        prompt = move_prompt(view.legal, who)
         while True:
             text = self.read_line(prompt).strip()
             low = text.lower()
@@ -567,11 +631,14 @@ class Session:
     def resolve(self, text: str, view: View) -> tuple[Action | None, str]:
         """Turn the human's answer into one of ``view.legal``, or explain why not.
 
-        Accepts a move number (1..k) or action notation (:func:`parse_action`); a bare card
-        that may only be sluffed is taken as a sluff.  Returns ``(action, "")`` or
-        ``(None, reason)``; never changes the state.
+        Accepts a move number (1..k, as :func:`ordered_moves` numbers the moves on the screen)
+        or action notation (:func:`parse_action`); a bare card that may only be sluffed is taken
+        as a sluff; with a single legal move, an empty answer (Enter) takes it.  Returns
+        ``(action, "")`` or ``(None, reason)``; never changes the state.
         """
-        legal = list(view.legal)
+        legal = ordered_moves(view.legal, view.trump_suit)
+        if not text and len(legal) == 1:
+            return legal[0], ""
         if not text:
             return None, f"type a move number 1-{len(legal)}, a move such as 7h, or h for help"
         if text.isdigit():
@@ -640,16 +707,20 @@ def play_game(
             seat order skipping the human's seats; cycled if shorter.
         seed: shuffles the deck (``State.new(seed=seed)``); bots draw from
             ``random.Random(seed * 100 + seat)`` and the dreck shuffle from ``random.Random(seed)``.
-        record_dir: if given, the finished game's record is written to
-            ``record_dir / f"{rules.name}-{seed}.sgr"`` (the directory is created).
+        record_dir: if given, the game's record is written there (the directory is created):
+            ``f"{rules.name}-{seed}.sgr"`` once the game is over, and
+            ``f"{rules.name}-{seed}-unfinished.sgr"`` when the human leaves it (``q``, Ctrl-C or
+            end of input), which ``skitgubbe hint`` reads and ``skitgubbe play --from`` plays on.
         console: where everything is printed; read_line: reads one answer (like ``input``).
         open_hands: show every hand face up (a teaching table; the bots play as usual).
         start: play on from this state (a phase-two position, or a record replayed part of
             the way) instead of dealing; ``rules`` and ``players`` must match it.
 
-    The dealer is seat ``players - 1``, so seat 0 leads the first trick.  Returns 0 at the end
-    of the game, on ``q`` and on end of input; 130 on Ctrl-C; 2 (after one error line) for a
-    bad seat count, human seat or bot name; 1 if the record cannot be written.
+    The dealer is seat ``players - 1``, so seat 0 leads the first trick.  The first line names
+    the rules, the table and the seed (with how to deal the same cards again).  Returns 0 at the
+    end of the game, on ``q`` and on end of input; 130 on Ctrl-C; 2 (after one error line) for a
+    bad seat count, human seat or bot name; 1 if the record cannot be written (after a line
+    saying why; 130 stays 130).  Nothing is raised for these.
     """
     try:
         if rules.confusion and players != 6:
@@ -674,13 +745,14 @@ def play_game(
     names = seat_names(players, human_seat, confusion=rules.confusion)
     labels = [names[s] if s in mine else f"Seat {s} ({bots[s].name})" for s in range(players)]
     where = "seat 0 leads" if start is None else f"seat {state.to_act} to act"
+    again = f" (deal the same cards again with --seed {seed})" if start is None else ""
     if rules.confusion:
         p = human_seat % 3
-        who = (f"3-player confusion, 6 seats, seed {seed}.  You are player {p}: seat {p} is your right "
-               f"hand and seat {p + 3} your left hand; you see both and play each when it is to act; "
+        who = (f"3-player confusion, 6 seats, seed {seed}{again}.  You are player {p}: seat {p} is your "
+               f"right hand and seat {p + 3} your left hand; you see both and play each when it is to act; "
                f"{where}.  The player whose hand is left holding cards is {loser_title(rules)}.")
     else:
-        who = (f"{players} players, seed {seed}.  You are seat {human_seat}; "
+        who = (f"{players} players, seed {seed}{again}.  You are seat {human_seat}; "
                f"{where}.  The last seat holding cards is {loser_title(rules)}.")
     console.print(Text(
         f"{rules.name}: {who}"
@@ -689,14 +761,28 @@ def play_game(
     session = Session(state, human_seat=human_seat, bots=bots, console=console, read_line=read_line,
                       rng=random.Random(seed), labels=labels, open_hands=open_hands)
     code = session.run()
-    if code != 0 or not state.is_over or record_dir is None:
+    if record_dir is None:
         return code
-    path = Path(record_dir) / f"{rules.name}-{seed}.sgr"
+    over = state.is_over
+    path = Path(record_dir) / (f"{rules.name}-{seed}.sgr" if over else f"{rules.name}-{seed}-unfinished.sgr")
     try:
+        text = dumps(record_of(state, seed=seed if start is None else None))
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(dumps(record_of(state, seed=seed if start is None else None)), encoding="utf-8")
-    except OSError as e:
-        console.print(Text(f"could not write the record: {e}", style="bold red"))
-        return 1
-    console.print(Text(f"Record saved: {path}"), highlight=False)
-    return 0
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as e:
+        console.print(Text(f"could not write the record to {path}: {e}", style="bold red"))
+        return 1 if code == 0 else code
+    # (paths and commands are printed unwrapped, so that they can be copied whole)
+    if over:
+        console.print(Text(f"Record saved: {path}"), highlight=False, soft_wrap=True)
+    else:
+        quoted = shlex.quote(str(path))
+        given = [kinds[s] for s in others]
+        period = next(k for k in range(1, len(given) + 1)  # the shortest --bots that cycles to them
+                      if all(n == given[i % k] for i, n in enumerate(given)))
+        resume = (f"skitgubbe play --from {quoted} --seat {human_seat} --bots {','.join(given[:period])}"
+                  + (" --open" if open_hands else ""))
+        for line in (f"Unfinished game saved: {path}", "Play on with:", f"  {resume}",
+                     "Your moves there, with why:", f"  skitgubbe hint {quoted}"):
+            console.print(Text(line), highlight=False, soft_wrap=True)
+    return code

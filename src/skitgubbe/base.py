@@ -131,6 +131,7 @@ class StateBase:
     dealer: int
     first_leader: int
     live: bool
+    ask_all: bool  # every seat holding cards is asked in every sluff window (State.new ask_every_seat)
     action_limit: int
     deck: tuple[int, ...]
     phase: int

@@ -733,9 +733,14 @@ class PhaseOne(StateBase):
         if self.live and self.winner < 0:
             return
         pending = 0
-        for seat in range(self.players):
-            if self._sluffable(seat):
-                pending |= 1 << seat
+        if self.ask_all:  # every seat holding cards, whatever it holds
+            for seat in range(self.players):
+                if self.hands[seat]:
+                    pending |= 1 << seat
+        else:
+            for seat in range(self.players):
+                if self._sluffable(seat):
+                    pending |= 1 << seat
         self.pending = pending
         self.window_start = (after + 1) % self.players
 
@@ -761,9 +766,14 @@ class PhaseOne(StateBase):
             if not pending:
                 self.window_start = s
             keep = 0
-            for seat in range(self.players):
-                if (pending >> seat & 1 or seat == s) and self._sluffable(seat):
-                    keep |= 1 << seat
+            if self.ask_all:  # nobody leaves the window but by passing (or running out of cards)
+                for seat in range(self.players):
+                    if (pending >> seat & 1 or seat == s) and self.hands[seat]:
+                        keep |= 1 << seat
+            else:
+                for seat in range(self.players):
+                    if (pending >> seat & 1 or seat == s) and self._sluffable(seat):
+                        keep |= 1 << seat
             self.pending = keep
         self._advance_one()
 

@@ -102,7 +102,8 @@ class Record:
     Attributes: ``rules`` (:class:`Rules`; written by preset name), ``players``,
     ``dealer``, ``leader`` (first leader or None for the dealer's left), ``deck``
     (52 cards, first dealt first), ``seed`` (informational: the seed that
-    shuffled the deck, or None), ``live`` (sluffing protocol), ``moves``
+    shuffled the deck, or None), ``live`` and ``ask_every_seat`` (the sluffing protocol:
+    ``protocol = live`` or ``protocol = every-seat``), ``moves``
     (``(seat, Action)`` in order; seat -1 is chance), ``loser`` (the claimed
     loser, checked on replay, or None), ``move_lines`` (line of each move in
     the text it was loaded from, or empty), ``position`` (the phase-two position the
@@ -118,6 +119,7 @@ class Record:
     seed: int | str | None = None
     live: bool = False
     loser: int | None = None
+    ask_every_seat: bool = False
     move_lines: tuple[int, ...] = ()
     position: Position | None = None
 
@@ -144,6 +146,7 @@ def record_of(state: State, *, seed: int | str | None = None) -> Record:
         seed=seed,
         live=state.live,
         loser=state.loser,
+        ask_every_seat=state.ask_all,
     )
 
 
@@ -161,6 +164,8 @@ def dumps(record: Record) -> str:
         out.append(f"leader = {record.leader}")
     if record.live:
         out.append("protocol = live")
+    elif record.ask_every_seat:
+        out.append("protocol = every-seat")
     if record.seed is not None:
         seed = record.seed
         out.append(f"seed = {json.dumps(seed)}")
@@ -471,13 +476,13 @@ def _build(
     leader = None
     if "leader" in headers:
         leader = _int_field(*headers["leader"], "leader", 0, players - 1)
-    live = False
+    live = every = False
     if "protocol" in headers:
         value, pline = headers["protocol"]
-        if value not in ("live", "sequential"):
-            raise RecordFormatError(pline, "protocol",
-                                    f"{short_repr(value)}: use 'sequential' (default) or 'live'")
-        live = value == "live"
+        if value not in ("live", "sequential", "every-seat"):
+            raise RecordFormatError(pline, "protocol", f"{short_repr(value)}: use 'sequential' (default), "
+                                                       "'every-seat' or 'live'")
+        live, every = value == "live", value == "every-seat"
     seed: int | str | None = None
     if "seed" in headers:
         text, sline = headers["seed"]
@@ -510,7 +515,8 @@ def _build(
         loser = _int_field(loser_line[0], loser_line[1], "loser", 0, players - 1)
     _check_move_seats(moves, move_lines, players)
     return Record(rules=rules, players=players, dealer=dealer, deck=deck, moves=tuple(moves),
-                  leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines))
+                  leader=leader, seed=seed, live=live, loser=loser, move_lines=tuple(move_lines),
+                  ask_every_seat=every)
 
 
 def _seed(text: str, line: int) -> int | str:
@@ -564,7 +570,7 @@ def start_state(record: Record) -> State:
     if record.position is not None:
         return State.from_position(record.rules, record.position)
     return State.new(record.rules, record.players, dealer=record.dealer, deck=record.deck,
-                     leader=record.leader, live=record.live)
+                     leader=record.leader, live=record.live, ask_every_seat=record.ask_every_seat)
 
 
 def replay(record: Record, *, upto: int | None = None) -> State:

@@ -27,7 +27,11 @@ opens before the trick is settled and any seat may sluff at any moment the rules
 allow; a settled trick waits until every seat that could sluff has passed
 ("done").  Either way a legal sluff is accepted from any seat at any moment; in
 the sequential protocol a sluff made while no window is open opens one for the
-sluffer alone.
+sluffer alone.  With ``ask_every_seat=True`` (the sequential protocol for learning
+agents) a window opens after every play to a phase-one trick and every seat holding
+cards is pending in it, whether or not it can sluff (one that cannot may only pass),
+and a seat that sluffs stays pending until it passes: who is asked, and when the
+trick is collected, never depend on cards a seat has not seen.
 """
 
 from __future__ import annotations
@@ -156,6 +160,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         leader: int | None = None,
         live: bool = False,
         action_limit: int | None = None,
+        ask_every_seat: bool = False,
     ) -> State:
         """Deal a new game.
 
@@ -172,6 +177,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
                 says (the dealer's left, or the holder of the lowest card dealt); in a
                 series the previous loser leads (the Goat Game's "Lead, goat").
             live: sluffing protocol, see the module docstring.
+            ask_every_seat: with ``live=False``, ask every seat holding cards in every sluff
+                window (module docstring): the acting seat then shows nothing about hidden
+                cards.  Raises ``ValueError`` together with ``live=True``.
             action_limit: abandon the deal after this many actions (default:
                 :func:`default_action_limit`).
 
@@ -205,7 +213,10 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.players = players
         self.dealer = dealer
         self.first_leader = (dealer + 1) % players if leader is None else leader
+        if live and ask_every_seat:
+            raise ValueError("ask_every_seat is a form of the sequential protocol: not with live=True")
         self.live = live
+        self.ask_all = ask_every_seat
         self.action_limit = default_action_limit(rules) if action_limit is None else action_limit
         self.deck = d
         self.hands = [0] * players

@@ -16,7 +16,8 @@
 ``gym.make("skitgubbe.adapters.gymnasium:skitgubbe/Skitgubbe-v0")`` imports and registers in one
 go.  Only this module imports Gymnasium; the core never does.
 
-The learner's seat acts whenever the engine's sequential protocol (docs/sluffing.md) names it
+The learner's seat acts whenever the engine's sequential protocol with every seat asked in every
+sluff window (``ask_every_seat``, docs/sluffing.md: so when it is asked shows no hidden card) names it
 (:attr:`State.to_act <skitgubbe.state.State>`): to play, turn up the stock, pick up, or sluff or
 pass in its sluff window.  Between its decisions the bots (:func:`skitgubbe.bots.make_bot`) play
 the other seats and chance (the dreck shuffle, Koira's split, a trick dealt round) is drawn, all
@@ -214,7 +215,8 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
             None if s == self.seat else make_bot(next(others), random.Random(int(rng.integers(2**62))))
             for s in range(self.players)
         ]
-        self._game = game = State.new(self.rules, self.players, dealer=dealer, deck=deck)
+        self._game = game = State.new(self.rules, self.players, dealer=dealer, deck=deck,
+                                      ask_every_seat=True)  # who is asked shows no hidden card
         self.turns = 0
         self._advance(game)
         if game.is_over:  # pragma: no cover - every seat holds cards to play in every preset

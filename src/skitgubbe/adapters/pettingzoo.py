@@ -15,11 +15,14 @@
 
 Agents are ``"player_0" .. "player_{n-1}"``, agent ``player_i`` being seat ``i``.
 
-Turn order follows the engine's *sequential* sluffing protocol (``State.new(..., live=False)``,
-docs/sluffing.md): :attr:`raw_env.agent_selection` is always the seat :attr:`State.to_act
-<skitgubbe.state.State>` names, so an agent acts only when the engine asks it (to play, turn up
-the stock, pick up, or to sluff or pass in its sluff window); the out-of-turn sluffs the engine
-would also accept are not offered.  Chance (the shuffle of the dreck among several needy seats,
+Turn order follows the engine's sequential sluffing protocol with every seat asked
+(``State.new(..., ask_every_seat=True)``, docs/sluffing.md): :attr:`raw_env.agent_selection` is
+always the seat :attr:`State.to_act <skitgubbe.state.State>` names, so an agent acts only when the
+engine asks it (to play, turn up the stock, pick up, or to sluff or pass in its sluff window).  A
+window opens after every play to a phase-one trick under sluffing rules and asks every seat holding
+cards, in turn, until each passes, whether or not it can sluff: which agent acts next, and when a
+trick is collected, never depend on cards another agent has not seen.  The out-of-turn sluffs the
+engine would also accept are not offered.  Chance (the shuffle of the dreck among several needy seats,
 Koira's split of a trick, a trick dealt round at the end of phase one) is resolved inside
 :meth:`raw_env.step` with a ``random.Random`` seeded from the environment's ``np_random``, and so
 is the deck order and, with ``dealer=None``, the dealer.
@@ -181,7 +184,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
         self._chance = random.Random(int(rng.integers(2**62)))
         self._game = game = State.new(
-            self.rules, self.players, dealer=dealer, deck=deck, action_limit=self.max_turns + 2
+            self.rules, self.players, dealer=dealer, deck=deck, action_limit=self.max_turns + 2,
+            ask_every_seat=True,  # who is asked shows nothing about hidden cards
         )
         self.turns = 0
         self._legal = None

@@ -215,3 +215,35 @@ def test_training_example_runs_in_a_tiny_form(capsys: pytest.CaptureFixture[str]
     rates = module.main(["--games", "30", "--block", "15", "--seed", "1"])
     assert len(rates) == 3 and all(0.0 <= r <= 1.0 for r in rates)  # untrained, then two blocks
     assert "loser rate" in capsys.readouterr().out
+
+
+def test_opponents_may_be_bot_objects_for_self_play() -> None:
+    # issue 18: an opponent given as a bot object (make_bot's, or an agent being trained) is used as
+    # it is; the same deals come as with its name, and anything else is a clear ValueError
+    from skitgubbe.bots import make_bot
+
+    class Counting:
+        name = "counting"
+
+        def __init__(self) -> None:
+            self.bot = make_bot("random", random.Random(0))
+            self.calls = 0
+
+        def choose(self, view: Any, legal: Any) -> Any:
+            self.calls += 1
+            return self.bot.choose(view, legal)
+
+    me = Counting()
+    env = SkitgubbeEnv(rules="pagat", players=3, opponents=[me, make_bot("counter", random.Random(1))])
+    obs, info = env.reset(seed=4)
+    named = SkitgubbeEnv(rules="pagat", players=3, opponents=["random", "counter"])
+    obs2, _ = named.reset(seed=4)
+    assert (obs == obs2).all()  # the deck and dealer come from the seed alone
+    for _ in range(40):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, _, done, cut, info = env.step(int(legal[0]))
+        if done or cut:
+            break
+    assert me.calls > 0
+    with pytest.raises(ValueError, match="neither a bot name nor a bot"):
+        SkitgubbeEnv(rules="pagat", players=3, opponents=[me, 42])  # type: ignore[list-item]

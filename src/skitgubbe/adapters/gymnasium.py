@@ -128,8 +128,11 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         players: number of seats, within the rules' limits.
         seat: the learner's seat (0-based).
         opponents: a bot name for every other seat (``"random"``, ``"heuristic"``), or a list of
-            ``players - 1`` names for the other seats in clockwise order from seat 0, skipping
-            ``seat``.
+            ``players - 1`` opponents for the other seats in clockwise order from seat 0, skipping
+            ``seat``: each a bot name (a new bot every episode, seeded from ``np_random``) or a bot
+            object (anything with ``choose(view, legal) -> Action``, such as
+            ``skitgubbe.bots.make_bot("counter", rng)`` or an agent being trained: used as it is,
+            for self-play and leagues).
         dealer: the dealer's seat, or None to draw it from ``np_random`` at every reset.
         max_turns: learner steps after which the episode is truncated.
         illegal_action: ``"penalise"`` (default: the step is ignored and rewarded
@@ -148,7 +151,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         rules: str | Rules = "pagat",
         players: int = 3,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: str | Bot | Sequence[str | Bot] = "random",
         *,
         dealer: int | None = 0,
         max_turns: int = DEFAULT_MAX_TURNS,
@@ -162,11 +165,18 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"seat {seat!r} does not exist: seats are 0..{players - 1}")
         if dealer is not None and not 0 <= dealer < players:
             raise ValueError(f"dealer seat {dealer} does not exist: seats are 0..{players - 1}")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if isinstance(opponents, str) or hasattr(opponents, "choose"):
+            names: list[str | Bot] = [opponents] * (players - 1)  # type: ignore[list-item]
+        else:
+            names = list(opponents)
         if len(names) != players - 1:
             raise ValueError(f"{len(names)} opponents for the {players - 1} other seats")
         for name in names:
-            make_bot(name, random.Random(0))  # raises ValueError naming the known bots
+            if isinstance(name, str):
+                make_bot(name, random.Random(0))  # raises ValueError naming the known bots
+            elif not callable(getattr(name, "choose", None)):
+                raise ValueError(f"opponent {name!r:.60} is neither a bot name nor a bot (an object with "
+                                 "choose(view, legal))")
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
         if illegal_action not in ("penalise", "raise"):
@@ -211,10 +221,14 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
         self._chance = random.Random(int(rng.integers(2**62)))
         others = iter(self.opponents)
-        self._bots = [
-            None if s == self.seat else make_bot(next(others), random.Random(int(rng.integers(2**62))))
-            for s in range(self.players)
-        ]
+        self._bots = []
+        for s in range(self.players):
+            if s == self.seat:
+                self._bots.append(None)
+                continue
+            other = next(others)
+            seed = int(rng.integers(2**62))  # (drawn for objects too: the same deals either way)
+            self._bots.append(make_bot(other, random.Random(seed)) if isinstance(other, str) else other)
         self._game = game = State.new(self.rules, self.players, dealer=dealer, deck=deck,
                                       ask_every_seat=True)  # who is asked shows no hidden card
         self.turns = 0

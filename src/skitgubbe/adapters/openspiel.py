@@ -98,7 +98,7 @@ random deal seen took 5555 (goat, 8 seats; docs/research.md); the cap only stops
 phase-two cycles."""
 
 INFO_SIZE = encoding.OBS_SIZE + 8 + 52 + 2 * 8 * 52
-"""Length of the information state tensor (2543): the observation (``encoding.OBS_SIZE``),
+"""Length of the information state tensor (2544): the observation (``encoding.OBS_SIZE``),
 then ``seat`` (8, one-hot, not rotated), ``held`` (52) and per seat, rotated, ``put`` (8x52) and
 ``played`` (8x52)."""
 

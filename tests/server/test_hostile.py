@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ pytest.importorskip("websockets")
 
 import httpx  # noqa: E402
 import websockets  # noqa: E402
+from hub_helpers import Clock, out, run, until  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from server_helpers import LiveServer, Player  # noqa: E402
@@ -54,53 +53,11 @@ HTTP_REFUSALS = {400, 404, 409, 413, 429, 503}
 # -- helpers for the hub without HTTP --------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def run_hub(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], db: str | None = None,
-            **kw: Any) -> None:
-    async def main() -> None:
-        clock = Clock()
-        hub = Hub(Store(db or f"sqlite:///{tmp_path}/hub.db"), BotPool(0), bot_delay=0.0, away_after=30.0,
-                  rng=random.Random(5), clock=clock, **kw)
-        await hub.load()
-        try:
-            await body(hub, clock)
-        finally:
-            await hub.close()
-            hub.pool.close()
-            hub.store.close()
-    asyncio.run(main())
-
-
-def drain(c: Client) -> list[dict[str, Any]]:
-    msgs = []
-    while not c.outbox.empty():
-        raw = c.outbox.get_nowait()
-        assert raw is not None
-        msgs.append(json.loads(raw))
-    return msgs
-
-
-async def until(condition: Callable[[], bool], limit: float = 60.0) -> None:
-    """Wait (a safety limit, not a timing assertion) until ``condition()`` holds."""
-    for _ in range(int(limit / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition was never reached")
-
-
 async def say_hello(hub: Hub, made: dict[str, Any]) -> Client:
     c = Client(rate=1000, burst=1000)
     await hub.receive(c, json.dumps({"type": "hello", "room": made["room"], "player": made["player"],
                                      "token": made["token"]}))
-    assert drain(c)[0]["type"] == "sync"
+    assert out(c)[0]["type"] == "sync"
     return c
 
 
@@ -309,7 +266,7 @@ def test_the_room_limit_is_per_client_and_per_window(tmp_path: Path) -> None:
         with pytest.raises(RoomError) as e:  # the server's own ceiling
             await hub.create_room("Cy", client="10.0.0.3", seats=["open", "easy"], **PAGAT3)
         assert e.value.code == "server-full"
-    run_hub(tmp_path, body, limits=Limits(rooms_per_client=2, rooms_window=600, max_rooms=6))
+    run(tmp_path, body, limits=Limits(rooms_per_client=2, rooms_window=600, max_rooms=6))
 
 
 def test_connections_of_one_client_are_limited(tmp_path: Path) -> None:
@@ -365,10 +322,10 @@ def test_finished_and_idle_rooms_expire_from_memory_and_the_database(tmp_path: P
             await hub.join(idle["room"], "Di")
         assert e.value.code == "no-room"
         await hub.receive(watcher, '{"type": "ping"}')  # the kept room's connection was never touched
-        assert drain(watcher) == [{"type": "pong"}]
+        assert out(watcher) == [{"type": "pong"}]
         hub.disconnect(watcher)
         assert hub.errors == []
-    run_hub(tmp_path, body, db=db_url, limits=limits)
+    run(tmp_path, body, db=db_url, limits=limits)
 
     async def reload() -> None:  # a restart replays only the room that was kept
         hub = Hub(Store(db_url), BotPool(0), limits=limits)
@@ -395,16 +352,16 @@ def test_the_replay_is_cached_until_the_deal_changes(tmp_path: Path, monkeypatch
         await hub.receive(c, '{"type": "leave"}')
         room = hub.rooms[made["room"]]
         await until(lambda: room.status == "over")
-        drain(c)
+        out(c)
         for _ in range(5):
             await hub.receive(c, '{"type": "replay"}')
-        replays = [m for m in drain(c) if m["type"] == "replay"]
+        replays = [m for m in out(c) if m["type"] == "replay"]
         assert len(replays) == 5 and all(r == replays[0] for r in replays) and replays[0]["complete"]
         assert len(built) == 1
         await hub.receive(c, '{"type": "again"}')  # a new deal: the replay is built again
         await hub.receive(c, '{"type": "replay"}')
-        assert len(built) == 2 and [m for m in drain(c) if m["type"] == "replay"][-1]["game"] == 2
-    run_hub(tmp_path, body)
+        assert len(built) == 2 and [m for m in out(c) if m["type"] == "replay"][-1]["game"] == 2
+    run(tmp_path, body)
 
 
 def test_websockets_from_another_origin_are_refused(tmp_path: Path) -> None:
@@ -453,7 +410,7 @@ def test_names_that_read_as_the_interface_or_a_bot_are_refused(tmp_path: Path, n
         with pytest.raises((ProtocolError, RoomError)) as e:
             await hub.join(made["room"], name)
         assert e.value.code == "bad-field" and "choose another name" in str(e.value)
-    run_hub(tmp_path, body)
+    run(tmp_path, body)
 
 
 def test_a_name_already_at_the_table_is_refused_and_spaces_are_folded(tmp_path: Path) -> None:
@@ -471,7 +428,7 @@ def test_a_name_already_at_the_table_is_refused_and_spaces_are_folded(tmp_path: 
             await hub.join(made["room"], "BO")
         await hub.join(made["room"], "Ann")  # another name
         assert [p.name for p in room.players if p] == ["Ann Marie", "Bo", "Ann"]
-    run_hub(tmp_path, body)
+    run(tmp_path, body)
 
 
 def test_name_refusals_are_answered_with_400_or_409(server: LiveServer) -> None:

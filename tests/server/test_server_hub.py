@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,52 +13,11 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from skitgubbe.server.botpool import BotPool  # noqa: E402
+from hub_helpers import Clock, out, run, until  # noqa: E402
+
 from skitgubbe.server.hub import Client, Hub, RateLimit  # noqa: E402
 from skitgubbe.server.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_client_message  # noqa: E402
 from skitgubbe.server.rooms import RoomError, make_spec  # noqa: E402
-from skitgubbe.server.store import Store  # noqa: E402
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def run(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], db: str | None = None,
-        **kw: Any) -> None:
-    async def main() -> None:
-        clock = Clock()
-        hub = Hub(Store(db or f"sqlite:///{tmp_path}/hub.db"), BotPool(0), bot_delay=0.0, away_after=30.0,
-                  rng=random.Random(5), clock=clock, **kw)
-        await hub.load()
-        try:
-            await body(hub, clock)
-        finally:
-            await hub.close()
-            hub.pool.close()
-    asyncio.run(main())
-
-
-def out(c: Client) -> list[dict[str, Any]]:
-    msgs = []
-    while not c.outbox.empty():
-        raw = c.outbox.get_nowait()
-        assert raw is not None
-        msgs.append(json.loads(raw))
-    return msgs
-
-
-async def until(condition: Callable[[], bool], limit: float = 30.0) -> None:
-    """Wait (a safety limit, not a timing assertion) until ``condition()`` holds."""
-    for _ in range(int(limit / 0.01)):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the condition was never reached")
 
 
 async def settle() -> None:

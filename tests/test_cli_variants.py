@@ -1,5 +1,6 @@
 """The CLI with the presets added by the variants issue: default tables, and Single Hand
-Skitgubbe handed over to its own front end (skitgubbe.singlehand_cli)."""
+Skitgubbe handed over to its own front end (skitgubbe.singlehand.cli), or served by the shared
+simulation (skitgubbe.simulate)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ def test_single_hand_simulate_is_seeded(capsys: pytest.CaptureFixture[str]) -> N
     data = json.loads(out1)
     assert out1 == out2
     assert data["rules"] == "single-hand" and data["players"] == 4
-    assert sum(data["losses"]) + data["abandoned"] == 6
+    # the same JSON as the presets' (skitgubbe.simulate serves both games)
+    assert sum(s["losses"] for s in data["seats"]) + data["abandoned"] == 6
+    assert set(data["bots_summary"]) == {"heuristic", "random"}
 
 
 def test_single_hand_refuses_a_bot_and_a_table_it_does_not_have(capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,10 +15,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skitgubbe.actions import Action, ActionParseError, Kind
+from skitgubbe.bots import RandomBot
 from skitgubbe.cards import FULL_DECK, cards_in, mask_of, parse_cards, rank_of
+from skitgubbe.runner import play_out
+from skitgubbe.simulate import simulate
 from skitgubbe.singlehand import (
     DEFAULT_ACTION_LIMIT,
     PICK_UP,
+    SINGLE_HAND,
     TAKE_CHANCE,
     GameOverError,
     IllegalActionError,
@@ -30,14 +34,14 @@ from skitgubbe.singlehand import (
     strength,
     view_of,
 )
-from skitgubbe.singlehand_bots import (
-    BOT_NAMES,
-    HeuristicBot,
-    RandomBot,
-    make_bot,
-    play_out,
-    play_random_games,
-)
+from skitgubbe.singlehand.bots import BOT_NAMES, HeuristicBot, make_bot, single_hand
+
+
+def play_random_games(players: int, games: int, seed: int | str, *, bots: tuple[str, ...] = ("random",),
+                      action_limit: int | None = None) -> object:
+    """Seeded deals of Single Hand through the shared simulation (skitgubbe.simulate)."""
+    game = SINGLE_HAND if action_limit is None else single_hand(action_limit)
+    return simulate(game, players, games, list(bots), seed)
 
 
 def cs(text: str) -> int:
@@ -549,7 +553,7 @@ def test_make_bot_and_play_out() -> None:
         make_bot("ismcts", random.Random(0))
     s = SingleHandState.new(3, seed=5)
     with pytest.raises(ValueError, match="2 bots for 3 seats"):
-        play_out(s, [RandomBot(random.Random(0))] * 2)
+        play_out(s, [RandomBot(random.Random(0))] * 2, random.Random(0), view=view_of)
 
     class Cheat:
         name = "cheat"
@@ -558,26 +562,30 @@ def test_make_bot_and_play_out() -> None:
             return Action(Kind.PICK_UP, 1)
 
     with pytest.raises(ValueError, match="not a legal action"):
-        play_out(s, [Cheat()] * 3)
+        play_out(s, [Cheat()] * 3, random.Random(0), view=view_of)
     steps: list[int] = []
     bots = [HeuristicBot()] * 3
-    play_out(SingleHandState.new(3, seed=5), bots, on_step=lambda _s, seat, _a: steps.append(seat))
+    play_out(SingleHandState.new(3, seed=5), bots, random.Random(0), view=SINGLE_HAND.view,
+             on_step=lambda _s, seat, _a: steps.append(seat))
     assert steps and steps[0] == 1
 
 
 def test_play_random_games_is_seeded_and_counts_every_deal() -> None:
     a = play_random_games(4, 20, 7, bots=("heuristic", "random"))
     b = play_random_games(4, 20, 7, bots=("heuristic", "random"))
-    assert a == b and a.to_dict() == b.to_dict()
-    assert a.games == 20 and sum(a.losses) + a.abandoned == 20
-    assert a.bots == ["heuristic", "random", "heuristic", "random"]
-    assert 0.0 <= a.loser_rate(1) <= 1.0
+    assert a == b and a.to_dict() == b.to_dict()  # type: ignore[attr-defined]
+    assert a.games == 20 and sum(a.losses) + a.abandoned == 20  # type: ignore[attr-defined]
+    assert a.bots == ["heuristic", "random", "heuristic", "random"]  # type: ignore[attr-defined]
+    assert a.to_dict()["rules"] == "single-hand" and a.rules is None  # type: ignore[attr-defined]
+    assert 0.0 <= a.seat_rate(1)[0] <= 1.0  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="games"):
         play_random_games(4, -1, 7)
     with pytest.raises(ValueError, match="no Single Hand bot"):
         play_random_games(4, 1, 7, bots=("nobody",))
     with pytest.raises(ValueError, match="at least one"):
         play_random_games(4, 1, 7, bots=())
+    with pytest.raises(ValueError, match="Single Hand Skitgubbe is for 3 to 8 players, not 2"):
+        play_random_games(2, 1, 7)
     assert play_random_games(3, 2, 1, action_limit=5).abandoned == 2
 
 

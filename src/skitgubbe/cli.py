@@ -24,7 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, singlehand_cli
+from . import __version__
 from .actions import CHANCE
 from .base import Phase
 from .bots import BOT_NAMES, make_bot
@@ -33,6 +33,9 @@ from .narration import loser_title
 from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
 from .rules import OPTION_HELP, Rules
 from .rulesfile import RulesFileError, describe_diff, parse_rules_file
+from .runner import Game
+from .singlehand import SINGLE_HAND
+from .singlehand import cli as singlehand_cli
 from .state import State
 from .variants import ALIASES, PRESETS, find_variant, usual_players
 
@@ -61,7 +64,7 @@ def load_rules(text: str) -> Rules:
 
 
 def _rules_arg(text: str) -> Rules | str:
-    """A Rules, or :data:`skitgubbe.singlehand_cli.NAME` for Single Hand Skitgubbe (its own game)."""
+    """A Rules, or :data:`skitgubbe.singlehand.cli.NAME` for Single Hand Skitgubbe (its own game)."""
     if singlehand_cli.is_single_hand(text):
         return singlehand_cli.NAME
     try:
@@ -303,10 +306,9 @@ def _single_hand(parser: argparse.ArgumentParser, args: argparse.Namespace, cons
         return singlehand_cli.play(args.players, human_seat=args.seat, bot_names=args.bots, seed=seed,
                                    console=console, read_line=input)
     if args.command == "simulate":
-        if args.games < 1:
-            parser.error("--games must be at least 1")
-        return singlehand_cli.simulate(args.players, args.games, args.bots, args.seed, as_json=args.json,
-                                       console=console)
+        if args.record:
+            parser.error("--record writes records of the Skitgubbe presets; single-hand has none")
+        return _simulate(parser, args, console, game=SINGLE_HAND)
     parser.error(f"{args.command} is for the Skitgubbe presets; for single-hand use play or simulate")
     return 2  # pragma: no cover (parser.error exits)
 
@@ -366,10 +368,14 @@ def _hint_over(state: State, as_json: bool, console: Console) -> int:
     return 0
 
 
-def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console,
+              game: Game | None = None) -> int:
+    """``simulate`` for the presets (``args.rules``), or for another ``game`` (Single Hand), whose
+    table the caller has checked.  The same tables and JSON for both."""
     from .simulate import simulate
 
-    _check_table(parser, args.rules, args.players)
+    if game is None:
+        _check_table(parser, args.rules, args.players)
     if args.games < 1:
         parser.error("--games must be at least 1")
     keep = None
@@ -386,14 +392,18 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("games", total=args.games)
-        result = simulate(args.rules, args.players, args.games, args.bots, args.seed,
-                          progress=lambda g: bar.advance(task), keep=keep)
+        try:
+            result = simulate(game or args.rules, args.players, args.games, args.bots, args.seed,
+                              progress=lambda g: bar.advance(task), keep=keep)
+        except ValueError as e:  # a bot name the game does not have (the presets' are checked by argparse)
+            console.print(f"error: {e}")
+            return 2
     seconds = time.perf_counter() - start
     data = result.to_dict()
     if args.json:
         print(json.dumps(data, indent=2))
     else:
-        console.print(f"{result.rules.name}, {result.players} players, {result.games} games, "
+        console.print(f"{result.game}, {result.players} players, {result.games} games, "
                       f"seed {result.seed}"
                       + (f", {result.abandoned} abandoned" if result.abandoned else ""))
         t = Table(title="loser rate per seat (95% interval)")
@@ -411,8 +421,8 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         console.print(t)
         for p, k in enumerate(result.partner_losses()):  # 3-player confusion: each player's two hands
             console.print(f"player {p} (seats {p} and {p + 3}): lost {k} ({k / result.games:.1%})")
-        console.print(f"mean actions per game {data['mean_actions']:.1f}, "
-                      f"mean tricks per game {data['mean_tricks']:.1f}")
+        tricks = f", mean tricks per game {data['mean_tricks']:.1f}" if result.rules is not None else ""
+        console.print(f"mean actions per game {data['mean_actions']:.1f}{tricks}, longest {result.longest}")
     err.print(f"{result.games / seconds:.1f} games per second")
     return 0
 

@@ -1,4 +1,5 @@
-"""Play many seeded deals between bots and count who loses (no I/O).
+"""Play many seeded deals between bots and count who loses (no I/O), for either game: the two-phase
+family under given rules, or Single Hand Skitgubbe (:data:`skitgubbe.singlehand.SINGLE_HAND`).
 
 Deal ``g`` of a run with seed ``S`` is fully determined by ``S`` and ``g``: its
 deck is shuffled with ``random.Random(f"{S}:{g}:deck")``, seat ``i`` uses a bot
@@ -12,11 +13,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .bots import make_bot
 from .record import Record, record_of
 from .rules import Rules
-from .runner import play_out
-from .state import State, deck_from_seed
+from .runner import Game, play_out, standard
+from .state import State
 from .stats import wilson_interval
 
 __all__ = ["SimulationResult", "simulate", "seat_bots"]
@@ -34,19 +34,27 @@ def seat_bots(bot_names: Sequence[str], players: int) -> list[str]:
 class SimulationResult:
     """Counts from :func:`simulate`.
 
+    ``rules``: the rules played, or None for another game (Single Hand); ``game``: its name.
     ``losses[i]``: deals lost by seat i; ``abandoned``: deals with no loser;
-    ``actions`` / ``tricks``: totals over all deals.
+    ``actions`` / ``tricks``: totals over all deals (Single Hand has no tricks); ``longest``: the
+    most actions in one deal.
     """
 
-    rules: Rules
+    rules: Rules | None
     players: int
     bots: list[str]
-    seed: int
+    seed: int | str
     games: int = 0
     losses: list[int] = field(default_factory=list)
     abandoned: int = 0
     actions: int = 0
     tricks: int = 0
+    longest: int = 0
+    game: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.game:
+            self.game = self.rules.name if self.rules is not None else "?"
 
     def seat_rate(self, seat: int) -> tuple[float, float, float]:
         """Loser rate of ``seat`` with its 95% Wilson interval: ``(rate, low, high)``."""
@@ -69,7 +77,7 @@ class SimulationResult:
     def partner_losses(self) -> list[int]:
         """Under 3-player confusion, deals lost by each of the three players (both hands
         counted: seats p and p + 3); else an empty list."""
-        if not self.rules.confusion:
+        if self.rules is None or not self.rules.confusion:
             return []
         return [self.losses[p] + self.losses[p + 3] for p in range(3)]
 
@@ -77,7 +85,7 @@ class SimulationResult:
         """Plain data for JSON output (no timings, so equal seeds give equal dicts); under
         3-player confusion also ``partners``: each player's losses over its two hands."""
         out: dict[str, object] = {
-            "rules": self.rules.name,
+            "rules": self.game,
             "players": self.players,
             "bots": self.bots,
             "seed": self.seed,
@@ -85,6 +93,7 @@ class SimulationResult:
             "abandoned": self.abandoned,
             "mean_actions": self.actions / self.games if self.games else 0.0,
             "mean_tricks": self.tricks / self.games if self.games else 0.0,
+            "longest": self.longest,
             "seats": [
                 dict(zip(("rate", "low", "high"), self.seat_rate(i), strict=True),
                      seat=i, bot=self.bots[i], losses=self.losses[i])
@@ -95,46 +104,53 @@ class SimulationResult:
                 for name, (n, k, r, lo, hi) in self.bot_rates().items()
             },
         }
-        if self.rules.confusion:
+        if self.rules is not None and self.rules.confusion:
             out["partners"] = [{"player": p, "seats": [p, p + 3], "losses": k}
                                for p, k in enumerate(self.partner_losses())]
         return out
 
 
 def simulate(
-    rules: Rules,
+    rules: Rules | Game,
     players: int,
     games: int,
     bot_names: Sequence[str],
-    seed: int,
+    seed: int | str,
     *,
     progress: Callable[[int], None] | None = None,
     keep: Callable[[Record], None] | None = None,
 ) -> SimulationResult:
     """Play ``games`` deals (see the module docstring for seeding) and count the losers.
 
-    ``progress(g)`` is called after each deal; ``keep(record)`` receives each deal's
-    record.  Raises ``ValueError`` for a bad player count, bot name or ``games < 0``.
+    ``rules``: the rules of the two-phase game, or a :class:`~skitgubbe.runner.Game`
+    (:data:`skitgubbe.singlehand.SINGLE_HAND`).  ``progress(g)`` is called after each deal;
+    ``keep(record)`` receives each deal's record (the two-phase game only).  Raises
+    ``ValueError`` for a bad player count, bot name or ``games < 0``.
     """
     if games < 0:
         raise ValueError(f"games must be 0 or more, not {games}")
     names = seat_bots(bot_names, players)
-    result = SimulationResult(rules, players, names, seed, losses=[0] * players)
+    game = standard(rules) if isinstance(rules, Rules) else rules
+    for name in dict.fromkeys(names):
+        game.bot(name, random.Random(0))  # an unknown name fails here, before any deal
+    result = SimulationResult(rules if isinstance(rules, Rules) else None, players, names, seed,
+                              losses=[0] * players, game=game.name)
     for g in range(games):
         deck_seed = f"{seed}:{g}:deck"
-        state = State.new(rules, players, dealer=g % players,
-                          deck=deck_from_seed(deck_seed, decks=rules.decks))
-        bots = [make_bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(names)]
-        play_out(state, bots, random.Random(f"{seed}:{g}:chance"))
+        state = game.deal(players, deck_seed, g % players)
+        bots = [game.bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(names)]
+        play_out(state, bots, random.Random(f"{seed}:{g}:chance"), view=game.view)
         result.games += 1
         result.actions += len(state.history)
-        result.tricks += state.tricks
+        result.longest = max(result.longest, len(state.history))
+        if isinstance(state, State):
+            result.tricks += state.tricks
+            if keep is not None:
+                keep(record_of(state, seed=deck_seed))
         if state.loser is None:
             result.abandoned += 1
         else:
             result.losses[state.loser] += 1
-        if keep is not None:
-            keep(record_of(state, seed=deck_seed))
         if progress is not None:
             progress(g)
     return result

@@ -118,7 +118,9 @@ def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> in
     return best_seat
 
 
-def _validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
+def validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
+    """``deck`` as a tuple once it is every card of ``decks`` packs exactly once (52 or 104
+    cards, two packs' copies as cards 52..103); raises ``ValueError`` saying what is wrong."""
     d = tuple(deck)
     size = 52 * decks
     if len(d) != size:
@@ -201,7 +203,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
             raise ValueError("give exactly one of deck (the card order) or seed")
         decks = rules.decks
         if deck is not None:
-            d = _validate_deck(deck, decks)
+            d = validate_deck(deck, decks)
             if decks == 2:
                 d = twins_in_order(d)
         else:

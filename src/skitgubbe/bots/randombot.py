@@ -1,4 +1,4 @@
-"""The random bot: uniform over the legal actions."""
+"""The random bot: uniform over the legal actions (of either game: it reads nothing of the view)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import random
 from collections.abc import Sequence
 
 from ..actions import Action
-from ..view import View
 
 __all__ = ["RandomBot"]
 
@@ -19,6 +18,7 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """A uniformly random element of ``legal`` (non-empty)."""
+    def choose(self, view: object, legal: Sequence[Action]) -> Action:
+        """A uniformly random element of ``legal`` (non-empty); ``view`` (a
+        :class:`~skitgubbe.view.View`, or any game's view) is not read."""
         return legal[self.rng.randrange(len(legal))]

@@ -9,14 +9,14 @@ hands over to it when ``--rules`` names it.
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from .base import IllegalActionError
-from .singlehand import (
+from ..base import IllegalActionError
+from .bots import make_bot
+from .game import (
     DEFAULT_ACTION_LIMIT,
     HAND_SIZE,
     MAX_PLAYERS,
@@ -28,10 +28,9 @@ from .singlehand import (
     render_view,
     view_of,
 )
-from .singlehand_bots import make_bot, play_random_games
 
 __all__ = ["NAME", "ALIASES", "USUAL_PLAYERS", "RULES", "is_single_hand", "check_table", "rules_summary",
-           "play", "simulate"]
+           "play"]
 
 NAME = "single-hand"
 """The name ``--rules`` takes for Single Hand Skitgubbe."""
@@ -137,25 +136,4 @@ def play(players: int, *, human_seat: int, bot_names: Sequence[str], seed: int, 
     else:
         verb = "are" if outcome.loser == human_seat else "is"
         console.print(f"{names[outcome.loser]} {verb} the skitgubbe.")
-    return 0
-
-
-def simulate(players: int, games: int, bot_names: Sequence[str], seed: int, *, as_json: bool,
-             console: Console) -> int:
-    """Play ``games`` seeded deals between bots and print the loser rate per seat (or JSON).
-    Returns 0, or 2 for a bot name Single Hand does not have."""
-    try:
-        stats = play_random_games(players, games, seed, bots=list(bot_names))
-    except ValueError as e:
-        console.print(f"error: {e}")
-        return 2
-    data = stats.to_dict()
-    if as_json:
-        print(json.dumps(data, indent=2))
-        return 0
-    console.print(f"single-hand, {players} players, {games} games, seed {seed}"
-                  + (f", {stats.abandoned} abandoned" if stats.abandoned else ""))
-    for s in range(players):
-        console.print(f"  seat {s} ({stats.bots[s]}): lost {stats.losses[s]} ({stats.loser_rate(s):.1%})")
-    console.print(f"mean actions per game {data['mean_actions']:.1f}, longest {stats.longest}")
     return 0

@@ -38,10 +38,10 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .actions import Action, ActionParseError, Kind, parse_action
-from .base import GameOverError, IllegalActionError, Outcome
-from .cards import FULL_DECK, RANK_MASKS, card_label, cards_in, lowest, rank_of
-from .state import _validate_deck, deck_from_seed  # the same deck rules as the main engine
+from ..actions import Action, ActionParseError, Kind, parse_action
+from ..base import GameOverError, IllegalActionError, Outcome
+from ..cards import FULL_DECK, RANK_MASKS, card_label, cards_in, lowest, rank_of
+from ..state import deck_from_seed, validate_deck  # the same deck rules as the main engine
 
 __all__ = [
     "SOURCE",
@@ -237,7 +237,7 @@ class SingleHandState:
             raise ValueError("give exactly one of deck (the card order) or seed")
         if action_limit < 1:
             raise ValueError(f"action_limit must be at least 1, not {action_limit}")
-        d = _validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
+        d = validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
         self = cls.__new__(cls)
         self.players = players
         self.dealer = dealer
@@ -528,6 +528,12 @@ class SingleHandState:
         return self.explain(action, seat) is None
 
     # -- acting ------------------------------------------------------------------------------------
+
+    def step(self, action: Action, seat: int) -> None:
+        """Take ``action`` for ``seat`` unchecked: the fast path of simulations
+        (:func:`skitgubbe.runner.play_out`), only for an action just listed by
+        :meth:`legal_actions` of this same state."""
+        self.apply(action, seat, trusted=True)
 
     def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> None:
         """Take ``action`` for ``seat`` (default :attr:`to_act`).

@@ -196,11 +196,14 @@ def check_legal_actions(state: State) -> None:
 # -- illegal actions ---------------------------------------------------------------------------
 
 
-def _beats(card: int, top: int, trump: int) -> bool:
+def _beats(card: int, top: int, trump: int, any_suit: bool = False) -> bool:
     """Does the single ``card`` beat the play ``top``?  (Written from the rule text: a higher card
-    of the suit of the top play, or a trump on a non-trump.)"""
+    of the suit of the top play, or a trump on a non-trump; with ``beat_any_suit`` also a higher
+    non-trump of another suit on a non-trump.)"""
     high = top.bit_length() - 1
     if suit_of(card) == suit_of(high):
+        return rank_of(card) > rank_of(high)
+    if any_suit and trump not in (suit_of(card), suit_of(high)):
         return rank_of(card) > rank_of(high)
     return suit_of(card) == trump
 
@@ -272,7 +275,8 @@ def illegal_actions(state: State, rng: random.Random) -> list[tuple[str, int, Ac
             out.append(("pick up from an empty table", seat, Action(Kind.PICK_UP)))
         else:
             top = state.table[-1]
-            losers = [x for x in cards_in(hand) if not _beats(x, top, state.trump_suit)]
+            any_suit = state.rules.beat_any_suit
+            losers = [x for x in cards_in(hand) if not _beats(x, top, state.trump_suit, any_suit)]
             if losers:
                 x = rng.choice(losers)
                 out.append(("a card that does not beat", seat, Action(Kind.PLAY, 1 << x)))

@@ -4,10 +4,14 @@ deal, held against the true deal replayed move by move.
 Two checks per message:
 
 * **names**: no card the receiver may not know about is named anywhere in the message text
-  (``"7H"`` or ``"7♥"``), whatever field it hides in;
+  (``"7H"``, ``"7♥"`` or ``"10♥"``), whatever field it hides in;
 * **structure**: the table's public part equals what the engine builds from the spectator's view
   (:data:`~skitgubbe.view.SPECTATOR`) at that move, and the receiver's own part equals what it
-  builds from that seat's view; so no field carries more than the receiver may see.
+  builds from that seat's view (its ``why``, the reasons for its moves, what the engine says for
+  that seat); the ``events`` of a message are the deal's events since the receiver's previous
+  message, exactly as :func:`~skitgubbe.view.events_for` gives them to that seat or the spectator
+  (a 3-player-confusion partner's private events hidden too), and no event is skipped or sent
+  twice; so no field carries more than the receiver may see.
 
 With two packs a card name stands for two copies: a name counts as hidden only while every copy
 of it is hidden from the receiver.
@@ -76,9 +80,13 @@ def check_messages(room: Any, receivers: dict[int, Player]) -> int:
     checked = 0
     for seat, p in receivers.items():
         seq = 0
+        game = None
+        sent = 0  # events of the deal this receiver was sent so far
+        partner = room.state.partner(seat) if seat != SPECTATOR else -1
         for raw in p.received:
             msg = json.loads(raw)
-            pub = (msg.get("table") or {}).get("public")
+            table = msg.get("table") or {}
+            pub = table.get("public")
             if pub is not None:
                 seq = pub["seq"]
             if msg["type"] == "chat":
@@ -95,7 +103,17 @@ def check_messages(room: Any, receivers: dict[int, Player]) -> int:
                 assert me is None, f"the spectator was sent a seat's own part: {raw[:300]}"
             elif me is not None:
                 want = json.loads(protocol.dumps(protocol.seat_part(view_of(state, seat))))
-                assert {k: v for k, v in me.items() if k != "left"} == want, \
+                assert {k: v for k, v in me.items() if k not in ("left", "why")} == want, \
                     f"{who}: its own part at move {seq} is not its view"
+                assert me["why"] == protocol.reasons(state, seat), f"{who}: its reasons at move {seq}"
+            if "events" in msg and pub is not None:
+                if msg["type"] == "sync" or game != table["game"]:
+                    sent = 0
+                game = table["game"]
+                assert msg["events_from"] == sent, f"{who}: events from {msg['events_from']}, not {sent}"
+                want_events = protocol.events_part(state.events[sent:], seat, partner=partner)
+                assert msg["events"] == json.loads(protocol.dumps({"e": want_events}))["e"], \
+                    f"{who}: the events at move {seq} are not the events as it may see them"
+                sent = len(state.events)
             checked += 1
     return checked

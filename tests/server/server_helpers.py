@@ -24,13 +24,13 @@ import websockets  # noqa: E402
 
 from skitgubbe.server.app import create_app  # noqa: E402
 
-CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
+CARD_RE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
 SUIT_OF = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
 def cards_mentioned(text: str) -> set[str]:
-    """Every card named in ``text`` (``"7H"`` or ``"7♥"``), in notation."""
-    return {r + SUIT_OF.get(s, s) for r, s in CARD_RE.findall(text)}
+    """Every card named in ``text`` (``"7H"``, ``"7♥"``, ``"TD"`` or ``"10♦"``), in notation."""
+    return {("T" if r == "10" else r) + SUIT_OF.get(s, s) for r, s in CARD_RE.findall(text)}
 
 
 def free_port() -> int:

@@ -1,12 +1,18 @@
-"""A whole deal in real headless Chromium (Debian's chromium and chromium-driver, driven by
-Selenium), by clicking and by keyboard, on a phone-sized window, against bots."""
+"""The page in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
+Selenium) plays whole deals of pagat and goat against bots at desktop (1280x800) and phone (390x844)
+size, by the clicks and keys a person uses: cards, "Play", "Done sluffing", "Pick up", Enter on a
+focused card, the letter keys.  Along the way it checks what a player must be able to see (the card
+to beat and the hand on screen together, the result overlay at the end), runs axe-core (the
+``axe-core-python`` package) with no serious or critical violation, and saves screenshots under
+``build/screenshots/`` (``$SKITGUBBE_SCREENSHOTS`` to change it; the folder to keep as CI artefacts)."""
 
 from __future__ import annotations
 
 import os
 import shutil
-import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from server_helpers import LiveServer
@@ -14,110 +20,374 @@ from server_helpers import LiveServer
 selenium = pytest.importorskip("selenium")
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium")
 DRIVER = shutil.which("chromedriver")
-SHOTS = Path(os.environ["SKITGUBBE_SCREENSHOTS"]) if os.environ.get("SKITGUBBE_SCREENSHOTS") else None
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("SKITGUBBE_SCREENSHOTS") or ROOT / "build" / "screenshots")
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
     reason="needs Debian's chromium and chromium-driver (apt-get install; CI does)")
 
-
-FOCUS_IN_HAND = """const a = document.activeElement;
-return !!a && (document.getElementById('hand').contains(a)
-               || document.getElementById('moves').contains(a));"""
+FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
 
 
-@pytest.fixture
-def browser() -> webdriver.Chrome:
+def chromium(size: str, *, reduced_motion: bool = False) -> webdriver.Chrome:
+    width, height = SIZES[size]
     opts = webdriver.ChromeOptions()
     opts.binary_location = str(CHROMIUM)
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                "--window-size=390,844", "--no-first-run", "--disable-extensions"):
+                "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+                f"--window-size={width},{height}"):
         opts.add_argument(arg)
     driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=opts)
-    driver.set_window_size(390, 844)  # a phone
-    yield driver
-    driver.quit()
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": size == "phone"})
+    if reduced_motion:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    return driver
 
 
-def _status(driver: webdriver.Chrome) -> str:
-    return str(driver.find_element(By.ID, "status").text)
+@pytest.fixture
+def browsers() -> Iterator[list[webdriver.Chrome]]:
+    """Browsers a test opens (``chromium``), all closed at its end."""
+    opened: list[webdriver.Chrome] = []
+    yield opened
+    for d in opened:
+        d.quit()
 
 
-def test_a_whole_deal_by_clicking_in_chromium(server: LiveServer, browser: webdriver.Chrome) -> None:
-    wait = WebDriverWait(browser, 20)
-    browser.get(server.http + "/")
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#make-preset option"))
-    browser.find_element(By.ID, "make-name").send_keys("Ann")
-    Select(browser.find_element(By.ID, "make-preset")).select_by_value("pagat")
-    Select(browser.find_element(By.ID, "make-players")).select_by_value("3")
-    browser.find_element(By.ID, "make-go").click()
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand button.card"))
-    code = browser.find_element(By.CSS_SELECTOR, "#invite strong").text
-    room = server.hub.rooms[code]
-    assert "?room=" + code in browser.find_element(By.CSS_SELECTOR, "#invite a").get_attribute("href")
-    # cards carry words for screen readers
-    hand = browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
-    labels = [b.get_attribute("aria-label") for b in hand]
-    assert all(" of " in (x or "") for x in labels) and len(labels) == 3
-    # an illegal attempt gets the reason from the server and changes nothing
-    wait.until(lambda d: room.state.to_act == 0 or room.state.is_over)
-    moves_before = len(room.state.history)
-    browser.execute_script("document.getElementById('error').textContent = ''")
-    bad = [b for b in browser.find_elements(By.CSS_SELECTOR, "#hand button.card")
-           if "legal" not in (b.get_attribute("class") or "")]
-    if not bad:  # every card is legal now: ask to pick up, which phase one never allows
-        browser.execute_script("act('pick')")
+def open_page(browsers: list[webdriver.Chrome], server: LiveServer, size: str, path: str = "/", *,
+              motion: bool = False, reduced_motion: bool = False) -> webdriver.Chrome:
+    d = chromium(size, reduced_motion=reduced_motion)
+    browsers.append(d)
+    d.get(server.http + "/static/table.css")  # the page's origin, to set its storage first
+    if not reduced_motion:
+        d.execute_script(f"localStorage.setItem('skitgubbe:motion', '{'on' if motion else 'off'}')")
+    d.get(server.http + path)
+    return d
+
+
+def shot(d: webdriver.Chrome, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    d.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def wait(d: webdriver.Chrome, seconds: float = 20) -> WebDriverWait:
+    return WebDriverWait(d, seconds, poll_frequency=0.05, ignored_exceptions=FLAKY)
+
+
+def on_screen(d: webdriver.Chrome, elem: WebElement) -> bool:
+    """True if ``elem`` is shown and wholly inside the window."""
+    return bool(d.execute_script(
+        "const r = arguments[0].getBoundingClientRect();"
+        "return r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0"
+        " && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1"
+        " && getComputedStyle(arguments[0]).visibility !== 'hidden';", elem))
+
+
+def uncovered(d: webdriver.Chrome, elem: WebElement) -> bool:
+    """True if the point in the middle of ``elem``'s left quarter is not under another element
+    (a card of the hand is mostly under the next one: its corner is what shows)."""
+    return bool(d.execute_script(
+        "const e = arguments[0], r = e.getBoundingClientRect();"
+        "const hit = document.elementFromPoint(r.left + Math.min(8, r.width / 4), r.top + r.height / 2);"
+        "return !!hit && (hit === e || e.contains(hit));", elem))
+
+
+def status(d: webdriver.Chrome) -> str:
+    return str(d.find_element(By.ID, "status").text)
+
+
+def axe_check(d: webdriver.Chrome, what: str) -> None:
+    """axe-core finds no serious or critical accessibility violation on the page as it is now."""
+    from axe_core_python.selenium import Axe
+
+    result: dict[str, Any] = Axe().run(d)
+    bad = [v for v in result["violations"] if v.get("impact") in ("serious", "critical")]
+    assert not bad, f"{what}: " + "; ".join(
+        f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}" for v in bad)
+
+
+def tap(d: webdriver.Chrome, elem: WebElement) -> None:
+    """Click where a person would: on a card of the hand, its visible left edge."""
+    if "card" in (elem.get_attribute("class") or "").split():
+        width = elem.size["width"]
+        ActionChains(d).move_to_element_with_offset(elem, -width // 2 + 6, 0).click().perform()
     else:
-        bad[0].click()
-    wait.until(lambda d: d.find_element(By.ID, "error").text)
-    assert len(room.state.history) == moves_before
-    if SHOTS:
-        browser.save_screenshot(str(SHOTS / "playing.png"))
-    # play to the end: by click, and every third move by keyboard
-    clicks = kept_focus = 0
-    deadline = time.monotonic() + 90
-    while not _status(browser).startswith("Game over") and time.monotonic() < deadline:
-        try:
-            buttons = browser.find_elements(By.CSS_SELECTOR, "#hand button.legal, #moves button.move")
-            if not buttons or room.state.to_act != 0 and 0 not in room.pending_seats():
-                time.sleep(0.02)
-                continue
-            before = len(room.state.history)
-            if clicks % 3 == 2:
-                buttons[0].send_keys(Keys.ENTER)
+        elem.click()
+
+
+def make_table(d: webdriver.Chrome, preset: str, players: int, *, name: str = "Ann",
+               seats: list[str] | None = None) -> str:
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    d.find_element(By.ID, "make-name").send_keys(name)
+    d.find_element(By.ID, f"preset-{preset}").click()
+    Select(d.find_element(By.ID, "make-players")).select_by_value(str(players))
+    for k, choice in enumerate(seats or [], start=1):
+        Select(d.find_element(By.ID, f"seat-{k}")).select_by_value(choice)
+    d.find_element(By.ID, "make-go").click()
+    wait(d).until(lambda d: "room=" in d.current_url)
+    return d.current_url.split("room=")[1][:6]
+
+
+class Deal:
+    """Plays one deal in the page as a person: reads the status line and the hand, clicks."""
+
+    def __init__(self, d: webdriver.Chrome, server: LiveServer, code: str, tag: str) -> None:
+        self.d, self.server, self.code, self.tag = d, server, code, tag
+        self.moves = self.sluffs = self.keyed = self.together = 0
+        self.shots: set[str] = set()
+
+    @property
+    def room(self) -> Any:
+        return self.server.hub.rooms[self.code]
+
+    def history(self) -> int:
+        state = self.room.state
+        return len(state.history) if state is not None else 0
+
+    def turn(self) -> None:
+        """Make one move (or one step of choosing a run), as the page offers it."""
+        d = self.d
+        legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal")
+        sluff = [b for b in legal if b.find_elements(By.CSS_SELECTOR, ".sluff-mark")]
+        done = d.find_elements(By.CSS_SELECTOR, "#moves [data-move='pass']:not([disabled])")
+        others = d.find_elements(By.CSS_SELECTOR, "#moves button.move:not([disabled])")
+        keyboard = self.moves % 3 == 2
+        if sluff and self.sluffs < 3:
+            self.sluffs += 1
+            tap(d, sluff[0])
+        elif done:
+            if keyboard:
+                ActionChains(d).send_keys("d").perform()
+                self.keyed += 1
             else:
-                buttons[0].click()
-            clicks += 1
-            WebDriverWait(browser, 10).until(
-                lambda d, b=before: len(room.state.history) > b or room.state.is_over)
-            if clicks % 3 == 0 and not room.state.is_over:  # that move was made from the keyboard
-                time.sleep(0.05)
-                kept_focus += bool(browser.execute_script(FOCUS_IN_HAND))
-        except (StaleElementReferenceException, WebDriverException):
-            time.sleep(0.02)
-    assert _status(browser).startswith("Game over"), _status(browser)
-    assert room.state.is_over and clicks > 5
-    assert kept_focus > 0  # after a keyboard move the focus stays in the hand, for the next one
-    # after the deal: the replay has every hand, and "play again" deals again with the loser leading
-    browser.find_element(By.ID, "replay-btn").click()
-    wait.until(lambda d: "was dealt" in d.find_element(By.ID, "replay").text)
+                tap(d, done[0])
+        elif legal:
+            pick = [b for b in legal if "selected" not in (b.get_attribute("class") or "")]
+            if not pick:  # every legal card chosen and still no play: start again
+                d.find_element(By.CSS_SELECTOR, "#moves [data-move='clear']").click()
+                return
+            if keyboard:
+                pick[0].send_keys(Keys.ENTER)  # Enter on the focused card
+                self.keyed += 1
+            else:
+                tap(d, pick[0])
+            play = d.find_elements(By.CSS_SELECTOR, "#moves [data-move='play-selected']:not([disabled])")
+            if play:
+                play[0].click()
+        elif others:
+            tap(d, others[-1])  # turn up the stock, pick up
+        else:
+            return
+        self.moves += 1
+
+    def look(self) -> None:
+        """What a player must see at every turn: with a card to beat, it and the hand together."""
+        d = self.d
+        beat = d.find_elements(By.CSS_SELECTOR, "#trick .to-beat .card")
+        hand = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+        if beat and hand and "Your turn" in status(d):
+            assert on_screen(d, beat[-1]), f"{self.tag}: the card to beat is off screen"
+            assert on_screen(d, hand[0]) and on_screen(d, hand[-1]), f"{self.tag}: the hand is off screen"
+            self.together += 1
+            phase = d.find_element(By.ID, "phase-line").text
+            if "Phase two" in phase and "phase-two" not in self.shots:
+                self.shots.add("phase-two")
+                shot(d, f"{self.tag}-phase-two")
+        if d.find_elements(By.CSS_SELECTOR, "#moves [data-move='pass']") and "sluff" not in self.shots:
+            self.shots.add("sluff")
+            shot(d, f"{self.tag}-sluff")
+
+    def play(self, limit: int = 400, *, motion_off_after: int | None = None) -> None:
+        """Play until the result overlay shows; ``motion_off_after`` moves, press *Motion* (off)."""
+        d = self.d
+        for _ in range(limit):
+            if motion_off_after is not None and self.moves >= motion_off_after:
+                motion_off_after = None
+                d.find_element(By.ID, "motion-btn").click()
+                assert d.find_element(By.ID, "motion-btn").get_attribute("aria-pressed") == "false"
+            if self.room.status == "over" or d.find_element(By.ID, "result").is_displayed():
+                break
+            try:
+                wait(d).until(lambda d: self.room.status == "over" or (
+                    ("Your turn" in status(d) or "Sluff" in status(d)) and not d.find_elements(
+                        By.CSS_SELECTOR, "body.offline, #moves .muted")))
+                if self.room.status == "over":
+                    break
+                self.look()
+                before = self.history()
+                self.turn()
+                wait(d, 10).until(lambda d, b=before: self.history() > b or self.room.status == "over"
+                                  or d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
+            except FLAKY:
+                continue
+            except TimeoutException:
+                continue
+        wait(d).until(lambda d: d.find_element(By.ID, "result").is_displayed())
+
+
+@pytest.mark.parametrize("preset, size, players", [
+    ("pagat", "phone", 3), ("goat", "desktop", 4), ("goat", "phone", 4), ("pagat", "desktop", 2)])
+def test_a_whole_deal_by_clicks_and_keys(server: LiveServer, browsers: list[webdriver.Chrome], preset: str,
+                                         size: str, players: int) -> None:
+    tag = f"{preset}-{size}"
+    d = open_page(browsers, server, size, motion=tag == "goat-desktop")  # one deal with its animations
+    if preset == "goat" and size == "desktop":
+        axe_check(d, "the lobby")
+        shot(d, "lobby-desktop")
+    code = make_table(d, preset, players, seats=["easy"] * (players - 1))
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+    deal = Deal(d, server, code, tag)
+    # the hand: words for screen readers, trumps and legality marked
+    labels = [b.get_attribute("aria-label") or "" for b in d.find_elements(By.CSS_SELECTOR, "#hand .card")]
+    assert labels and all(" of " in x for x in labels)
+    if size == "desktop":
+        axe_check(d, f"{tag}: the table")
+    shot(d, f"{tag}-playing")
+    # an illegal card: the engine's reason is shown, nothing is sent
+    wait(d).until(lambda d: "Your turn" in status(d) or deal.room.status == "over")
+    bad = d.find_elements(By.CSS_SELECTOR, "#hand .card.illegal")
+    if bad:
+        moves = deal.history()
+        tap(d, bad[0])
+        rank = bad[0].get_attribute("data-card")[0].replace("T", "10")
+        assert d.find_element(By.ID, "hint").text.startswith(rank)  # "10♦: it is ...'s turn"
+        assert deal.history() == moves
+    deal.play(motion_off_after=15 if tag == "goat-desktop" else None)  # motion for the first 15 moves
+    room = deal.room
+    assert room.state.is_over and deal.moves > 3 and deal.keyed > 0
+    if preset == "goat":
+        assert deal.sluffs > 0, "no sluff was made in a goat deal"
+    assert deal.together > 0, "the card to beat and the hand were never checked on screen together"
+    # the end: the overlay names the loser by the rules' title, with the hand still on screen
+    result = d.find_element(By.ID, "result")
+    assert on_screen(d, result)
+    title = room.state.rules.loser_title
+    assert f"the {title}" in d.find_element(By.ID, "result-title").text
+    assert f"Times the {title}" in result.text
+    if preset == "pagat":
+        assert "goat" not in result.text.lower()
+    hand = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+    if hand:
+        assert on_screen(d, hand[0]) and uncovered(d, hand[0])
+    shot(d, f"{tag}-over")
+    if size == "desktop":
+        axe_check(d, f"{tag}: the result")
+    # the replay: every hand shown, step forward, back and jump
+    d.find_element(By.ID, "result-replay").click()
+    wait(d).until(lambda d: d.find_element(By.ID, "replay").is_displayed())
+    assert len(d.find_elements(By.CSS_SELECTOR, "#replay-table .open-hand")) == players
+    d.find_element(By.ID, "rp-next").click()
+    d.find_element(By.ID, "rp-next").click()
+    assert "move 2 of" in d.find_element(By.ID, "rp-pos").text
+    d.find_element(By.ID, "rp-back").click()
+    assert "move 1 of" in d.find_element(By.ID, "rp-pos").text
+    d.find_element(By.ID, "rp-last").click()
+    last = len(room.state.history)
+    assert f"move {last} of {last}" in d.find_element(By.ID, "rp-pos").text
+    d.find_element(By.ID, "rp-moves").find_element(By.XPATH, "..").click()  # open "All moves"
+    d.find_elements(By.CSS_SELECTOR, "#rp-moves button")[5].click()
+    assert "move 5 of" in d.find_element(By.ID, "rp-pos").text
+    shot(d, f"{tag}-replay")
+    if size == "desktop":
+        axe_check(d, f"{tag}: the replay")
+    d.find_element(By.ID, "replay-close").click()
+    errors = [e["message"] for e in d.get_log("browser")
+              if e["level"] == "SEVERE" and "favicon.ico" not in e["message"]]  # (the style sheet's tab asks)
+    assert not errors, errors  # no script error along the whole deal
+    # play again: the loser leads the next deal
     loser = room.state.loser
-    browser.save_screenshot(str(SHOTS / "over.png")) if SHOTS else None
-    browser.find_element(By.ID, "again").click()
-    wait.until(lambda d: room.game == 2)
-    assert room.state.first_leader == loser  # the loser leads the next deal
-    # a stale seat token (a room that is gone) is dropped with a clear message, without retrying
-    browser.execute_script(
-        "localStorage.setItem('skitgubbe:ZZZZZZ', JSON.stringify({player: 0, token: 'old'}))")
-    browser.get(server.http + "/?room=ZZZZZZ")
-    wait.until(lambda d: "start page" in _status(d))
-    assert "there is no room" in browser.find_element(By.ID, "error").text
-    assert browser.execute_script("return localStorage.getItem('skitgubbe:ZZZZZZ')") is None
+    d.find_element(By.CSS_SELECTOR, "[data-move='result']").click()
+    d.find_element(By.ID, "again").click()
+    wait(d).until(lambda d: room.game == 2)
+    assert room.state.first_leader == loser
+
+
+def test_the_waiting_room_names_and_a_bad_link(server: LiveServer, browsers: list[webdriver.Chrome]) -> None:
+    d = open_page(browsers, server, "phone")
+    code = make_table(d, "goat", 3, seats=["open", "medium"])
+    wait(d).until(lambda d: d.find_element(By.ID, "waiting").is_displayed())
+    waiting = d.find_element(By.ID, "waiting")
+    assert "open: waiting for a friend" in waiting.text and "bot: medium (counter)" in waiting.text
+    assert "Ann (you)" in waiting.text
+    assert code in d.find_element(By.ID, "invite-link").get_attribute("value")
+    d.find_element(By.ID, "copy-link").click()
+    wait(d).until(lambda d: d.find_element(By.ID, "copy-note").text)
+    assert not d.find_element(By.ID, "dock").is_displayed()  # no "your hand" over nothing
+    axe_check(d, "the waiting room")
+    shot(d, "waiting-phone")
+    # a friend opens the link: the same name is refused with the server's reason, another is taken
+    friend = open_page(browsers, server, "phone", f"/?room={code}")
+    wait(friend).until(lambda d: d.find_element(By.ID, "join-name").is_displayed())
+    assert "goat" in friend.find_element(By.ID, "join-about").text
+    friend.find_element(By.ID, "join-name").send_keys("ANN")
+    friend.find_element(By.ID, "join-go").click()
+    wait(friend).until(lambda d: "already at this table" in d.find_element(By.ID, "join-error").text)
+    friend.find_element(By.ID, "join-name").clear()
+    friend.find_element(By.ID, "join-name").send_keys("Bo")
+    friend.find_element(By.ID, "join-go").click()
+    # every open seat is taken: the deal starts for both
+    for b in (d, friend):
+        wait(b).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+    assert "Bo" in d.find_element(By.ID, "seats").text
+    # a room that does not exist says so and leads back
+    lost = open_page(browsers, server, "phone", "/?room=ZZZZZZ")
+    wait(lost).until(lambda d: d.find_element(By.ID, "missing").is_displayed())
+    assert "no table ZZZZZZ" in lost.find_element(By.ID, "missing-text").text
+    assert lost.find_element(By.CSS_SELECTOR, "#missing a").get_attribute("href").rstrip("/") == server.http
+    # a stale seat token for a room that is gone is dropped with the same page, without retrying
+    lost.execute_script("localStorage.setItem('skitgubbe:ZZZZZZ', JSON.stringify({player: 0, token: 'old'}))")
+    lost.get(server.http + "/?room=ZZZZZZ")
+    wait(lost).until(lambda d: d.find_element(By.ID, "missing").is_displayed())
+    assert lost.execute_script("return localStorage.getItem('skitgubbe:ZZZZZZ')") is None
+
+
+def test_spectators_watch_without_a_chat_box(server: LiveServer, browsers: list[webdriver.Chrome]) -> None:
+    made = server.make_room(preset="pagat", players=3, seats=["open", "easy"])
+    d = open_page(browsers, server, "desktop", f"/?room={made['room']}", reduced_motion=True)
+    wait(d).until(lambda d: d.find_element(By.ID, "watch-go").is_displayed())
+    d.find_element(By.ID, "watch-go").click()
+    wait(d).until(lambda d: d.find_element(By.ID, "waiting").is_displayed())
+    assert not d.find_element(By.ID, "chat-form").is_displayed()
+    assert "Spectators watch" in d.find_element(By.ID, "side").text
+    # the system asks for reduced motion: the page starts with its animations off
+    assert d.find_element(By.ID, "motion-btn").get_attribute("aria-pressed") == "false"
+
+
+def test_a_lost_connection_is_shown_and_nothing_is_sent_until_the_table_is_back(
+        server: LiveServer, browsers: list[webdriver.Chrome]) -> None:
+    d = open_page(browsers, server, "phone")
+    code = make_table(d, "pagat", 3, seats=["easy", "easy"])
+    deal = Deal(d, server, code, "reconnect")
+    wait(d).until(lambda d: "Your turn" in status(d))
+    before = deal.history()
+    server.stop()
+    wait(d).until(lambda d: "Reconnecting" in d.find_element(By.ID, "conn").text)
+    assert d.find_elements(By.CSS_SELECTOR, "body.offline")
+    card = d.find_elements(By.CSS_SELECTOR, "#hand .card")[0]
+    d.execute_script("arguments[0].click()", card)  # even a click that gets through sends nothing
+    assert "Not connected" in d.find_element(By.ID, "hint").text
+    shot(d, "reconnecting-phone")
+    server.start()
+    wait(d, 30).until(lambda d: not d.find_element(By.ID, "conn").text and "Your turn" in status(d))
+    assert not d.find_elements(By.CSS_SELECTOR, "body.offline")
+    assert deal.history() == before
+    deal.turn()
+    wait(d).until(lambda d: deal.history() > before)

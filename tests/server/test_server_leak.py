@@ -60,6 +60,7 @@ def play_and_check(server: LiveServer, what: str, house: str | None, players: in
     n = check_messages(room, receivers)
     last = json.loads(ps[0].received[-1])  # once over, the replay shows every hand
     assert last["type"] == "replay" and last["complete"] and len(last["hands"]) == players
+    assert len(last["frames"]) == len(last["moves"]) + 1  # the replay steps through every move
     return n
 
 

@@ -40,6 +40,7 @@ from starlette.types import Receive, Scope, Send
 from ..variants import PRESETS
 from .botpool import BotPool
 from .hub import Client, Hub, Limits, TooManyRooms, client_key
+from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
@@ -223,12 +224,15 @@ def create_app(
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        """Presets with their seat ranges, bot names and difficulties, the longest chat line."""
+        """Presets with their seat ranges and a line about each, bot names (and how the page labels
+        them) and difficulties, the longest chat line."""
         bots = available_bots()
         return {
-            "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players}
+            "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players,
+                         "description": describe(name, r), "loser_title": r.loser_title}
                         for name, r in PRESETS.items()],
             "bots": bots,
+            "bot_labels": {b: bot_label(b) for b in bots},
             "difficulties": [d for d in DIFFICULTIES if d in bots],
             "max_chat": MAX_CHAT_CHARS,
             "max_name": MAX_NAME_CHARS,

@@ -40,7 +40,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..actions import CHANCE
-from ..view import view_of
+from ..view import SPECTATOR, view_of
 from . import protocol
 from .botpool import BotPool
 from .protocol import ClientMessage, ProtocolError
@@ -135,7 +135,8 @@ class Client:
     """One connection.  Until its ``hello`` it belongs to no room.  Attributes: ``room``
     (code or None), ``slot`` (player slot, None for a spectator), ``outbox`` (an
     ``asyncio.Queue`` of message texts to send; None asks the transport to close),
-    ``lines_sent`` (narration lines already sent), ``limit`` (its :class:`RateLimit`),
+    ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal already sent),
+    ``limit`` (its :class:`RateLimit`),
     ``refused`` (messages refused for the rate limit)."""
 
     def __init__(self, *, rate: float = 20.0, burst: float = 40.0) -> None:
@@ -143,6 +144,7 @@ class Client:
         self.slot: int | None = None
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.lines_sent = 0
+        self.events_sent = 0
         self.game_sent = -1
         self.limit = RateLimit(rate, burst, burst)
         self.refused = 0
@@ -578,8 +580,10 @@ class Hub:
     # -- messages ---------------------------------------------------------------------------
 
     def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
-                 cache: dict[Any, str] | None = None) -> str:
-        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text."""
+                 cache: dict[Any, Any] | None = None) -> str:
+        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text: the table, the
+        seat's own part, and the table talk and events (as this seat or a spectator may see them)
+        since the client's last message of this deal (all of the deal's in a ``sync``)."""
         cache = {} if cache is None else cache
         state = room.state
         seat = room.seat_of(client.slot) if client.slot is not None else None
@@ -591,7 +595,8 @@ class Hub:
             if state is not None:
                 pub = protocol.public_part(public_view(state), room.seq)
             cache["head"] = protocol.dumps({
-                "room": room.code, "status": room.status, "game": room.game,
+                "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
+                "status": room.status, "game": room.game,
                 "seats": room.seats_info(live.connected, away), "timer": left,
                 "turn_seconds": room.spec.turn_seconds, "public": pub,
             })
@@ -602,13 +607,24 @@ class Hub:
                 me = protocol.seat_part(view_of(state, seat))
                 p = room.players[room.seating[seat]]
                 me["left"] = p is not None and p.left
+                me["why"] = protocol.reasons(state, seat)
             cache[key] = protocol.dumps(me) if me is not None else "null"
         if full or client.game_sent != room.game:
-            client.lines_sent = 0
+            client.lines_sent = client.events_sent = 0
         lines = room.lines[client.lines_sent:]
         client.lines_sent = len(room.lines)
         client.game_sent = room.game
-        extra: dict[str, Any] = {"lines": lines}
+        first = client.events_sent
+        events: list[dict[str, Any]] = []
+        if state is not None:
+            ev_key = ("events", seat, first, len(state.events))
+            if ev_key not in cache:
+                who = SPECTATOR if seat is None else seat
+                partner = -1 if seat is None else state.partner(seat)
+                cache[ev_key] = protocol.events_part(state.events[first:], who, partner=partner)
+            events = cache[ev_key]
+            client.events_sent = len(state.events)
+        extra: dict[str, Any] = {"lines": lines, "events": events, "events_from": first}
         if client.ack is not None:
             extra["ack"] = client.ack
             client.ack = None
@@ -617,8 +633,9 @@ class Hub:
                                                       "name": room.slot_name(client.slot)
                                                       if client.slot is not None else None}})
         kind = "sync" if full else "state"
-        return ('{"type":"' + kind + '","table":' + cache["head"] + ',"me":' + cache[key] + ","
-                + protocol.dumps(extra)[1:])
+        head: str = cache["head"]
+        mine: str = cache[key]
+        return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
 
     def replay_text(self, room: Room, seat: int | None) -> str:
         """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text
@@ -638,7 +655,7 @@ class Hub:
         return text
 
     def _broadcast(self, room: Room, live: _Live, *, skip: Client | None = None) -> None:
-        cache: dict[Any, str] = {}
+        cache: dict[Any, Any] = {}
         for c in live.clients:
             if c is not skip:
                 c.send(self._message(room, live, c, full=False, cache=cache))

@@ -27,12 +27,13 @@ from functools import lru_cache
 from typing import Any
 
 from ..actions import Action, Kind
-from ..base import Event, Phase
-from ..cards import SUIT_MASKS2, SUITS, card_name, in_order
+from ..base import PUBLIC, Event, Phase
+from ..cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
 from ..narration import describe_event, kill_text, loser_title
 from ..phase_two import pick_up_take
-from ..rules import Rules
-from ..view import SPECTATOR, View
+from ..rules import FirstPhase, Rules
+from ..state import State
+from ..view import SPECTATOR, View, event_for
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -51,6 +52,8 @@ __all__ = [
     "cards_list",
     "public_part",
     "seat_part",
+    "reasons",
+    "events_part",
     "narrate",
     "dumps",
 ]
@@ -376,14 +379,40 @@ def public_part(view: View, seq: int) -> dict[str, Any]:
         "table": [[s, _cards(p)] for s, p in view.table],
         "kill_at": view.kill_at,
         "kill": kill_text(len(view.table), view.kill_at) if view.table else "",
+        "to_beat": _to_beat(view),
         "pick_up": _cards(pick_up_take([p for _, p in view.table], rules.pick_up)[0]),
         "out": list(view.out_order),
         "loser": view.loser,
         "loser_title": loser_title(rules),
         "sluffing": rules.sluffing and one,
         "must_match": rules.must_match,
+        "first_phase": rules.first_phase.value,
+        "reserve": view.reserve_size,
     }
     return data
+
+
+def _to_beat(view: View) -> list[str]:
+    """The cards a seat must beat now, for the page to mark: in phase one the cards heading the
+    current round (the led card when tricks are won by beating it, as in Mas; else every card of
+    the highest rank so far, aces low under ``aces_low_first``, ranks played by two or more seats
+    first under ``ties_beat_unique``), in phase two the top play; else none."""
+    rules = view.rules
+    if view.phase == Phase.TWO:
+        return list(_cards(view.table[-1][1])) if view.table else []
+    if view.phase != Phase.ONE or not view.rounds or not view.rounds[-1]:
+        return []
+    rnd = view.rounds[-1]
+    if rules.first_phase is FirstPhase.BEAT:
+        return [card_name(rnd[0][1])] if len(rnd) == 1 else []
+    ranks = [rank_of(c) for _, c in rnd]
+
+    def strength(rank: int) -> tuple[bool, int]:
+        tied = rules.ties_beat_unique and ranks.count(rank) > 1
+        return tied, 1 if rank == 14 and rules.aces_low_first else rank
+
+    top = max(strength(r) for r in ranks)
+    return [card_name(c) for (_, c), r in zip(rnd, ranks, strict=True) if strength(r) == top]
 
 
 def seat_part(view: View) -> dict[str, Any]:
@@ -396,6 +425,51 @@ def seat_part(view: View) -> dict[str, Any]:
         "legal": [_legal_entry(a) for a in view.legal],
         "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
     }
+
+
+def reasons(state: State, seat: int) -> dict[str, str]:
+    """Why ``seat`` may or may not make its moves now, in the rules' words, keyed by move in
+    notation: for every legal move the engine's :meth:`~skitgubbe.state.State.reason`, and for
+    every card of the seat's hand that no legal one-card move plays, :meth:`~skitgubbe.state.State.explain`
+    of playing it (of sluffing it, when the rules sluff and it is another seat's turn in phase one).
+    Empty outside phase one and two.  The texts speak of the seat's own hand and the table only (the
+    leak test holds them to that): the page shows them on hover, long-press and keyboard focus."""
+    if state.phase not in (Phase.ONE, Phase.TWO):
+        return {}
+    legal = state.legal_actions(seat)
+    out: dict[str, str] = {}
+    singles: set[str] = set()
+    for action in legal:
+        text = str(action)
+        out[text] = state.reason(action, seat)
+        if action.kind in (Kind.PLAY, Kind.SLUFF) and action.cards.bit_count() == 1:
+            singles.add(card_name(action.cards.bit_length() - 1))
+    sluff = state.phase == Phase.ONE and state.rules.sluffing and state.to_act != seat
+    for c in cards_in(state.hands[seat]):
+        name = card_name(c)
+        if name in singles:
+            continue
+        action = Action(Kind.SLUFF if sluff else Kind.PLAY, 1 << c)
+        out.setdefault(str(action), state.explain(action, seat))
+    return out
+
+
+def events_part(events: Sequence[Event], seat: int, *, partner: int = -1) -> list[dict[str, Any]]:
+    """``events`` (as :meth:`State.apply <skitgubbe.state.State.apply>` returned them, raw) as
+    ``seat`` (or :data:`~skitgubbe.view.SPECTATOR`) may see them at the web table, JSON-ready:
+    ``{"kind", "seat", "seats", "cards", "n"}`` with ``cards`` in notation (empty where they are
+    hidden from ``seat``: :func:`~skitgubbe.view.event_for`) and ``n`` the number of cards the
+    event moved (public: every hand size, pile and the stock are).  ``partner`` is the seat's
+    3-player-confusion partner hand (-1: none): at the web table each hand is its own person, so
+    the partner's private events are hidden too."""
+    out = []
+    for ev in events:
+        shown = event_for(ev, seat)
+        if partner >= 0 and ev.seat == partner and ev.to != PUBLIC:
+            shown = ev._replace(cards=0)
+        out.append({"kind": ev.kind, "seat": ev.seat, "seats": list(ev.seats),
+                    "cards": list(_cards(shown.cards)), "n": ev.cards.bit_count()})
+    return out
 
 
 _KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}

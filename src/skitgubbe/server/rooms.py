@@ -466,12 +466,15 @@ class Room:
 
     def seats_info(self, connected: list[int], away: list[bool]) -> list[dict[str, Any]]:
         """Per seat of the current deal: ``name``, ``bot`` (the bot playing it now, or None),
-        ``connected`` (live connections of its player) and ``player`` (its slot)."""
+        ``connected`` (live connections of its player), ``player`` (its slot), ``goats`` (the deals
+        it lost: the running tally, whatever the rules call the loser) and ``open`` (a seat kept
+        for a friend who has not joined yet)."""
         out = []
         for slot in self.seating:
             bot = self.bot_for(slot) or (self.spec.fill_bot if away[slot] else None)
             out.append({"name": self.slot_name(slot), "bot": bot, "connected": connected[slot] > 0,
-                        "player": slot, "goats": self.tally[slot]})
+                        "player": slot, "goats": self.tally[slot],
+                        "open": self.spec.slots[slot] == "open" and self.players[slot] is None})
         return out
 
     def replay_data(self, seat: int | None) -> dict[str, Any]:
@@ -487,13 +490,49 @@ class Room:
         if state.is_over:
             start = State.new(state.rules, state.players, dealer=state.dealer, deck=state.deck,
                               leader=state.first_leader, live=True)
+            hands = [protocol.cards_list(h) for h in start.hands]
             return {"type": "replay", "game": self.game, "complete": True, "names": names,
-                    "hands": [protocol.cards_list(h) for h in start.hands],
-                    "moves": [[s, str(a)] for s, a in state.history],
-                    "record": record_dumps(record_of(state))}
+                    "hands": hands, "moves": [[s, str(a)] for s, a in state.history],
+                    "record": record_dumps(record_of(state)), "frames": self._frames(start, names)}
         view = view_of(state, seat) if seat is not None else public_view(state)
         return {"type": "replay", "game": self.game, "complete": False, "names": names, "hands": None,
                 "moves": [[s, protocol.action_text(a)] for s, a in view.history], "record": None}
+
+    def _frames(self, start: State, names: list[str]) -> list[dict[str, Any]]:
+        """The finished deal step by step from ``start`` (its first state), for the replay: per step
+        (the deal, then each move) ``seat`` and ``move`` (None for the deal), ``lines`` (the
+        narration of what happened, every card told: the deal is over), ``public`` (the table as
+        every seat saw it then, :func:`protocol.public_part`: in the first step whole, after it only
+        the fields that changed) and ``hands`` (``{seat: cards}``: every hand in the first step,
+        after it the hands that changed)."""
+        state = self.state
+        assert state is not None and state.is_over
+        frames: list[dict[str, Any]] = []
+        dreck = 0
+        last_pub: dict[str, Any] = {}
+        last_hands: list[list[str] | None] = [None] * start.players
+
+        def frame(seat: int | None, move: str | None, events: tuple[Event, ...]) -> None:
+            nonlocal dreck, last_pub
+            for ev in events:
+                if ev.kind == "dreck":
+                    dreck = ev.cards
+            pub = protocol.public_part(public_view(start), len(start.history))
+            hands: dict[str, list[str]] = {}
+            for s, h in enumerate(start.hands):
+                cards = protocol.cards_list(h)
+                if cards != last_hands[s]:
+                    hands[str(s)] = last_hands[s] = cards
+            frames.append({"seat": seat, "move": move,
+                           "lines": protocol.narrate(events, names, start.rules, dreck),
+                           "public": {k: v for k, v in pub.items() if last_pub.get(k, ...) != v},
+                           "hands": hands})
+            last_pub = pub
+
+        frame(None, None, ())
+        for seat, action in state.history:
+            frame(seat, str(action), start.apply(action, seat))
+        return frames
 
     def is_settled_window(self) -> bool:
         """True while a settled phase-one trick waits for sluffs (its sluff window is open)."""

@@ -1,303 +1,873 @@
 // The skitgubbe online table.  Everything shown comes from the server's messages for this seat
-// (docs/server.md); the rules, the shuffle and the bots run only on the server.
-"use strict";
+// (docs/server.md); the rules, the shuffle and the bots run only on the server.  This file keeps
+// the connection, the state and the hand; render.js draws the table, motion.js animates it from
+// the events, replay.js steps through a finished deal, cards.js draws the cards.
 
-const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
-const RANKS = { T: ["10", "10"], J: ["J", "jack"], Q: ["Q", "queen"], K: ["K", "king"], A: ["A", "ace"] };
+import { SUITS, cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
+import { banner, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
+import { clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
+import { openReplay } from "./replay.js";
+
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
+const KEYS = { stock: "t", pass: "d", pick: "u", store: "s", exchange: "x" };
 
-let ws = null, table = null, me = null, you = null, n = 0, retry = 0, options = null;
-let roomCode = (params.get("room") || "").toUpperCase();
-let timerAt = null, giveUp = false;
+const S = {
+  ws: null, table: null, me: null, you: null, options: null,
+  n: 0, retry: 0, synced: false, giveUp: false, spectate: false,
+  pending: null,            // the move sent and not yet answered: {n, move}
+  selected: new Set(),      // cards chosen for a run or an equal play
+  queue: [], busy: false,   // server updates waiting to be shown (each may animate)
+  current: [], last: null,  // the trick as the events told it, and the last trick collected
+  timerAt: null, resultSeen: -1, wantReplay: params.get("replay"),
+};
+let roomCode = (params.get("room") || "").toUpperCase().trim();
 
-function el(tag, props = {}, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const kid of kids) e.append(kid);
-  return e;
+// -- small helpers -------------------------------------------------------------------------------
+const pub = () => (S.table ? S.table.public : null);
+const mySeat = () => (S.me ? S.me.seat : null);
+const title = () => (pub() ? pub().loser_title.replace(/^the /, "") : "loser");
+function nameOf(seat) {
+  if (seat === mySeat()) return "You";
+  return S.table && S.table.seats[seat] ? S.table.seats[seat].name : "Seat " + seat;
 }
-function cardText(c) { return (RANKS[c[0]] ? RANKS[c[0]][0] : c[0]) + SUITS[c[1]][0]; }
-function cardWords(c) { return (RANKS[c[0]] ? RANKS[c[0]][1] : c[0]) + " of " + SUITS[c[1]][1]; }
-function cardSpan(c) {
-  return el("span", { class: "card" + ("DH".includes(c[1]) ? " red" : ""), role: "img", "aria-label": cardWords(c),
-                      text: cardText(c) });
+/** A reason from the engine with seat numbers as names ("it is seat 2's turn" -> "Bo's turn"). */
+function words(text) {
+  return tidy(text).replace(/\bseat (\d+)/g, (_, k) => nameOf(+k) === "You" ? "you" : nameOf(+k));
 }
-function cards(list) { const f = document.createDocumentFragment(); list.forEach((c, i) => {
-  if (i) f.append(" "); f.append(cardSpan(c)); }); return f; }
-function name(seat) { return table && table.seats[seat] ? table.seats[seat].name : "seat " + seat; }
-function stored() { try { return JSON.parse(localStorage.getItem("skitgubbe:" + roomCode) || "null"); }
-                    catch (e) { return null; } }
+function stored() {
+  try { return JSON.parse(localStorage.getItem("skitgubbe:" + roomCode) || "null"); } catch (e) { return null; }
+}
 function status(text) { $("status").textContent = text; }
-function show(id) { for (const s of ["lobby", "join", "table"]) $(s).hidden = s !== id; }
+function show(id) { for (const s of ["lobby", "join", "missing", "game"]) $(s).hidden = s !== id; document.body.dataset.page = id; }
 
 async function api(path, body) {
-  const r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" },
-                                                          body: JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.message || "request failed");
+  let r;
+  try {
+    r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" },
+                                                      body: JSON.stringify(body) });
+  } catch (e) { throw Object.assign(new Error("the server cannot be reached: check the connection and try again"), { code: "offline" }); }
+  let data = {};
+  try { data = await r.json(); } catch (e) { /* an answer that is not JSON */ }
+  if (!r.ok) throw Object.assign(new Error(data.message || "the server refused: " + r.status), { code: data.error, status: r.status });
   return data;
 }
+function botLabel(name) { return (S.options && S.options.bot_labels && S.options.bot_labels[name]) || name; }
 
-// -- making and joining -------------------------------------------------------------------
+// -- making a table --------------------------------------------------------------------------------
 function fillPlayers() {
-  const p = options.presets.find((x) => x.name === $("make-preset").value);
-  const sel = $("make-players"), keep = +sel.value || 3;
+  const p = chosenPreset();
+  const sel = $("make-players"), keep = +sel.value || 4;
   sel.replaceChildren();
   for (let k = p.min_players; k <= p.max_players; k++) sel.append(el("option", { value: k, text: k }));
   sel.value = Math.min(Math.max(keep, p.min_players), p.max_players);
   fillSeats();
 }
+function chosenPreset() {
+  const checked = document.querySelector("input[name=preset]:checked");
+  return S.options.presets.find((x) => x.name === (checked ? checked.value : "pagat")) || S.options.presets[0];
+}
 function fillSeats() {
   const box = $("make-seats");
+  const keep = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren(el("legend", { text: "The other seats" }));
   for (let s = 1; s < +$("make-players").value; s++) {
-    const sel = el("select", { id: "seat-" + s, "data-seat": s });
-    sel.append(el("option", { value: "open", text: "a friend (invite)" }));
-    for (const b of options.bots) sel.append(el("option", { value: b, text: "bot: " + b }));
-    sel.value = options.bots[0];
-    box.append(el("label", { text: "Seat " + s + " " }, sel));
+    const sel = el("select", { id: "seat-" + s });
+    sel.append(el("option", { value: "open", text: "a friend (send the invite link)" }));
+    for (const b of S.options.bots) sel.append(el("option", { value: b, text: "bot: " + botLabel(b) }));
+    sel.value = keep[s - 1] || S.options.difficulties[0] || S.options.bots[0];
+    box.append(el("label", { class: "field seat-choice", text: "Seat " + (s + 1) + " " }, sel));
   }
 }
 async function lobby() {
-  options = await api("/api/options");
-  const pre = $("make-preset");
-  for (const p of options.presets) pre.append(el("option", { value: p.name, text: p.name }));
-  pre.addEventListener("change", fillPlayers);
+  S.options = await api("/api/options");
+  const list = $("preset-list");
+  for (const p of S.options.presets) {
+    const id = "preset-" + p.name;
+    list.append(el("label", { class: "preset", for: id },
+      el("input", { type: "radio", name: "preset", id, value: p.name, checked: p.name === "goat" }),
+      el("span", { class: "preset-name", text: p.name }),
+      el("span", { class: "preset-range", text: p.min_players === p.max_players ? p.min_players + " players" : p.min_players + "–" + p.max_players + " players" }),
+      el("span", { class: "preset-desc", text: p.description })));
+  }
+  list.addEventListener("change", fillPlayers);
   $("make-players").addEventListener("change", fillSeats);
   fillPlayers();
+  $("make-name").value = localStorage.getItem("skitgubbe:name") || "";
   $("make-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const name = $("make-name").value.trim();
+    if (!name) { $("make-error").textContent = "Give your name: 1 to 24 characters."; $("make-name").focus(); return; }
     const seats = [...document.querySelectorAll("#make-seats select")].map((s) => s.value);
     const house = $("make-house").value.trim();
-    const body = { name: $("make-name").value, players: +$("make-players").value, seats,
-                   turn_seconds: +$("make-timer").value };
-    if (house) body.house_rules = house; else body.preset = pre.value;
+    const body = { name, players: +$("make-players").value, seats, turn_seconds: +$("make-timer").value };
+    if (house) body.house_rules = house; else body.preset = chosenPreset().name;
+    $("make-go").disabled = true;
     try {
       const made = await api("/api/rooms", body);
       roomCode = made.room;
+      localStorage.setItem("skitgubbe:name", name);
       localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: made.player, token: made.token }));
       history.replaceState(null, "", "/?room=" + roomCode);
       connect();
     } catch (e) { $("make-error").textContent = e.message; }
+    $("make-go").disabled = false;
   });
   show("lobby");
   status("Make a table, or open an invitation link.");
 }
-function joinForm() {
+
+// -- joining by invitation ---------------------------------------------------------------------------
+function missing(message) {
+  show("missing");
+  $("missing-text").textContent = "There is no table " + roomCode + " on this server" +
+    (message ? " (" + message + ")" : "") + ". Its link may be mistyped, or the table was closed after an hour without play.";
+  status("No such table.");
+}
+async function joinPage() {
+  let info;
+  try { info = await api("/api/rooms/" + encodeURIComponent(roomCode)); } catch (e) {
+    if (e.status === 404 || e.code === "no-room") { missing(); return; }
+    $("join-error").textContent = e.message;
+  }
+  S.options = S.options || await api("/api/options").catch(() => null);
   $("join-code").textContent = roomCode;
+  if (info) {
+    $("join-about").textContent = info.rules + ", " + info.players + " players · " +
+      (info.open ? plural(info.open, "seat") + " open" : info.status === "lobby" ? "no seat open" : "the deal has started: you can watch");
+    $("join-seats").replaceChildren(...info.seats.map((s) => el("li", { text: s })));
+    if (!info.open) { $("join-go").disabled = true; $("join-name").disabled = true; }
+  }
+  $("join-name").value = localStorage.getItem("skitgubbe:name") || "";
   $("join-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
+    const name = $("join-name").value.trim();
+    if (!name) { $("join-error").textContent = "Give your name: 1 to 24 characters."; $("join-name").focus(); return; }
     try {
-      const j = await api("/api/rooms/" + roomCode + "/join", { name: $("join-name").value });
+      const j = await api("/api/rooms/" + roomCode + "/join", { name });
+      localStorage.setItem("skitgubbe:name", name);
       localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: j.player, token: j.token }));
       connect();
-    } catch (e) { $("join-error").textContent = e.message; }
+    } catch (e) {
+      if (e.code === "no-room") { missing(); return; }
+      $("join-error").textContent = e.message;   // a name taken, a full table: the server's own words
+      $("join-name").focus();
+    }
   });
   $("watch-go").addEventListener("click", () => connect(true));
   show("join");
   status("Table " + roomCode + ": choose a name to sit down, or watch.");
 }
 
-// -- the connection -------------------------------------------------------------------------
-function send(msg) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(msg)); }
-function act(move) { $("error").textContent = ""; n += 1; send({ type: "act", n, move }); }
+// -- the connection -------------------------------------------------------------------------------------
+function online() { return S.ws && S.ws.readyState === 1 && S.synced; }
+function send(msg) {
+  if (S.ws && S.ws.readyState === 1) { S.ws.send(JSON.stringify(msg)); return true; }
+  showError("Not connected: reconnecting… try again in a moment.");
+  return false;
+}
+function act(move) {
+  if (!online()) { showError("Not connected: your move was not sent. Wait until the table is back."); return; }
+  if (S.pending) { showError("Your last move is still on its way."); return; }
+  showError("");
+  S.n = Math.max(S.n + 1, Date.now());
+  S.pending = { n: S.n, move };
+  S.selected.clear();
+  send({ type: "act", n: S.n, move });
+  renderDock();
+}
+function showError(text) { $("error").textContent = words(text || ""); }
+
+function setConn(state) {
+  const c = $("conn");
+  c.className = "conn " + state;
+  c.textContent = state === "down" ? "Reconnecting…" : state === "lost" ? "Disconnected" : "";
+  document.body.classList.toggle("offline", state !== "up");
+  if (S.table) renderDock();
+}
 
 function connect(spectate = false) {
+  S.spectate = spectate;
   const seat = stored();
-  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  if (!S.options) api("/api/options").then((o) => { S.options = o; if (S.table) render(); }).catch(() => {});
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  S.ws = ws;
   ws.onopen = () => {
-    retry = 0;
-    if (seat && !spectate) send({ type: "hello", room: roomCode, player: seat.player, token: seat.token });
-    else send({ type: "hello", room: roomCode, spectate: true });
+    S.retry = 0;
+    if (seat && !spectate) ws.send(JSON.stringify({ type: "hello", room: roomCode, player: seat.player, token: seat.token }));
+    else ws.send(JSON.stringify({ type: "hello", room: roomCode, spectate: true }));
   };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = () => {
-    if (giveUp) return;
-    status("Connection lost: reconnecting…");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(() => connect(spectate), 300 * retry);
+    if (S.ws !== ws) return;
+    S.synced = false;
+    if (S.giveUp) { setConn("lost"); return; }
+    setConn("down");
+    S.retry = Math.min(S.retry + 1, 8);
+    setTimeout(() => { if (S.ws === ws) connect(spectate); }, 250 * S.retry);
   };
-  show("table");
-  $("invite").replaceChildren("Room code ", el("strong", { text: roomCode }), " · invite link: ",
-    el("a", { href: "/?room=" + roomCode, text: location.origin + "/?room=" + roomCode }));
+  show("game");
+  $("room-tag").textContent = "Table " + roomCode;
 }
 
 function receive(msg) {
   if (msg.type === "error") {
-    $("error").textContent = msg.message;
-    if (!table && (msg.code === "forbidden" || msg.code === "no-room")) {
-      // the seat token is not good here (the room is gone, or it was for another room): start again
-      giveUp = true;
+    if (!S.table && (msg.code === "forbidden" || msg.code === "no-room")) {
+      // the seat token is not good here (the table is gone, or it was for another table)
+      S.giveUp = true;
       localStorage.removeItem("skitgubbe:" + roomCode);
-      ws.close();
-      status(msg.message + " · open the start page to make or join a table.");
+      S.ws.close();
+      if (msg.code === "no-room") missing(msg.message);
+      else { status("That seat is not yours: join again or watch."); joinPage(); }
+      return;
     }
+    if (msg.n !== undefined && S.pending && msg.n === S.pending.n) {
+      S.pending = null;
+      if (msg.code === "replayed") { renderDock(); return; }   // it had arrived before the connection broke
+    }
+    showError(msg.message);
+    if (S.table) renderDock();
     return;
   }
   if (msg.type === "chat") { addChat(msg); return; }
-  if (msg.type === "replay") { showReplay(msg); return; }
+  if (msg.type === "replay") { gotReplay(msg); return; }
   if (msg.type === "pong") return;
   if (msg.type === "sync") {
-    you = msg.you; $("log").replaceChildren(); $("chat").replaceChildren();
+    S.queue = [];
+    S.you = msg.you;
+    S.synced = true;
+    S.n = Math.max(S.n, Date.now());
+    $("log").replaceChildren(); $("chat").replaceChildren();
     msg.chat.forEach(addChat);
-    if (you.player !== null) n = Math.max(n, Date.now());  // move numbers keep growing across reconnects
+    S.current = []; S.last = null;
+    track(msg.events);
+    apply(msg);
+    render();
+    setConn("up");
+    if (S.pending) {  // a move sent as the connection broke: send it again (the server refuses a repeat)
+      const p = S.pending;
+      S.ws.send(JSON.stringify({ type: "act", n: p.n, move: p.move }));
+    }
+    if (S.wantReplay && S.table.status === "over") { send({ type: "replay" }); }
+    return;
   }
-  if (msg.type === "sync" || msg.type === "state") {
-    if (table && msg.table.game !== table.game) $("log").replaceChildren();
-    table = msg.table; me = msg.me;
-    for (const line of msg.lines) $("log").append(el("li", { text: line }));
-    $("log").scrollTop = $("log").scrollHeight;
-    timerAt = table.timer === null ? null : Date.now() + table.timer * 1000;
+  if (msg.type === "state") {
+    S.queue.push(msg);
+    if (!S.busy) pump();
+  }
+}
+
+async function pump() {
+  S.busy = true;
+  while (S.queue.length) {
+    const msg = S.queue.shift();
+    motion.speed = S.queue.length > 1 ? 0.4 : 1;
+    try { await step(msg); } catch (e) { console.error(e); apply(msg); render(); }
+  }
+  S.busy = false;
+}
+
+function apply(msg) {
+  const newGame = S.table && msg.table.game !== S.table.game;
+  if (newGame) { $("log").replaceChildren(); S.selected.clear(); }
+  S.table = msg.table; S.me = msg.me;
+  if (msg.ack !== undefined && S.pending && msg.ack === S.pending.n) S.pending = null;
+  for (const line of msg.lines) $("log").append(el("li", { text: tidy(line) }));
+  $("log").scrollTop = $("log").scrollHeight;
+  if (msg.lines.length) $("ticker").textContent = tidy(msg.lines[msg.lines.length - 1]);
+  S.timerAt = S.table.timer === null ? null : Date.now() + S.table.timer * 1000;
+  if (S.table.status !== "playing") S.pending = null;
+}
+
+// -- the events: the trick as it happened, and what to animate -----------------------------------------
+/** Follow the events: the plays of the trick on the table, and each trick collected (won, killed,
+ * picked up), which is returned. */
+function track(events) {
+  const done = [];
+  for (const ev of events) {
+    const play = { seat: ev.seat, cards: ev.cards, kind: ev.kind };
+    if (["play", "stock", "sluff", "beat"].includes(ev.kind)) S.current.push(play);
+    else if (ev.kind === "lead") S.current = [play];
+    else if (ev.kind === "win" || ev.kind === "kill") {
+      S.last = { kind: ev.kind, seat: ev.seat, plays: S.current, cards: ev.cards };
+      done.push(S.last); S.current = [];
+    } else if (ev.kind === "pick-up") {
+      const took = new Set(ev.cards);
+      S.last = { kind: ev.kind, seat: ev.seat, cards: ev.cards, plays: S.current.filter((p) => p.cards.some((c) => took.has(c))) };
+      done.push(S.last);
+      S.current = S.current.map((p) => ({ ...p, cards: p.cards.filter((c) => !took.has(c)) })).filter((p) => p.cards.length);
+    } else if (["end-one", "take-back", "tie-deal", "split", "deal"].includes(ev.kind)) S.current = [];
+  }
+  $("last-btn").disabled = !S.last;
+  return done;
+}
+
+function snapshot() {
+  const r = (e) => (e ? e.getBoundingClientRect() : null);
+  const plates = {};
+  document.querySelectorAll("#seats .plate").forEach((p) => { plates[p.dataset.seat] = r(p); });
+  if (mySeat() !== null) plates[mySeat()] = r($("my-plate"));
+  const hand = {};
+  document.querySelectorAll("#hand .card").forEach((b) => { hand[b.dataset.card] = r(b); });
+  return { plates, hand, center: new Set([...document.querySelectorAll("#trick .play")].map((p) => p.dataset.key)),
+           stock: r(document.querySelector("#piles .stack")), trick: r($("trick")) };
+}
+const plateRect = (seat) => {
+  const e = seat === mySeat() ? $("my-plate") : document.querySelector(`#seats .plate[data-seat="${seat}"]`);
+  return e ? e.getBoundingClientRect() : null;
+};
+
+async function step(msg) {
+  const before = snapshot();
+  const cols = track(msg.events);
+  if (cols.length) $("banner").classList.remove("show");  // a word about the trick before is stale now
+  const animate = motion.on && document.visibilityState === "visible" && S.table && S.table.public && S.queue.length < 3;
+  apply(msg);
+  if (animate && cols.length) {
+    render({ collection: cols[0] });
+    for (let k = 0; k < cols.length; k++) {
+      if (k) renderCenter({ collection: cols[k] });
+      await arrive($("trick"), before, msg.events);
+      await sleep(cols[k].kind === "win" ? 900 : 700);
+      const to = cols[k].kind === "kill" ? null : plateRect(cols[k].seat);
+      const cards = [...$("trick").querySelectorAll(".card")];
+      cards.forEach((c) => { c.style.visibility = "hidden"; });
+      await flyAway(cards, to, { fade: cols[k].kind === "kill" });
+    }
+    renderCenter();
+  } else {
     render();
   }
+  if (animate) await Promise.all([arrive($("trick"), before, msg.events), draws(before, msg.events)]);
+  announce(msg.events);
 }
-function addChat(m) { $("chat").append(el("li", {}, el("strong", { text: m.name + ": " }), m.text));
-                      $("chat").scrollTop = $("chat").scrollHeight; }
 
-// -- drawing the table ----------------------------------------------------------------------
-function render() {
-  const p = table.public;
-  const seat = me ? me.seat : null;
-  if (table.status === "lobby") {
-    status("Waiting for friends: share the invite link.");
-  } else if (p && p.loser !== null && table.status === "over") {
-    status("Game over: " + name(p.loser) + " is " + p.loser_title + ".");
-  } else if (p) {
-    const who = p.to_act === seat ? "your turn" : p.to_act >= 0 ? name(p.to_act) + " to act" : "";
-    status((p.window.includes(seat) ? "Sluff or say done · " : "") + who);
+/** The plays now in ``box`` that were not on the table before fly in from their seats. */
+function arrive(box, before, events) {
+  const turned = new Set(events.filter((e) => e.kind === "stock").map((e) => e.seat + ":" + e.cards.join(" ")));
+  const runs = [];
+  box.querySelectorAll(".play").forEach((p) => {
+    if (before.center.has(p.dataset.key)) return;
+    before.center.add(p.dataset.key);
+    const seat = +p.dataset.seat;
+    let from = before.plates[seat];
+    if (turned.has(p.dataset.key)) from = before.stock;
+    else if (seat === mySeat()) {
+      const c = p.querySelector(".card");
+      from = (c && before.hand[c.dataset.card]) || from;
+    }
+    runs.push(flyIn(p, from));
+  });
+  return Promise.all(runs);
+}
+
+/** Cards drawn or dealt: your own fly in face up from the stock, the others' as backs. */
+function draws(before, events) {
+  const runs = [];
+  const back = document.querySelector("#piles .pile-card") || document.querySelector(".fan .card");
+  const mine = new Set();
+  for (const ev of events) {
+    if (!["draw", "reserve-draw", "deal", "dreck-share", "dreck-dealt", "trump-drawn"].includes(ev.kind)) continue;
+    const from = ev.kind.startsWith("dreck") || ev.kind === "deal" ? before.trick : before.stock;
+    const seats = ev.kind === "dreck-dealt" ? ev.seats : [ev.seat];
+    for (const seat of seats) {
+      if (seat === mySeat()) ev.cards.forEach((c) => mine.add(c));
+      else if (seat >= 0) runs.push(backsFly(Math.max(1, Math.min(ev.n, 5)), from, plateRect(seat), back));
+    }
   }
-  $("start").hidden = !(table.status === "lobby" && you && you.player === 0);
-  $("again-box").hidden = !(table.status === "over" && me);
-  $("leave").hidden = !me || me.left || table.status !== "playing";
-  $("reclaim").hidden = !me || !me.left;
-  if (!p) { $("seats").replaceChildren(); return; }
-  $("phase").textContent = p.rules + " · " + p.phase;
-  $("stock").textContent = p.phase === "phase one" ? "stock " + p.stock : "";
-  const tr = $("trump");
-  tr.replaceChildren("trump: ");
-  if (p.trump_suit) {
-    tr.append(SUITS[p.trump_suit][0] + " " + SUITS[p.trump_suit][1]);
-    const tc = (me && me.trump_card) || p.trump_card;
-    if (tc) tr.append(" (", cardSpan(tc), ")");
-  } else if (p.trump_holder >= 0) tr.append("not yet known, " + name(p.trump_holder) + " holds the face-down trump card");
-  else tr.append("not yet known");
-  if (p.exposed) tr.append(" · bottom card ", cardSpan(p.exposed));
-  // seats
-  $("seats").replaceChildren(...table.seats.map((s, i) => {
-    const li = el("li", { class: (i === p.to_act ? "to-act " : "") + (i === seat ? "me" : "") });
-    li.append(el("strong", { text: s.name + (i === seat ? " (you)" : "") }));
-    const bits = [p.hand_sizes[i] + " in hand"];
-    if (p.phase === "phase one") bits.push("pile " + p.piles[i]);
-    if (s.bot) bits.push("bot: " + s.bot);
-    else if (!s.connected) bits.push("away");
-    if (p.out.includes(i)) bits.push("out");
-    if (i === p.to_act) bits.push("to act");
-    if (p.window.includes(i)) bits.push("may sluff");
-    bits.push("goats " + s.goats);
-    li.append(el("div", { text: bits.join(" · ") }));
-    if (i !== seat && p.known[i].length && p.phase !== "phase one") li.append(el("div", { text: "known: " }, cards(p.known[i])));
-    return li;
+  document.querySelectorAll("#hand .card").forEach((b) => {
+    if (mine.has(b.dataset.card) && !before.hand[b.dataset.card]) runs.push(flyIn(b, before.stock || before.trick, { scale: 0.8 }));
+  });
+  return Promise.all(runs);
+}
+
+const listOf = (names) => names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+
+/** A word across the table for what matters most in these events (also without motion). */
+function announce(events) {
+  let text = "";
+  for (const ev of events) {
+    const who = ev.seat >= 0 ? nameOf(ev.seat) : "";
+    if (ev.kind === "war") text = "War! " + listOf(ev.seats.map(nameOf)) + " play again";
+    else if (ev.kind === "bounce") text = "Bounce! " + listOf(ev.seats.map(nameOf)) + " play again";
+    else if (ev.kind === "trump" && ev.seats.length) text = "Trump: " + SUITS["CDHS"[ev.seats[0]]].word;
+    else if (ev.kind === "end-one") text = "Phase two: get rid of your cards";
+    else if (ev.kind === "dreck-dealt") text = "The dreck goes to " + listOf(ev.seats.map(nameOf));
+    else if (ev.kind === "one-card") text = who + (who === "You" ? " have" : " has") + " one card";
+    else if (ev.kind === "three-cards" && !text) text = who + (who === "You" ? " have" : " has") + " three cards";
+    else if (ev.kind === "out" && pub() && pub().phase !== "game over") text = who + (who === "You" ? " are" : " is") + " out";
+    else if (ev.kind === "kill") text = who + " killed the trick";
+  }
+  if (text) banner(text);
+}
+
+// -- drawing -------------------------------------------------------------------------------------------
+function ctx(extra = {}) {
+  const p = pub();
+  const seat = mySeat();
+  let timer = null;
+  if (S.timerAt !== null && S.table.turn_seconds && !(p && p.winner >= 0)) timer = Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000));
+  return { pub: p, seats: S.table.seats, me: seat, title: title(), timer, trumpCard: S.me ? S.me.trump_card : null,
+           lastTrick: S.last, pairs: p && p.first_phase === "pairs", ...extra };
+}
+
+function render(opts = {}) {
+  const t = S.table;
+  if (!t) return;
+  renderStatus();
+  const lobbyTime = t.status === "lobby" || !t.public;
+  $("waiting").hidden = !lobbyTime;
+  $("center").hidden = lobbyTime;
+  $("seats").hidden = lobbyTime;
+  document.body.dataset.status = t.status;
+  document.body.classList.toggle("spectator", !S.me);
+  if (lobbyTime) renderWaiting();
+  else { renderSeats(); renderCenter(opts); }
+  renderDock();
+  renderSide();
+  renderResult();
+}
+
+function renderStatus() {
+  const t = S.table, p = t.public, seat = mySeat();
+  let text = "", mine = false;
+  if (t.status === "lobby") text = "Waiting for players";
+  else if (t.status === "over" && p) text = p.loser === null ? "The deal was abandoned" : (p.loser === seat ? "You are " : nameOf(p.loser) + " is ") + p.loser_title;
+  else if (p) {
+    const canPlay = S.me && S.me.legal.some((m) => m.kind !== "sluff" && m.kind !== "pass");
+    if (S.me && S.me.left) text = "A bot plays for you";
+    else if (p.window.includes(seat) && !canPlay) { text = "Sluff, or say you are done"; mine = true; }
+    else if (p.to_act === seat) {
+      mine = true;
+      text = p.phase === "phase two" ? (p.table.length ? "Your turn: beat " + cardsText(p.to_beat) + " or pick up" : "Your turn: lead")
+                                     : "Your turn: play a card";
+    } else if (p.to_act >= 0) text = nameOf(p.to_act) + " to play";
+    else if (p.to_act === -1) text = "Dealing the dreck…";
+  }
+  status(text);
+  document.body.classList.toggle("my-turn", mine && online());
+  document.title = (mine ? "● Your turn · " : "") + "Skitgubbe" + (t.room ? " · " + t.room : "");
+  $("room-tag").textContent = "Table " + t.room + " · " + t.rules;
+}
+
+function renderSeats() {
+  const t = S.table, p = t.public, n = p.players;
+  const bottom = mySeat() !== null ? mySeat() : 0;
+  const others = clockwise(bottom, n).slice(1);
+  const spots = ring(others.length);
+  const c = ctx();
+  const box = $("seats");
+  box.dataset.count = others.length;
+  box.replaceChildren(...others.map((seat, k) => {
+    const plate = plateEl(seat, c);
+    plate.style.setProperty("--x", spots[k][0].toFixed(1) + "%");
+    plate.style.setProperty("--y", spots[k][1].toFixed(1) + "%");
+    if (spots[k][1] < 25) plate.classList.add("high");  // grows downwards, not off the table
+    return plate;
   }));
-  renderTrick(p);
-  renderHand(p);
+  if (mySeat() === null) box.append(Object.assign(plateEl(bottom, c), { style: "--x: 50%; --y: 88%" }));
 }
 
-function renderTrick(p) {
-  const box = $("trick");
-  box.replaceChildren();
-  if (p.phase === "phase one") {
-    box.append(el("div", { text: p.leader >= 0 ? "Trick led by " + name(p.leader) : "No trick yet" }));
-    p.rounds.forEach((rnd, k) => {
-      if (!rnd.length) return;
-      const row = el("div", { class: "round", text: "round " + (k + 1) + ": " });
-      rnd.forEach(([s, c], j) => { if (j) row.append(" · "); row.append(name(s) + " ", cardSpan(c)); });
-      box.append(row);
-    });
-    if (p.round_seats.length) box.append(el("div", { text: "still to play: " + p.round_seats.map(name).join(", ") }));
-    if (p.sluffs.length) {
-      const row = el("div", { text: "sluffed: " });
-      p.sluffs.forEach(([s, c], j) => { if (j) row.append(" · "); row.append(name(s) + " ", cardSpan(c)); });
-      box.append(row);
-    }
-    if (p.winner >= 0) box.append(el("div", { text: name(p.winner) + " takes the trick once everyone is done sluffing" }));
-  } else if (p.phase === "phase two") {
-    if (!p.table.length) box.append(el("div", { text: "Table empty: " + name(p.to_act) + " leads; " + p.kill_at + " plays kill a trick" }));
-    else {
-      box.append(el("div", { text: p.kill }));
-      const ol = el("ol");
-      p.table.forEach(([s, cs], i) => ol.append(el("li", { class: "play" }, name(s) + (i ? " beat with " : " led "), cards(cs))));
-      box.append(ol);
-      if (p.pick_up.length) box.append(el("div", { text: "picking up takes " }, cards(p.pick_up)));
-    }
+function renderCenter(opts = {}) {
+  const c = ctx({ stockButton: legalMove("stock") ? () => act("stock") : null });
+  pilesInto($("piles"), c);
+  $("phase-line").textContent = phaseText(c);
+  if (opts.collection) {
+    const box = $("trick");
+    box.replaceChildren(lastTrickEl(opts.collection, c));
+    const col = opts.collection, who = nameOf(col.seat);
+    const note = box.querySelector(".note");
+    if (note) note.textContent = col.kind === "win" ? who + (who === "You" ? " take" : " takes") + " the trick"
+      : col.kind === "kill" ? who + " killed the trick" : who + " picked up " + cardsText(col.cards);
+  } else {
+    trickInto($("trick"), c);
+  }
+  fitTrick();
+}
+
+/** Smaller table cards while the trick would not fit the middle of the table (big tables, wars). */
+function fitTrick() {
+  const trick = $("trick"), felt = $("felt");
+  const narrow = window.matchMedia("(max-width: 760px)").matches;
+  const room = narrow ? Math.max(150, window.innerHeight * 0.42) : felt.clientHeight * 0.5;
+  for (const tw of narrow ? [46, 40, 34, 30] : [62, 54, 46, 40, 34]) {
+    trick.style.setProperty("--tw", tw + "px");
+    if (trick.scrollHeight <= room) break;
   }
 }
 
-function renderHand(p) {
-  const hand = $("hand"), moves = $("moves");
-  // keep the keyboard focus on the same card or move across updates
+function renderWaiting() {
+  const t = S.table, box = $("waiting");
+  const link = location.origin + "/?room=" + t.room;
+  const list = el("ul", { class: "wait-seats" });
+  t.seats.forEach((s, i) => {
+    let what;
+    if (s.open) what = "open: waiting for a friend";
+    else if (s.bot) what = "bot: " + botLabel(s.bot);
+    else what = s.connected ? "here" : "joined, not connected";
+    const me = S.you && S.you.player === s.player;
+    list.append(el("li", { class: (s.open ? "open" : s.bot ? "bot" : "person") + (s.connected ? " connected" : "") },
+      el("span", { class: "seat-no", text: "Seat " + (i + 1) }),
+      el("strong", { text: s.open ? "—" : s.name + (me ? " (you)" : "") }), el("span", { class: "what", text: what })));
+  });
+  const copy = el("button", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, "Copy");
+  const kids = [el("h2", { id: "waiting-title", text: "Waiting for players" }),
+    el("p", { text: t.rules + " · " + plural(t.players, "seat") }), list,
+    el("div", { class: "invite" }, el("label", { for: "invite-link", text: "Invite link" }),
+      el("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }), copy),
+    el("p", { id: "copy-note", class: "muted", "aria-live": "polite" })];
+  if (S.you && S.you.player === 0) {
+    kids.push(el("button", { type: "button", id: "start", class: "primary", onclick: () => send({ type: "start" }) },
+                 t.seats.some((s) => s.open) ? "Start now (bots take the open seats)" : "Start"));
+  } else {
+    kids.push(el("p", { class: "muted", text: "The deal starts when every seat is taken, or when " + t.seats[0].name + " starts it." }));
+  }
+  const focused = document.activeElement && document.activeElement.id;
+  box.replaceChildren(...kids);
+  if (focused && $(focused) && box.contains($(focused))) $(focused).focus();
+}
+async function copyLink(link) {
+  let ok = false;
+  try { await navigator.clipboard.writeText(link); ok = true; } catch (e) {
+    const i = $("invite-link"); i.select(); try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
+  }
+  $("copy-note").textContent = ok ? "Copied: send it to your friends." : "Select the link and copy it.";
+}
+
+// -- your hand and moves ----------------------------------------------------------------------------------
+function legalMove(kind) { return S.me ? S.me.legal.find((m) => m.kind === kind) : undefined; }
+
+/** Per card of the hand: its one-card move (play, or sluff out of turn) and whether it is part of a
+ * legal play of several cards (a run, or equal cards). */
+function cardMoves() {
+  const out = {};
+  if (!S.me) return out;
+  const p = pub(), myTurn = p && p.to_act === mySeat();
+  for (const m of S.me.legal) {
+    const [verb, ...cards] = m.move.split(" ");
+    if (verb !== "play" && verb !== "sluff") continue;
+    if (cards.length === 1) {
+      const o = (out[cards[0]] = out[cards[0]] || {});
+      if (!o.single || (myTurn ? verb === "play" : verb === "sluff")) o.single = m.move;
+    } else for (const c of cards) (out[c] = out[c] || {}).multi = true;
+  }
+  return out;
+}
+function selectionMove() {
+  if (!S.me || !S.selected.size) return null;
+  const want = [...S.selected].sort().join(" ");
+  const m = S.me.legal.find((x) => {
+    const [verb, ...cards] = x.move.split(" ");
+    return verb === "play" && cards.length === S.selected.size && [...cards].sort().join(" ") === want;
+  });
+  return m ? m.move : null;
+}
+function canAct() { return online() && S.me && !S.me.left && !S.pending && S.table.status === "playing"; }
+function whyCard(c) {
+  if (!S.me || S.table.status !== "playing") return "";
+  const why = S.me.why || {};
+  const o = cardMoves()[c] || {};
+  const text = (o.single && why[o.single]) || why["play " + c] || why["sluff " + c] ||
+    (o.multi ? "part of a run you may play: choose its cards, then Play" : "");
+  return text ? cardText(c) + ": " + words(text) : "";
+}
+function hint(text) { $("hint").textContent = text; }
+
+function renderDock() {
+  if (!S.table) return;
+  const p = pub();
+  const dock = $("dock");
+  dock.hidden = !p || S.table.status === "lobby";
+  if (dock.hidden) return;
+  const seat = mySeat();
+  // your seat
+  const plate = $("my-plate");
+  if (seat !== null) {
+    const fresh = plateEl(seat, ctx());
+    fresh.id = "my-plate";
+    fresh.classList.add("my-plate");
+    fresh.querySelector(".plate-hand")?.remove();
+    plate.replaceWith(fresh);
+  } else {
+    plate.replaceChildren(el("p", { text: "You are watching: every card you see, everyone sees." }));
+  }
+  dock.classList.toggle("disabled", !online());
+  renderHand();
+  renderMoves();
+  sizeDock();
+}
+
+function renderHand() {
+  const hand = $("hand");
   const active = document.activeElement;
-  const inside = active && (hand.contains(active) || moves.contains(active));
-  const key = inside ? (active.dataset.card || active.dataset.move) : null;
-  hand.replaceChildren(); moves.replaceChildren();
-  if (inside) setTimeout(() => {
-    const again = [...hand.children, ...moves.children].find((b) => (b.dataset.card || b.dataset.move) === key)
-      || hand.querySelector("button.legal") || moves.querySelector("button") || hand.querySelector("button");
-    if (again) again.focus();
-  }, 0);
-  if (!me) { hand.append(el("p", { text: "You are watching." })); return; }
-  const single = {};
-  for (const m of me.legal) {
-    const parts = m.move.split(" ");
-    if ((m.kind === "play" || m.kind === "sluff") && parts.length === 2 && !single[parts[1]]) single[parts[1]] = m.move;
-  }
-  for (const c of me.hand) {
-    const legal = single[c];
-    const b = el("button", { type: "button", class: "card" + ("DH".includes(c[1]) ? " red" : "") + (legal ? " legal" : ""),
-                             "aria-label": cardWords(c) + (legal ? (legal.startsWith("sluff") ? ", sluff" : ", play") : ""),
-                             "data-card": c, text: cardText(c) });
-    // a card that is not a legal move is still sent, so that the server can say why not
-    b.addEventListener("click", () => act(legal || "play " + c));
+  const key = active && hand.contains(active) ? active.dataset.card : null;
+  hand.replaceChildren();
+  if (!S.me) return;
+  const p = pub(), moves = cardMoves(), live = canAct();
+  const trump = p.trump_suit;
+  for (const c of S.me.hand) {
+    const o = moves[c] || {};
+    const legal = !!(o.single || o.multi);
+    const sluff = o.single && o.single.startsWith("sluff");
+    const label = cardWords(c) + (trump === c[1] ? ", trump" : "") + (legal ? (sluff ? ", sluff" : ", playable") : ", not playable now") +
+      (S.selected.has(c) ? ", chosen" : "");
+    const b = cardEl(c, { tag: "button", cls: "hc " + (legal && live ? "legal" : "illegal") + (trump === c[1] ? " trump" : "") +
+                           (S.selected.has(c) ? " selected" : ""), label });
+    b.type = "button";
+    b.setAttribute("aria-describedby", "hint");
+    if (S.selected.has(c)) b.setAttribute("aria-pressed", "true");
+    if (trump === c[1]) b.append(el("span", { class: "mark trump-mark", "aria-hidden": "true", title: "trump", text: "★" }));
+    if (sluff) b.append(el("span", { class: "mark sluff-mark", "aria-hidden": "true", text: "sluff" }));
+    b.addEventListener("click", () => onCard(c));
+    b.addEventListener("dblclick", () => { if (o.single && canAct()) act(o.single); });
+    b.addEventListener("focus", () => hint(whyCard(c)));
+    b.addEventListener("mouseenter", () => hint(whyCard(c)));
+    longPress(b, () => hint(whyCard(c)));
     hand.append(b);
   }
-  for (const m of me.legal) {
-    const parts = m.move.split(" ");
-    if ((m.kind === "play" || m.kind === "sluff") && parts.length === 2) continue;  // the card buttons
-    moves.append(el("button", { type: "button", class: "move", "data-move": m.move, text: m.label,
-                                onclick: () => act(m.move) }));
+  if (!S.me.hand.length) hand.append(el("p", { class: "muted", text: p.out.includes(mySeat()) ? "You are out: you are safe." : "No cards." }));
+  layoutHand();
+  if (key) (hand.querySelector(`[data-card="${key}"]`) || hand.querySelector(".legal") || hand.querySelector("button"))?.focus();
+  else hint("");
+}
+
+function renderMoves() {
+  const box = $("moves");
+  const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  box.replaceChildren();
+  const t = S.table, p = pub();
+  if (t.status === "over") {
+    box.append(el("button", { type: "button", class: "primary", "data-move": "result", onclick: () => openResult() }, "Show the result"));
+  }
+  if (!S.me) return;
+  if (S.me.left) {
+    box.append(el("span", { class: "muted", text: "A bot plays for you." }),
+               el("button", { type: "button", "data-move": "reclaim", onclick: () => send({ type: "reclaim" }) }, "Take my seat back"));
+    return;
+  }
+  const live = canAct();
+  const moves = cardMoves();
+  if (Object.values(moves).some((o) => o.multi)) {
+    const m = selectionMove();
+    const label = S.selected.size ? "Play " + cardsText([...S.selected]) : "Play";
+    box.append(el("button", { type: "button", class: "primary", "data-move": "play-selected", disabled: !(m && live),
+      "aria-keyshortcuts": "P", title: "choose the cards of a run (or of one rank), then Play (P)",
+      onclick: () => { const mv = selectionMove(); if (mv) act(mv); } }, label, el("kbd", { text: "P" })));
+    if (S.selected.size) box.append(el("button", { type: "button", "data-move": "clear", onclick: () => { S.selected.clear(); renderDock(); } }, "Clear"));
+  }
+  for (const m of S.me.legal) {
+    const [verb, ...cards] = m.move.split(" ");
+    if ((verb === "play" || verb === "sluff") && cards.length) continue;  // the cards themselves
+    const key = KEYS[m.kind];
+    let text = tidy(m.label);
+    if (m.kind === "pass") {
+      text = "Done sluffing";
+      if (S.timerAt !== null && p.winner >= 0) text += " (" + Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000)) + " s)";
+    }
+    if (m.kind === "pick" && p.pick_up.length) text = "Pick up " + cardsText(p.pick_up);
+    const b = el("button", { type: "button", class: "move" + (m.kind === "pass" ? " primary" : ""), "data-move": m.move,
+      disabled: !live, "aria-keyshortcuts": key ? key.toUpperCase() : null,
+      title: S.me.why && S.me.why[m.move] ? words(S.me.why[m.move]) : null, onclick: () => act(m.move) },
+      text, key ? el("kbd", { text: key.toUpperCase() }) : null);
+    b.addEventListener("focus", () => hint(S.me.why && S.me.why[m.move] ? words(S.me.why[m.move]) : ""));
+    box.append(b);
+  }
+  if (S.pending) box.append(el("span", { class: "muted", text: "sending…" }));
+  if (active) box.querySelector(`[data-move="${CSS.escape(active)}"]`)?.focus();
+}
+
+function onCard(c) {
+  if (!S.me) return;
+  const o = cardMoves()[c] || {};
+  if (!online()) { hint("Not connected: wait until the table is back."); return; }
+  if (S.pending) { hint("Your last move is still on its way."); return; }
+  if (S.me.left) { hint("A bot plays for you: take your seat back first."); return; }
+  if (!o.single && !o.multi) { hint(whyCard(c)); showError(whyCard(c)); return; }
+  showError("");
+  if (o.multi || S.selected.size) {
+    if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
+    renderDock();
+    const m = selectionMove();
+    hint(S.selected.size ? (m ? "Press Play (P) to play " + cardsText([...S.selected]) : cardsText([...S.selected]) + " is not a play you may make now")
+                         : "");
+    return;
+  }
+  act(o.single);
+}
+
+function longPress(elem, fn) {
+  let timer = null;
+  elem.addEventListener("touchstart", () => { timer = setTimeout(() => { timer = "done"; fn(); }, 450); }, { passive: true });
+  const stop = (ev) => { if (timer === "done" && ev.type === "touchend") ev.preventDefault(); if (timer && timer !== "done") clearTimeout(timer); timer = null; };
+  elem.addEventListener("touchend", stop);
+  elem.addEventListener("touchmove", stop, { passive: true });
+}
+
+/** Overlap the hand's cards so that they fit the width, in two rows on a narrow screen if need be. */
+function layoutHand() {
+  const hand = $("hand");
+  const cards = [...hand.querySelectorAll(".card")];
+  if (!cards.length) return;
+  const width = hand.clientWidth || 320;
+  const w = cards[0].getBoundingClientRect().width || 60;
+  const minStep = Math.max(17, w * 0.3);
+  const perRow = Math.max(1, Math.floor((width - w) / minStep) + 1);
+  const rows = Math.ceil(cards.length / perRow);
+  const each = Math.ceil(cards.length / rows);
+  hand.dataset.rows = rows;
+  cards.forEach((c, k) => {
+    const inRow = k % each, count = Math.min(each, cards.length - Math.floor(k / each) * each);
+    const step = count > 1 ? Math.min(w + 6, (width - w) / (count - 1)) : 0;
+    c.style.setProperty("--i", inRow);
+    c.style.setProperty("--step", step.toFixed(1) + "px");
+    c.style.setProperty("--row", Math.floor(k / each));
+    c.style.setProperty("--count", count);
+  });
+  hand.style.setProperty("--rows", rows);
+}
+
+function sizeDock() {
+  const h = $("dock").getBoundingClientRect().height;
+  document.documentElement.style.setProperty("--dock-h", Math.ceil(h) + "px");
+}
+
+// -- the side: table talk, chat, your seat ------------------------------------------------------------------
+function renderSide() {
+  const spectator = !S.me;
+  $("chat-form").hidden = spectator;
+  if (spectator && !$("chat-note")) $("chat-form").after(el("p", { id: "chat-note", class: "muted", text: "Spectators watch: the chat is for the players." }));
+  $("leave").hidden = spectator || S.me.left || S.table.status !== "playing";
+  $("reclaim").hidden = spectator || !S.me.left;
+  $("log-btn").hidden = false;
+}
+function addChat(m) {
+  $("chat").append(el("li", {}, el("strong", { text: m.name + ": " }), m.text));
+  $("chat").scrollTop = $("chat").scrollHeight;
+}
+
+// -- the end of a deal ------------------------------------------------------------------------------------------
+function renderResult() {
+  const t = S.table, p = t.public;
+  const over = t.status === "over" && p;
+  if (!over) { $("result").hidden = true; return; }
+  const seat = mySeat();
+  const who = p.loser === null ? null : p.loser === seat ? "You are" : t.seats[p.loser].name + " is";
+  $("result-title").textContent = who ? who + " " + p.loser_title + "!" : "The deal was abandoned";
+  const body = $("result-body");
+  body.replaceChildren();
+  if (p.out.length) {
+    const ol = el("ol", { class: "went-out", "aria-label": "The order players went out" });
+    p.out.forEach((s, k) => ol.append(el("li", {}, el("span", { class: "place", text: ordinal(k + 1) }), " " + (s === seat ? "You" : t.seats[s].name))));
+    body.append(el("h3", { text: "Went out" }), ol);
+  }
+  const tally = el("ul", { class: "tally-list", "aria-labelledby": "tally-title" });
+  for (const [i, s] of t.seats.entries()) {
+    tally.append(el("li", { class: i === p.loser ? "lost" : "" }, (i === seat ? "You" : s.name) + " ", el("strong", { text: String(s.goats) })));
+  }
+  body.append(el("h3", { id: "tally-title", text: "Times " + p.loser_title + " in " + plural(t.game, "deal") }), tally);
+  $("again").hidden = !S.me;
+  $("roving").parentElement.hidden = !S.me;
+  $("roving-text").textContent = "Roving " + title() + ": the " + title() + " first changes seat with the player on its left";
+  $("again").nextElementSibling.title = "";
+  if (S.resultSeen !== t.game) {
+    S.resultSeen = t.game;
+    openResult();
   }
 }
-
-function showReplay(r) {
-  const box = $("replay");
-  box.hidden = false;
-  const lines = [];
-  if (r.complete) r.hands.forEach((h, i) => lines.push(r.names[i] + " was dealt: " + h.map(cardText).join(" ")));
-  else lines.push("The deal is still on: only the public moves are shown.");
-  r.moves.forEach(([s, m], i) => lines.push((i + 1) + ". " + (s < 0 ? "chance" : r.names[s]) + ": " + m));
-  if (r.record) lines.push("", r.record);
-  box.textContent = lines.join("\n");
+function openResult() {
+  $("result").hidden = false;
+  (S.me ? $("again") : $("result-replay")).focus();
 }
 
+// -- the replay ----------------------------------------------------------------------------------------------------
+function gotReplay(r) {
+  if (r.complete) {
+    openReplay(r, { room: S.table ? S.table.room : roomCode, me: mySeat(), onClose: () => $("replay-btn").focus() });
+  } else {
+    showError("The replay opens once the deal is over: the moves so far are in the table talk.");
+  }
+  S.wantReplay = null;
+}
+
+// -- timers, keys, buttons ------------------------------------------------------------------------------------------
 setInterval(() => {
-  $("timer").textContent = timerAt ? "⏱ " + Math.max(0, Math.ceil((timerAt - Date.now()) / 1000)) + " s" : "";
+  if (!S.table || S.timerAt === null || S.table.status !== "playing") return;
+  const p = pub();
+  if (!p) return;
+  document.querySelectorAll(".plate.to-act .pstate").forEach((e) => {
+    const left = Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000));
+    if (S.table.turn_seconds && p.winner < 0) e.textContent = e.textContent.replace(/( · \d+ s)?$/, " · " + left + " s");
+  });
+  const pass = document.querySelector('#moves [data-move="pass"]');
+  if (pass && p.winner >= 0) pass.firstChild.textContent = "Done sluffing (" + Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000)) + " s)";
 }, 500);
 
-$("leave").addEventListener("click", () => send({ type: "leave" }));
-$("reclaim").addEventListener("click", () => send({ type: "reclaim" }));
-$("start").addEventListener("click", () => send({ type: "start" }));
-$("again").addEventListener("click", () => send({ type: "again", roving: $("roving").checked }));
-$("replay-btn").addEventListener("click", () => send({ type: "replay" }));
-$("chat-form").addEventListener("submit", (ev) => {
-  ev.preventDefault();
-  const t = $("chat-text").value.trim();
-  if (t) send({ type: "chat", text: t });
-  $("chat-text").value = "";
+document.addEventListener("keydown", (ev) => {
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (!$("replay").hidden) return;  // the replay has its own keys
+  const key = ev.key.toLowerCase();
+  if (key === "escape") {
+    if (!$("last-trick").hidden) { $("last-trick").hidden = true; $("last-btn").focus(); }
+    else if (!$("result").hidden) $("result").hidden = true;
+    else if (document.body.classList.contains("side-open")) toggleSide(false);
+    else if (S.selected.size) { S.selected.clear(); renderDock(); }
+    return;
+  }
+  if (t && t.closest && t.closest("#hand") && (key === "arrowleft" || key === "arrowright")) {
+    const cards = [...$("hand").querySelectorAll("button.card")];
+    const i = cards.indexOf(t) + (key === "arrowright" ? 1 : -1);
+    if (cards[i]) cards[i].focus();
+    ev.preventDefault();
+    return;
+  }
+  if (key === "?") { const c = t && t.dataset ? t.dataset.card : null; hint(c ? whyCard(c) : "Focus a card (Tab, then ←/→) to hear why it can or cannot be played."); return; }
+  if (key === "l") { openLastTrick(); return; }
+  if (key === "p") { const m = selectionMove(); if (m && canAct()) act(m); return; }
+  for (const [kind, k] of Object.entries(KEYS)) {
+    if (key === k) { const m = legalMove(kind); if (m && canAct()) { act(m.move); ev.preventDefault(); } return; }
+  }
 });
 
+function openLastTrick() {
+  if (!S.last || !S.table) return;
+  $("last-body").replaceChildren(lastTrickEl(S.last, ctx()));
+  $("last-trick").hidden = false;
+  $("last-close").focus();
+}
+function toggleSide(open) {
+  document.body.classList.toggle("side-open", open);
+  $("log-btn").setAttribute("aria-expanded", String(open));
+  if (open) $("side").focus?.();
+  else $("log-btn").focus();
+}
+
+$("last-btn").addEventListener("click", openLastTrick);
+$("last-close").addEventListener("click", () => { $("last-trick").hidden = true; $("last-btn").focus(); });
+$("leave").addEventListener("click", () => send({ type: "leave" }));
+$("reclaim").addEventListener("click", () => send({ type: "reclaim" }));
+$("again").addEventListener("click", () => { if (send({ type: "again", roving: $("roving").checked })) $("result").hidden = true; });
+$("result-close").addEventListener("click", () => { $("result").hidden = true; $("hand").focus(); });
+$("result-replay").addEventListener("click", () => send({ type: "replay" }));
+$("replay-btn").addEventListener("click", () => send({ type: "replay" }));
+$("log-btn").addEventListener("click", () => toggleSide(!document.body.classList.contains("side-open")));
+$("side-close").addEventListener("click", () => toggleSide(false));
+$("side").setAttribute("tabindex", "-1");
+$("motion-btn").setAttribute("aria-pressed", String(motion.on));
+$("motion-btn").addEventListener("click", () => {
+  motion.set(!motion.on);
+  $("motion-btn").setAttribute("aria-pressed", String(motion.on));
+  banner(motion.on ? "Motion on" : "Motion off");
+});
+$("chat-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (text && send({ type: "chat", text })) $("chat-text").value = "";
+});
+window.addEventListener("resize", () => { if (S.table && S.me) { layoutHand(); sizeDock(); } });
+
+installSprite();
 if (!roomCode) lobby().catch((e) => status(e.message));
 else if (stored()) connect();
-else joinForm();
+else if (S.wantReplay) connect(true);
+else joinPage();

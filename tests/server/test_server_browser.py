@@ -1,5 +1,5 @@
 """The page in a real browser: headless Chromium (Debian's chromium and chromium-driver, driven by
-Selenium) plays whole deals of pagat and goat against bots at desktop (1280x800) and phone (390x844)
+Selenium) plays whole deals of pagat and goat against bots at desktop (1280x900) and phone (390x844)
 size, by the clicks and keys a person uses: cards, "Play", "Done sluffing", "Pick up", Enter on a
 focused card, the letter keys.  Along the way it checks what a player must be able to see (the card
 to beat and the hand on screen together, the result overlay at the end), runs axe-core (the
@@ -37,7 +37,7 @@ CHROMIUM = shutil.which("chromium")
 DRIVER = shutil.which("chromedriver")
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("SKITGUBBE_SCREENSHOTS") or ROOT / "build" / "screenshots")
-SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,

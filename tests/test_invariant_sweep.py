@@ -32,10 +32,10 @@ from hypothesis import strategies as st
 from skitgubbe.actions import CHANCE, Action, Kind
 from skitgubbe.cards import FULL_DECK, fold
 from skitgubbe.rules import INT_RANGES, OPTION_HELP, Rules, RulesError
-from skitgubbe.state import GameOverError, IllegalActionError, State
+from skitgubbe.state import IllegalActionError, State
 from skitgubbe.variants import PRESETS, find_variant
 from test_option_properties import check_cards
-from test_properties import check_illegal_actions, check_legal_actions, pick, snapshot
+from test_properties import check_illegal_actions, check_legal_actions, pick, refused, snapshot
 
 T = TypeVar("T")
 Choose = Callable[[Sequence[Any]], Any]
@@ -119,16 +119,8 @@ def refuse(state: State, probes: Sequence[tuple[str, int, Action]]) -> None:
     can() too, and leaves the state exactly as it was."""
     before = snapshot(state)
     for what, seat, action in probes:
-        assert not state.can(action, seat), f"{what}: can() says yes to {action} by seat {seat}"
-        try:
-            state.apply(action, seat)
-        except GameOverError:  # pragma: no cover - only on failure
-            raise AssertionError(f"{what}: GameOverError before the game is over") from None
-        except IllegalActionError as e:
-            assert e.reason and "\n" not in e.reason, (what, e)
-        else:  # pragma: no cover - only on failure
-            raise AssertionError(f"{what}: {action} by seat {seat} was accepted")
-        assert snapshot(state) == before, f"{what}: the refused {action} changed the state"
+        e = refused(state, what, seat, action, before)
+        assert e.reason and "\n" not in e.reason, (what, e)
 
 
 def check_every_legal_action_applies(state: State) -> None:

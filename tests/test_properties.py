@@ -315,16 +315,24 @@ def check_illegal_actions(state: State, rng: random.Random) -> None:
     for what, seat, action in rng.sample(probes, min(len(probes), 6)):
         legal = state.legal_actions(seat) if seat == CHANCE or 0 <= seat < state.players else []
         assert action not in legal, f"{what}: {action} by seat {seat} is listed as legal"
-        assert not state.can(action, seat), f"{what}: can() says yes to {action} by seat {seat}"
-        try:
-            state.apply(action, seat)
-        except GameOverError:  # pragma: no cover - only on failure
-            raise AssertionError(f"{what}: GameOverError before the game is over") from None
-        except IllegalActionError as e:
-            assert e.seat == seat and e.action == action and e.reason, (what, e)
-        else:
-            raise AssertionError(f"{what}: {action} by seat {seat} was accepted")
-        assert snapshot(state) == before, f"{what}: the refused {action} changed the state"
+        e = refused(state, what, seat, action, before)
+        assert e.seat == seat and e.action == action and e.reason, (what, e)
+
+
+def refused(state: State, what: str, seat: int, action: Action, before: object) -> IllegalActionError:
+    """The IllegalActionError (not GameOverError, not anything else) that ``action`` by ``seat``
+    raises; can() must say no too, and the state must stay as ``before`` (its :func:`snapshot`)."""
+    assert not state.can(action, seat), f"{what}: can() says yes to {action} by seat {seat}"
+    try:
+        state.apply(action, seat)
+    except GameOverError:  # pragma: no cover - only on failure
+        raise AssertionError(f"{what}: GameOverError before the game is over") from None
+    except IllegalActionError as e:
+        error = e
+    else:  # pragma: no cover - only on failure
+        raise AssertionError(f"{what}: {action} by seat {seat} was accepted")
+    assert snapshot(state) == before, f"{what}: the refused {action} changed the state"
+    return error
 
 
 # -- views -------------------------------------------------------------------------------------

@@ -19,9 +19,9 @@ import sys
 import numpy as np
 
 from skitgubbe import State, find_variant
-from skitgubbe.base import Phase
+from skitgubbe.batch.runner import play_out
 from skitgubbe.bots import HeuristicBot
-from skitgubbe.runner import play_out
+from skitgubbe.engine.base import Phase
 
 
 def collect(rules_name: str, players: int, deals: int) -> tuple[np.ndarray, np.ndarray]:

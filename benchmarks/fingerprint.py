@@ -25,10 +25,10 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from skitgubbe.batch.runner import play_out
 from skitgubbe.bots import make_bot
-from skitgubbe.runner import play_out
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS, find_variant
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS, find_variant
 
 
 def usual_players(name: str) -> int:

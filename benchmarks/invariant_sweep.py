@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from skitgubbe.rules import Rules  # noqa: E402
+from skitgubbe.engine.rules import Rules  # noqa: E402
 from test_invariant_sweep import make_rules, option_set, seat_count, sweep_deal  # noqa: E402
 
 

@@ -8,7 +8,7 @@ every-seat sluff windows: see ``skitgubbe.adapters.openspiel``):
   evaluator (``mcts.RandomRolloutEvaluator``), sampling worlds with the game's
   ``resample_from_infostate``;
 * our :class:`skitgubbe.bots.ismcts.ISMCTSBot`, wrapped as an OpenSpiel bot: it gets the seat's
-  :class:`~skitgubbe.view.View` from the game state (``SkitgubbeState.view``: the adapter keeps the
+  :class:`~skitgubbe.engine.view.View` from the game state (``SkitgubbeState.view``: the adapter keeps the
   engine State inside its state) and the legal action ids mapped to engine Actions
   (``skitgubbe.adapters.encoding``), and answers with the id of the Action it chooses;
 * OpenSpiel's uniform random bot in every other seat.
@@ -41,8 +41,8 @@ from open_spiel.python.bots.uniform_random import UniformRandomBot
 
 import skitgubbe.adapters.openspiel  # noqa: F401  (registers python_skitgubbe)
 from skitgubbe.adapters import encoding
+from skitgubbe.batch.stats import wilson_interval
 from skitgubbe.bots.ismcts import ISMCTSBot
-from skitgubbe.stats import wilson_interval
 
 
 class OurBot(pyspiel.Bot):  # type: ignore[misc]

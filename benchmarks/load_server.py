@@ -38,10 +38,10 @@ from typing import Any
 import httpx
 import websockets
 
-from skitgubbe.cards import card_name, cards_in, parse_card
+from skitgubbe.engine.cards import card_name, cards_in, parse_card
+from skitgubbe.engine.state import State
 from skitgubbe.server.rooms import Room, RoomSpec
 from skitgubbe.server.store import Store
-from skitgubbe.state import State
 
 CARD_RE = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA])([CDHS♣♦♥♠])(?![A-Za-z0-9])")
 GAME_SEQ = re.compile(r'"game":(\d+),.*?"public":\{"seq":(\d+)')
@@ -329,7 +329,7 @@ def main() -> int:
         db = f"sqlite:///{tmp}/load.db"
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db,
+        server = subprocess.Popen([sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", db,
                                    "--port", str(port),
                                    "--bot-workers", "1", "--bot-delay", "0",
                                    # every simulated client comes from 127.0.0.1: no per-client limits

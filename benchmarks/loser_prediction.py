@@ -19,10 +19,10 @@ import sys
 from collections.abc import Callable
 
 from skitgubbe import Action, State, find_variant
-from skitgubbe.base import Phase
+from skitgubbe.batch.runner import play_out
 from skitgubbe.bots import CounterBot
 from skitgubbe.bots.playouts import greedy_two, heuristic_two
-from skitgubbe.runner import play_out
+from skitgubbe.engine.base import Phase
 
 LIMIT = 2000
 """Most actions in one playout; a longer one names no loser."""

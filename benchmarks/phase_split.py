@@ -23,16 +23,16 @@ import random
 import time
 from collections.abc import Sequence
 
-from skitgubbe.actions import Action
-from skitgubbe.base import Phase
+from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.tournament import mean_interval
 from skitgubbe.bots import make_bot
 from skitgubbe.bots.base import Bot
-from skitgubbe.record import deck_from_seed
-from skitgubbe.runner import play_out
-from skitgubbe.state import State
-from skitgubbe.tournament import mean_interval
-from skitgubbe.variants import find_variant
-from skitgubbe.view import View
+from skitgubbe.engine.actions import Action
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.record import deck_from_seed
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import View
 
 
 class PhaseSplit:

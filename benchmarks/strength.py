@@ -20,8 +20,8 @@ import json
 import sys
 import time
 
-from skitgubbe.tournament import run_tournament
-from skitgubbe.variants import find_variant
+from skitgubbe.batch.tournament import run_tournament
+from skitgubbe.engine.variants import find_variant
 
 # name: (rules, players, bots, deals, seed)
 FIGURES: dict[str, tuple[str, int, str, int, int]] = {

@@ -18,13 +18,13 @@ import multiprocessing
 import random
 import time
 
+from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.tournament import mean_interval
 from skitgubbe.bots import make_bot
 from skitgubbe.bots.base import Bot
-from skitgubbe.record import deck_from_seed
-from skitgubbe.runner import play_out
-from skitgubbe.state import State
-from skitgubbe.tournament import mean_interval
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.record import deck_from_seed
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
 
 
 def build(name: str, keep: bool | None, rng: random.Random) -> Bot:

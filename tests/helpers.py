@@ -9,7 +9,7 @@ Import them by module name, ``from helpers import cs, play, stack_deck``: tests/
 
 Shapes used throughout:
 
-* a *card set* is an ``int`` bitmask, bit i = card i (:mod:`skitgubbe.cards`: card i is rank
+* a *card set* is an ``int`` bitmask, bit i = card i (:mod:`skitgubbe.engine.cards`: card i is rank
   ``i % 13 + 2`` of suit ``i // 13``, clubs, diamonds, hearts, spades; with two packs the second
   pack's copy of card c is bit ``c + 52``);
 * *card text* is space-separated card notation, rank then suit: ``"7C 9D TH"``;
@@ -25,15 +25,15 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from skitgubbe.actions import CHANCE, Action, Kind, parse_action
-from skitgubbe.base import Event, Phase
 from skitgubbe.bots.base import Bot
-from skitgubbe.cards import SUITS, mask_of, parse_card, parse_cards, rank_of
-from skitgubbe.narration import describe_event
-from skitgubbe.record import Record, start_state
-from skitgubbe.rules import Rules
-from skitgubbe.state import IllegalActionError, State
-from skitgubbe.view import View, view_of
+from skitgubbe.engine.actions import CHANCE, Action, Kind, parse_action
+from skitgubbe.engine.base import Event, Phase
+from skitgubbe.engine.cards import SUITS, mask_of, parse_card, parse_cards, rank_of
+from skitgubbe.engine.narration import describe_event
+from skitgubbe.engine.record import Record, start_state
+from skitgubbe.engine.rules import Rules
+from skitgubbe.engine.state import IllegalActionError, State
+from skitgubbe.engine.view import View, view_of
 
 __all__ = [
     "PASS",
@@ -329,7 +329,7 @@ class CheckingBot:
 
 def narration_lines(state: State) -> list[str]:
     """The deal told as the front ends tell it: for every event of ``state``, oldest first, the line
-    :func:`skitgubbe.narration.describe_event` gives with the seats named ``"Seat 0"`` ..
+    :func:`skitgubbe.engine.narration.describe_event` gives with the seats named ``"Seat 0"`` ..
     ``"Seat N-1"`` and the dreck last collected (tracked as the terminal's Session does: a ``dreck``
     event sets it before it is told), or ``"[KIND: no narration]"`` for an event it cannot tell; then
     one line for the outcome, ``"Outcome: Seat 2 loses; out in order: Seat 0, Seat 1"`` (or
@@ -355,7 +355,7 @@ def narration_lines(state: State) -> list[str]:
 
 def legal_lines(record: Record) -> list[str]:
     """What every seat could do before each move of ``record``, replayed from
-    :func:`skitgubbe.record.start_state`: one line a move, ``"N: S: a | b; T: c"``, the move's number
+    :func:`skitgubbe.engine.record.start_state`: one line a move, ``"N: S: a | b; T: c"``, the move's number
     (from 1), then each seat that may act at that point (:meth:`State.acting_seats`: the seat to act
     first, then any seat that may sluff; ``chance`` for a chance deal) with its legal actions in
     notation, sorted.  A rule that allows or forbids one more action anywhere in the deal changes a

@@ -12,11 +12,11 @@ import pytest
 
 from helpers import CheckingBot, cs, new_game, phase_two
 from skitgubbe import Action, Kind, Rules, State, find_variant, parse_action
+from skitgubbe.batch.runner import play_out
 from skitgubbe.bots import HeuristicBot, RandomBot, make_bot
 from skitgubbe.bots.base import Bot
-from skitgubbe.rules import FirstPhase, PickUp, Plays, SecondLead
-from skitgubbe.runner import play_out
-from skitgubbe.view import view_of
+from skitgubbe.engine.rules import FirstPhase, PickUp, Plays, SecondLead
+from skitgubbe.engine.view import view_of
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import Action, ActionParseError, Kind, parse_action, play
-from skitgubbe.cards import (
+from skitgubbe.engine.actions import Action, ActionParseError, Kind, parse_action, play
+from skitgubbe.engine.cards import (
     FULL_DECK,
     SUIT_MASKS,
     CardParseError,
@@ -302,9 +302,9 @@ def test_a_dreck_order_may_name_a_card_twice_for_two_packs() -> None:
                          [("pagat", 3, 1), ("goat", 4, 1), ("mas", 3, 1), ("goat", 5, 2)])
 def test_an_actions_repr_evaluates_back_to_it(preset: str, players: int, decks: int) -> None:
     # python-chess's Move.from_uci('e2e4') is the model: the repr is code that rebuilds the action
-    from skitgubbe.actions import CHANCE
-    from skitgubbe.state import State
-    from skitgubbe.variants import find_variant
+    from skitgubbe.engine.actions import CHANCE
+    from skitgubbe.engine.state import State
+    from skitgubbe.engine.variants import find_variant
 
     rules = find_variant(preset).with_options({"decks": decks, "dreck_below": 12} if decks == 2 else {})
     state = State.new(rules, players, seed=7)

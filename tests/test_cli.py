@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from skitgubbe.cli import main
-from skitgubbe.record import dumps, loads, record_of, replay
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS, find_variant
+from skitgubbe.engine.record import dumps, loads, record_of, replay
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS, find_variant
+from skitgubbe.play.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -114,7 +114,7 @@ def test_replay_names_the_first_illegal_move(tmp_path: Path, capsys: pytest.Capt
     state = State.new(find_variant("pagat"), 3, seed=4)
     held = state.hands[1]
     not_held = next(c for c in range(52) if not held >> c & 1 and c != state.stock[-1])
-    from skitgubbe.cards import card_name
+    from skitgubbe.engine.cards import card_name
 
     path = tmp_path / "bad.sgr"
     path.write_text("skitgubbe-record = 1\nrules = pagat\nplayers = 3\ndealer = 0\nseed = 4\nmoves:\n"
@@ -229,7 +229,7 @@ def test_replay_of_a_chance_sluff_is_an_illegal_move(tmp_path: Path,
     """Under sluff_once (helmfrid), a sluff taken by chance was a ValueError('negative shift count')."""
     state = State.new(find_variant("helmfrid"), 3, seed=1)
     held = state.hands[-1]  # (a card of the last seat: seat -1 read as that seat's hand, then crashed)
-    from skitgubbe.cards import card_name
+    from skitgubbe.engine.cards import card_name
 
     path = tmp_path / "chance.sgr"
     path.write_text(dumps(record_of(state, seed=1)) + f"chance sluff {card_name(held.bit_length() - 1)}\n")
@@ -305,7 +305,7 @@ def test_hint_when_chance_is_to_act_says_so(tmp_path: Path, capsys: pytest.Captu
     """A record that stops before the dreck is dealt to several needy seats: nobody is to act."""
     import random
 
-    from skitgubbe.actions import CHANCE
+    from skitgubbe.engine.actions import CHANCE
 
     state = State.new(find_variant("goat"), 5, seed=1)
     rng = random.Random(1)

@@ -1,6 +1,6 @@
 """The CLI with the presets added by the variants issue: default tables, and Single Hand
 Skitgubbe handed over to its own front end (skitgubbe.singlehand.cli), or served by the shared
-simulation (skitgubbe.simulate)."""
+simulation (skitgubbe.batch.simulate)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from skitgubbe.cli import main
-from skitgubbe.variants import PRESETS, USUAL_PLAYERS, find_variant, usual_players
+from skitgubbe.engine.variants import PRESETS, USUAL_PLAYERS, find_variant, usual_players
+from skitgubbe.play.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -44,7 +44,7 @@ def test_single_hand_simulate_is_seeded(capsys: pytest.CaptureFixture[str]) -> N
     data = json.loads(out1)
     assert out1 == out2
     assert data["rules"] == "single-hand" and data["players"] == 4
-    # the same JSON as the presets' (skitgubbe.simulate serves both games)
+    # the same JSON as the presets' (skitgubbe.batch.simulate serves both games)
     assert sum(s["losses"] for s in data["seats"]) + data["abandoned"] == 6
     assert set(data["bots_summary"]) == {"heuristic", "random"}
 

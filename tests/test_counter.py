@@ -17,14 +17,14 @@ import pytest
 
 from helpers import CheckingBot, cs, new_game, phase_two
 from skitgubbe import Action, Kind, State, find_variant, parse_action, parse_cards
-from skitgubbe.base import Phase
+from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.tournament import run_tournament
 from skitgubbe.bots import CounterBot, HeuristicBot, RandomBot, make_bot
 from skitgubbe.bots.base import Bot
 from skitgubbe.bots.tracker import track
-from skitgubbe.runner import play_out
-from skitgubbe.tournament import run_tournament
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import View, view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import View, view_of
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")

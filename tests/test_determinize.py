@@ -13,20 +13,20 @@ from collections.abc import Iterator
 import pytest
 
 from skitgubbe import State, find_variant
-from skitgubbe.actions import CHANCE
-from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, cards_in
-from skitgubbe.determinize import (
+from skitgubbe.bots.determinize import (
     Determinizer,
     RebuildError,
     determinize,
     hidden_places,
     state_from_view,
 )
-from skitgubbe.position import practice_position
-from skitgubbe.rules import Rules
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import History, view_of
+from skitgubbe.engine.actions import CHANCE
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import FULL_DECK, cards_in
+from skitgubbe.engine.position import practice_position
+from skitgubbe.engine.rules import Rules
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import History, view_of
 
 TABLES = [(name, n) for name, rules in sorted(PRESETS.items())
           for n in sorted({rules.min_players, min(4, rules.max_players), rules.max_players})]

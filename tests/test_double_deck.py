@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 
 from helpers import cs, pick, plays_of, random_playout
 from skitgubbe import Action, Kind, State, find_variant
-from skitgubbe.actions import parse_action
-from skitgubbe.base import Phase
-from skitgubbe.cards import DOUBLE_DECK, RANK_MASKS2, TWIN, fold
-from skitgubbe.position import Position
-from skitgubbe.record import RecordFormatError, dumps, loads, record_of, replay
-from skitgubbe.rules import RulesError
-from skitgubbe.state import deck_from_seed
-from skitgubbe.variants import PRESETS
+from skitgubbe.engine.actions import parse_action
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import DOUBLE_DECK, RANK_MASKS2, TWIN, fold
+from skitgubbe.engine.position import Position
+from skitgubbe.engine.record import RecordFormatError, dumps, loads, record_of, replay
+from skitgubbe.engine.rules import RulesError
+from skitgubbe.engine.state import deck_from_seed
+from skitgubbe.engine.variants import PRESETS
 from test_option_properties import Public, check_cards, check_to_act, check_views, finished
 
 GOAT2 = find_variant("goat").replace(decks=2, dreck_below=12)
@@ -189,7 +189,7 @@ def test_every_preset_plays_with_two_packs(name: str, deck_seed: int, play_seed:
 
 def test_a_two_pack_practice_position_is_recorded_and_replayed() -> None:
     # `play --phase two` with two packs: all 104 cards dealt; the written position names twins twice
-    from skitgubbe.position import practice_position
+    from skitgubbe.engine.position import practice_position
 
     where = practice_position(7, random.Random(2), decks=2)
     assert sum(h.bit_count() for h in where.hands) == 104
@@ -202,7 +202,7 @@ def test_a_two_pack_practice_position_is_recorded_and_replayed() -> None:
 
 def test_two_packs_allow_four_times_the_actions() -> None:
     # random play of 104 cards among eight seats is long (ruling DD4): the default limit is raised
-    from skitgubbe.state import DEFAULT_ACTION_LIMIT
+    from skitgubbe.engine.state import DEFAULT_ACTION_LIMIT
 
     assert State.new(GOAT2, 8, seed=1).action_limit == 4 * DEFAULT_ACTION_LIMIT
     assert State.new(find_variant("goat"), 8, seed=1).action_limit == DEFAULT_ACTION_LIMIT
@@ -214,8 +214,8 @@ def test_two_packs_allow_four_times_the_actions() -> None:
 def test_the_bots_play_two_packs(bots: tuple[str, ...]) -> None:
     # every bot plays a whole two-pack deal; the counter bot (and the ismcts bot's guide) play as the
     # heuristic bot there (ruling DD4)
+    from skitgubbe.batch.runner import play_out
     from skitgubbe.bots import make_bot
-    from skitgubbe.runner import play_out
 
     state = State.new(GOAT2, len(bots), seed=3)
     play_out(state, [make_bot(b, random.Random(i)) for i, b in enumerate(bots)], random.Random(3))

@@ -9,14 +9,14 @@ import random
 
 import pytest
 
-from skitgubbe.actions import CHANCE
-from skitgubbe.base import PUBLIC, Event
-from skitgubbe.narration import describe_event
-from skitgubbe.rules import Rules
-from skitgubbe.rulesfile import parse_rules_file
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import SPECTATOR, event_for, events_for
+from skitgubbe.engine.actions import CHANCE
+from skitgubbe.engine.base import PUBLIC, Event
+from skitgubbe.engine.narration import describe_event
+from skitgubbe.engine.rules import Rules
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import SPECTATOR, event_for, events_for
 
 CONFUSION = parse_rules_file('preset = "goat"\n[options]\nconfusion = true\n')
 TWO_PACKS = parse_rules_file('preset = "goat"\n[options]\ndecks = 2\ndreck_below = 12\n')

@@ -3,18 +3,18 @@
 The property, for each parser: a valid result or the parser's documented error, never another
 exception, and the error is one line.
 
-* game records: :func:`skitgubbe.record.loads` (text or bytes) gives a :class:`Record` or raises
+* game records: :func:`skitgubbe.engine.record.loads` (text or bytes) gives a :class:`Record` or raises
   :class:`RecordFormatError` ("line N, FIELD: ..." or "record, FIELD: ..."); :func:`replay` of a
   record that loads gives a :class:`State` or raises :class:`ReplayError`.  Inputs: records the
   engine wrote for several presets (a finished deal, an unfinished one, house rules, a phase-two
   position, two packs), mutated byte by byte, line by line and field by field; arbitrary text and
   bytes.
-* house rules: :func:`skitgubbe.rulesfile.parse_rules_file` gives a :class:`Rules` or raises
+* house rules: :func:`skitgubbe.engine.rulesfile.parse_rules_file` gives a :class:`Rules` or raises
   :class:`RulesFileError`; :meth:`Rules.with_options` gives a :class:`Rules` or raises
   :class:`RulesError`.  Inputs: valid files mutated, TOML-ish text built from option names and
   nasty values (Unicode digits, huge numbers, deep nesting), arbitrary text and bytes.
-* moves: :func:`skitgubbe.actions.parse_action` gives an :class:`Action` (whose text reads back to
-  it) or raises :class:`ActionParseError`; :func:`skitgubbe.cards.parse_cards` gives cards or
+* moves: :func:`skitgubbe.engine.actions.parse_action` gives an :class:`Action` (whose text reads back to
+  it) or raises :class:`ActionParseError`; :func:`skitgubbe.engine.cards.parse_cards` gives cards or
   raises :class:`CardParseError`.
 * the command line, end to end: ``skitgubbe replay`` / ``hint`` of nasty records and ``skitgubbe
   rules show`` of nasty house rules exit 2 with a one-line message naming the line and field.
@@ -29,15 +29,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import CHANCE, Action, ActionParseError, parse_action
-from skitgubbe.cards import CardParseError, parse_card, parse_cards
-from skitgubbe.cli import main
-from skitgubbe.position import practice_position
-from skitgubbe.record import Record, RecordFormatError, ReplayError, dumps, loads, record_of, replay
-from skitgubbe.rules import OPTION_HELP, Rules, RulesError
-from skitgubbe.rulesfile import RulesFileError, parse_rules_file
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.actions import CHANCE, Action, ActionParseError, parse_action
+from skitgubbe.engine.cards import CardParseError, parse_card, parse_cards
+from skitgubbe.engine.position import practice_position
+from skitgubbe.engine.record import Record, RecordFormatError, ReplayError, dumps, loads, record_of, replay
+from skitgubbe.engine.rules import OPTION_HELP, Rules, RulesError
+from skitgubbe.engine.rulesfile import RulesFileError, parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.play.cli import main
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

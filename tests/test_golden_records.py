@@ -25,10 +25,10 @@ from pathlib import Path
 import pytest
 
 from helpers import legal_lines, narration_lines
-from skitgubbe.actions import CHANCE
-from skitgubbe.record import ReplayError, dumps, loads, record_of, replay
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS
+from skitgubbe.engine.actions import CHANCE
+from skitgubbe.engine.record import ReplayError, dumps, loads, record_of, replay
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
 
 RECORDS_DIR = Path(__file__).resolve().parent / "records"
 RECORDS = sorted(RECORDS_DIR.glob("*.sgr"))

@@ -1,4 +1,4 @@
-"""Hints (skitgubbe.hint and ``skitgubbe hint``): every legal move with why, every card that may not
+"""Hints (skitgubbe.play.hint and ``skitgubbe hint``): every legal move with why, every card that may not
 be played with why not, for concrete positions written as records.
 
 Phase two follows pagat.com Skitgubbe, "Play in the second phase" (beat with a higher card of the
@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 
 from helpers import PICK, STOCK, stack_deck
-from skitgubbe.actions import Action, Kind, parse_action
-from skitgubbe.base import Phase
-from skitgubbe.cards import card_name
-from skitgubbe.cli import main
-from skitgubbe.hint import Hint, hints
-from skitgubbe.record import loads, replay, start_state
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.actions import Action, Kind, parse_action
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import card_name
+from skitgubbe.engine.record import loads, replay, start_state
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.play.cli import main
+from skitgubbe.play.hint import Hint, hints
 
 
 def position(rules: str, hands: dict[int, str], *, trump: str, to_act: int, table: str = "",

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from skitgubbe.cli import main
-from skitgubbe.record import RecordFormatError, dumps, loads, record_of, replay
-from skitgubbe.rules import OPTION_HELP, PickUp, Rules, RulesError
-from skitgubbe.rulesfile import RulesFileError, describe_diff, parse_rules_file
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.record import RecordFormatError, dumps, loads, record_of, replay
+from skitgubbe.engine.rules import OPTION_HELP, PickUp, Rules, RulesError
+from skitgubbe.engine.rulesfile import RulesFileError, describe_diff, parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.play.cli import main
 
 GOAT = find_variant("goat")
 PAGAT = find_variant("pagat")

@@ -2,7 +2,7 @@
 
 An option set is a preset with up to six of its options changed, each to a value the option may
 take (``Rules.options()`` names them, ``OPTION_HELP`` describes them; true/false options, named
-values from their enums, whole numbers from ``skitgubbe.rules.INT_RANGES``), applied as text by
+values from their enums, whole numbers from ``skitgubbe.engine.rules.INT_RANGES``), applied as text by
 ``Rules.with_options``, the path a house-rules file or a record takes; a combination the rules
 refuse (:class:`RulesError`) is skipped.  A seat count within the rules' range is drawn (six under
 3-player confusion), then a deck seed, a dealer, the seed of the ``random.Random`` that picks the
@@ -29,11 +29,11 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import CHANCE, Action, Kind
-from skitgubbe.cards import FULL_DECK, fold
-from skitgubbe.rules import INT_RANGES, OPTION_HELP, Rules, RulesError
-from skitgubbe.state import IllegalActionError, State
-from skitgubbe.variants import PRESETS, find_variant
+from skitgubbe.engine.actions import CHANCE, Action, Kind
+from skitgubbe.engine.cards import FULL_DECK, fold
+from skitgubbe.engine.rules import INT_RANGES, OPTION_HELP, Rules, RulesError
+from skitgubbe.engine.state import IllegalActionError, State
+from skitgubbe.engine.variants import PRESETS, find_variant
 from test_option_properties import check_cards
 from test_properties import check_illegal_actions, check_legal_actions, pick, refused, snapshot
 

@@ -13,17 +13,18 @@ import pytest
 
 from helpers import CheckingBot, cs
 from skitgubbe import Action, State, find_variant, parse_action
-from skitgubbe.base import Phase
+from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.searchspeed import main
 from skitgubbe.bots import CounterBot, RandomBot
 from skitgubbe.bots.base import Bot
 from skitgubbe.bots.counter import counter_two
-from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _rewards, main
+from skitgubbe.bots.determinize import determinize
+from skitgubbe.bots.ismcts import ROLLOUTS, ISMCTSBot, _rewards
 from skitgubbe.bots.playouts import greedy_two as _greedy_two
-from skitgubbe.determinize import determinize
-from skitgubbe.rules import Rules
-from skitgubbe.runner import play_out
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.rules import Rules
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import view_of
 
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
@@ -87,7 +88,7 @@ def test_the_search_does_not_depend_on_unseen_cards() -> None:
 def test_beats_random_play() -> None:
     """20 pagat deals for three, the bot's seat rotating, against two random bots, with only 10
     iterations a move: an even share of losses would be 1/3 (bigger runs: see ``python -m
-    skitgubbe.bots.ismcts``)."""
+    skitgubbe.batch.searchspeed``)."""
     rules = find_variant("pagat")
     losses = 0
     games = 20

@@ -1,4 +1,4 @@
-"""``skitgubbe learn`` (skitgubbe.learn): every lesson runs to its end, answers by Enter, notation and
+"""``skitgubbe learn`` (skitgubbe.play.learn): every lesson runs to its end, answers by Enter, notation and
 number, refused moves with the nudge or the rules' reason, quitting, and each lesson's script checked
 move by move against its record and against what the rule text says happens."""
 
@@ -11,14 +11,14 @@ from collections.abc import Callable, Iterable
 import pytest
 from rich.console import Console
 
-from skitgubbe.actions import Action, Kind, parse_action
-from skitgubbe.base import Phase
-from skitgubbe.cards import mask_of, parse_cards
-from skitgubbe.cli import main
-from skitgubbe.learn import LESSONS, Lesson, lesson_start, run_lesson, run_lessons, what_if
-from skitgubbe.narration import seat_names
-from skitgubbe.record import loads
-from skitgubbe.state import State
+from skitgubbe.engine.actions import Action, Kind, parse_action
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import mask_of, parse_cards
+from skitgubbe.engine.narration import seat_names
+from skitgubbe.engine.record import loads
+from skitgubbe.engine.state import State
+from skitgubbe.play.cli import main
+from skitgubbe.play.learn import LESSONS, Lesson, lesson_start, run_lesson, run_lessons, what_if
 
 
 def cs(text: str) -> int:

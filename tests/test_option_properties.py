@@ -1,6 +1,6 @@
 """Property tests over random combinations of rule options.
 
-Hypothesis draws every option of :class:`skitgubbe.rules.Rules` from its domain (combinations that
+Hypothesis draws every option of :class:`skitgubbe.engine.rules.Rules` from its domain (combinations that
 ``Rules(...)`` rejects with :class:`RulesError` are skipped), a seat count within the drawn bounds, a
 deck seed, a dealer and the seed of the ``random.Random`` that picks each legal action (chance
 included, through ``State.chance_action``).  Some games use the live sluffing protocol, and then
@@ -24,13 +24,13 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from helpers import pick
-from skitgubbe.actions import CHANCE, Kind
-from skitgubbe.base import Phase
-from skitgubbe.cards import cards_in, full_deck, mask_of
-from skitgubbe.record import dumps, loads, record_of, replay
-from skitgubbe.rules import Rules, RulesError
-from skitgubbe.state import State
-from skitgubbe.view import SPECTATOR, events_for, view_of
+from skitgubbe.engine.actions import CHANCE, Kind
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import cards_in, full_deck, mask_of
+from skitgubbe.engine.record import dumps, loads, record_of, replay
+from skitgubbe.engine.rules import Rules, RulesError
+from skitgubbe.engine.state import State
+from skitgubbe.engine.view import SPECTATOR, events_for, view_of
 
 # -- drawing rules ------------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Scenario tests for every option of :class:`skitgubbe.rules.Rules` that changes play.
+"""Scenario tests for every option of :class:`skitgubbe.engine.rules.Rules` that changes play.
 
 Each test stacks a deck (or sets up a phase-two position), plays it once with the option on and once
 with it off (or with each of its values), and asserts what differs: the legal actions or the outcome.
@@ -39,11 +39,11 @@ from helpers import (
     stack_deck,
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
-from skitgubbe.base import Event, Phase
-from skitgubbe.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
-from skitgubbe.narration import describe_event
-from skitgubbe.phase_two import anti_trump_suit, beats, pick_up_take
-from skitgubbe.rules import (
+from skitgubbe.engine.base import Event, Phase
+from skitgubbe.engine.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
+from skitgubbe.engine.narration import describe_event
+from skitgubbe.engine.phase_two import anti_trump_suit, beats, pick_up_take
+from skitgubbe.engine.rules import (
     AntiTrump,
     EmptyHand,
     FirstLead,
@@ -55,9 +55,9 @@ from skitgubbe.rules import (
     SecondLead,
     StockEnd,
 )
-from skitgubbe.rulesfile import parse_rules_file
-from skitgubbe.variants import ALIASES, PRESETS
-from skitgubbe.view import event_for, view_of
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.variants import ALIASES, PRESETS
+from skitgubbe.engine.view import event_for, view_of
 
 PAGAT = find_variant("pagat")
 ALL_PLAY = Rules(first_phase=FirstPhase.ALL_PLAY, max_players=8)  # all play, no sluffing, no matching

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from skitgubbe.base import Phase
 from skitgubbe.bots import make_bot
+from skitgubbe.engine.base import Phase
 
 _PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "phase_split.py"
 _spec = importlib.util.spec_from_file_location("phase_split", _PATH)
@@ -34,9 +34,9 @@ class Recorder:
 
 
 def test_each_phase_goes_to_its_bot() -> None:
-    from skitgubbe.runner import play_out
-    from skitgubbe.state import State
-    from skitgubbe.variants import find_variant
+    from skitgubbe.batch.runner import play_out
+    from skitgubbe.engine.state import State
+    from skitgubbe.engine.variants import find_variant
 
     one, two = Recorder(), Recorder()
     split = phase_split.PhaseSplit(one, two)

@@ -1,4 +1,4 @@
-"""``skitgubbe play`` modes through the command (skitgubbe.cli.main with scripted ``input``): ``--open``,
+"""``skitgubbe play`` modes through the command (skitgubbe.play.cli.main with scripted ``input``): ``--open``,
 ``--phase two`` with ``--trump``, ``--from`` a position or a partial deal record (the first screen, and
 the record written at the end), argument errors, and the ``?`` key."""
 
@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from skitgubbe.cards import RANK_CHARS, SUIT_MASKS, SUIT_SYMBOLS, card_label, cards_in, rank_of
-from skitgubbe.cli import main
-from skitgubbe.record import loads, replay
-from skitgubbe.state import State
-from skitgubbe.tui import SCREEN_TITLE, render_hints
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.cards import RANK_CHARS, SUIT_MASKS, SUIT_SYMBOLS, card_label, cards_in, rank_of
+from skitgubbe.engine.record import loads, replay
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.play.cli import main
+from skitgubbe.play.terminal import SCREEN_TITLE, render_hints
 
 PAGAT = find_variant("pagat")
 

@@ -10,13 +10,13 @@ from collections.abc import Callable
 import pytest
 
 from skitgubbe import Action, parse_action
-from skitgubbe.base import Phase
 from skitgubbe.bots.heuristic import TIE_EPS, HeuristicBot
 from skitgubbe.bots.playouts import greedy_listed, greedy_two, heuristic_listed, heuristic_two
-from skitgubbe.cards import mask_of, parse_cards
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS, find_variant
-from skitgubbe.view import view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import mask_of, parse_cards
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS, find_variant
+from skitgubbe.engine.view import view_of
 
 Rule = Callable[[State, int], Action]
 

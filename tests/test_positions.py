@@ -1,4 +1,4 @@
-"""Phase-two positions (skitgubbe.position, State.from_position, ``start = phase-two`` records).
+"""Phase-two positions (skitgubbe.engine.position, State.from_position, ``start = phase-two`` records).
 
 The scenario tests write each worked phase-two example of the rule texts as a position record, replay
 the example's moves and check what the text says happens: who picks up what, who leads next, when
@@ -25,12 +25,17 @@ from pathlib import Path
 import pytest
 
 from helpers import cs, random_playout
-from skitgubbe.actions import parse_action
-from skitgubbe.base import Event, Phase
-from skitgubbe.cards import FULL_DECK, SUIT_MASKS
-from skitgubbe.cli import main
-from skitgubbe.position import Position, PositionError, check_position, default_kill_at, practice_position
-from skitgubbe.record import (
+from skitgubbe.engine.actions import parse_action
+from skitgubbe.engine.base import Event, Phase
+from skitgubbe.engine.cards import FULL_DECK, SUIT_MASKS
+from skitgubbe.engine.position import (
+    Position,
+    PositionError,
+    check_position,
+    default_kill_at,
+    practice_position,
+)
+from skitgubbe.engine.record import (
     Record,
     RecordFormatError,
     ReplayError,
@@ -40,8 +45,9 @@ from skitgubbe.record import (
     replay,
     start_state,
 )
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.play.cli import main
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")

@@ -23,13 +23,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import pick
-from skitgubbe.actions import CHANCE, Action, Kind
-from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
-from skitgubbe.rules import FirstPhase, Plays
-from skitgubbe.state import DEFAULT_ACTION_LIMIT, GameOverError, IllegalActionError, State
-from skitgubbe.variants import PRESETS, find_variant
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import CHANCE, Action, Kind
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
+from skitgubbe.engine.rules import FirstPhase, Plays
+from skitgubbe.engine.state import DEFAULT_ACTION_LIMIT, GameOverError, IllegalActionError, State
+from skitgubbe.engine.variants import PRESETS, find_variant
+from skitgubbe.engine.view import view_of
 
 # Every (preset, seat count) the presets allow: pagat 2-4, goat 3-8.
 TABLES = [

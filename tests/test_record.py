@@ -1,4 +1,4 @@
-"""The game-record format (skitgubbe.record): round trips, hand-written records, malformed
+"""The game-record format (skitgubbe.engine.record): round trips, hand-written records, malformed
 records with the line and field at fault, and replay errors."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import CHANCE, Action, Kind, parse_action
-from skitgubbe.cards import card_name, mask_of, parse_card, parse_cards
-from skitgubbe.record import (
+from skitgubbe.engine.actions import CHANCE, Action, Kind, parse_action
+from skitgubbe.engine.cards import card_name, mask_of, parse_card, parse_cards
+from skitgubbe.engine.record import (
     FORMAT_VERSION,
     Record,
     RecordFormatError,
@@ -22,8 +22,8 @@ from skitgubbe.record import (
     record_of,
     replay,
 )
-from skitgubbe.state import State, deck_from_seed
-from skitgubbe.variants import PRESETS, find_variant
+from skitgubbe.engine.state import State, deck_from_seed
+from skitgubbe.engine.variants import PRESETS, find_variant
 
 TABLES = [
     (name, n)

@@ -33,10 +33,10 @@ from helpers import (
     unmatched_leader_filler,
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card
-from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of
-from skitgubbe.state import GameOverError, IllegalActionError
-from skitgubbe.view import view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import FULL_DECK, SUITS, cards_in, mask_of
+from skitgubbe.engine.state import GameOverError, IllegalActionError
+from skitgubbe.engine.view import view_of
 
 GOAT = find_variant("goat")
 A, B, C, D = 0, 1, 2, 3

@@ -24,10 +24,10 @@ from helpers import (
     stack_deck,
 )
 from skitgubbe import State, find_variant, parse_card
-from skitgubbe.base import Phase
-from skitgubbe.cards import SUITS
-from skitgubbe.state import GameOverError, IllegalActionError
-from skitgubbe.view import view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import SUITS
+from skitgubbe.engine.state import GameOverError, IllegalActionError
+from skitgubbe.engine.view import view_of
 
 PAGAT = find_variant("pagat")
 A, B, C = 0, 1, 2

@@ -37,9 +37,9 @@ from helpers import (
     stack_deck,
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
-from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, SUITS, cards_in, mask_of
-from skitgubbe.view import view_of
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import FULL_DECK, SUITS, cards_in, mask_of
+from skitgubbe.engine.view import view_of
 from test_properties import check_outcome
 
 TWO = find_variant("two-player")

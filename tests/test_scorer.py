@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-from skitgubbe.actions import Kind
 from skitgubbe.bots.counter import CounterBot
 from skitgubbe.bots.heuristic import HeuristicBot, phase_one_strength, score_one
-from skitgubbe.cards import full_deck, rank_of
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import Kind
+from skitgubbe.engine.cards import full_deck, rank_of
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import view_of
 
 
 def test_phase_one_strength_puts_the_ace_lowest_only_under_aces_low() -> None:

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skitgubbe.actions import Action, ActionParseError, Kind
+from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.simulate import simulate
 from skitgubbe.bots import RandomBot
-from skitgubbe.cards import FULL_DECK, cards_in, mask_of, parse_cards, rank_of
-from skitgubbe.runner import play_out
-from skitgubbe.simulate import simulate
+from skitgubbe.engine.actions import Action, ActionParseError, Kind
+from skitgubbe.engine.cards import FULL_DECK, cards_in, mask_of, parse_cards, rank_of
 from skitgubbe.singlehand import (
     DEFAULT_ACTION_LIMIT,
     PICK_UP,
@@ -39,7 +39,7 @@ from skitgubbe.singlehand.bots import BOT_NAMES, HeuristicBot, make_bot, single_
 
 def play_random_games(players: int, games: int, seed: int | str, *, bots: tuple[str, ...] = ("random",),
                       action_limit: int | None = None) -> object:
-    """Seeded deals of Single Hand through the shared simulation (skitgubbe.simulate)."""
+    """Seeded deals of Single Hand through the shared simulation (skitgubbe.batch.simulate)."""
     game = SINGLE_HAND if action_limit is None else single_hand(action_limit)
     return simulate(game, players, games, list(bots), seed)
 
@@ -122,7 +122,7 @@ def test_new_refuses_bad_arguments() -> None:
 
 
 def test_a_seed_deals_the_main_engines_deck_order() -> None:
-    from skitgubbe.state import deck_from_seed
+    from skitgubbe.engine.state import deck_from_seed
 
     assert SingleHandState.new(5, seed="x").deck == deck_from_seed("x")
 

@@ -9,13 +9,13 @@ import random
 import pytest
 
 from helpers import PASS, PICK, STOCK, cs, play, random_playout, refused, sluff, stack_deck
-from skitgubbe.actions import CHANCE, Action, Kind
-from skitgubbe.base import Phase
-from skitgubbe.cards import FULL_DECK, mask_of, parse_cards
-from skitgubbe.record import record_of
-from skitgubbe.rules import FirstPhase, Rules, RulesError
-from skitgubbe.state import GameOverError, IllegalActionError, State, deck_from_seed
-from skitgubbe.variants import ALIASES, PRESETS, UnknownVariantError, find_variant, rules_diff
+from skitgubbe.engine.actions import CHANCE, Action, Kind
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import FULL_DECK, mask_of, parse_cards
+from skitgubbe.engine.record import record_of
+from skitgubbe.engine.rules import FirstPhase, Rules, RulesError
+from skitgubbe.engine.state import GameOverError, IllegalActionError, State, deck_from_seed
+from skitgubbe.engine.variants import ALIASES, PRESETS, UnknownVariantError, find_variant, rules_diff
 
 PAGAT = PRESETS["pagat"]
 GOAT = PRESETS["goat"]

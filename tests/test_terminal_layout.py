@@ -16,17 +16,17 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from skitgubbe.actions import Action, Kind
 from skitgubbe.bots import make_bot
-from skitgubbe.cards import mask_of, parse_card
-from skitgubbe.cli import DEFAULT_GAMES, main, print_table
-from skitgubbe.learn import LESSONS, run_lesson
-from skitgubbe.rules import OPTION_HELP
-from skitgubbe.rulesfile import parse_rules_file
-from skitgubbe.state import State
-from skitgubbe.tui import Session, move_prompt, ordered_moves, play_game, render_screen
-from skitgubbe.variants import find_variant
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import Action, Kind
+from skitgubbe.engine.cards import mask_of, parse_card
+from skitgubbe.engine.rules import OPTION_HELP
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import view_of
+from skitgubbe.play.cli import DEFAULT_GAMES, main, print_table
+from skitgubbe.play.learn import LESSONS, run_lesson
+from skitgubbe.play.terminal import Session, move_prompt, ordered_moves, play_game, render_screen
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")

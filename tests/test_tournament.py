@@ -12,8 +12,7 @@ from collections import Counter
 
 import pytest
 
-from skitgubbe.record import Record, replay
-from skitgubbe.tournament import (
+from skitgubbe.batch.tournament import (
     MAX_ORDERS,
     MoveTimes,
     entrant_labels,
@@ -22,7 +21,8 @@ from skitgubbe.tournament import (
     run_tournament,
     seatings,
 )
-from skitgubbe.variants import find_variant
+from skitgubbe.engine.record import Record, replay
+from skitgubbe.engine.variants import find_variant
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")

@@ -11,15 +11,15 @@ import random
 import pytest
 
 from skitgubbe import State
-from skitgubbe.actions import CHANCE
-from skitgubbe.base import Phase
-from skitgubbe.beating import anti_trump_suit, beats
 from skitgubbe.bots import HeuristicBot
 from skitgubbe.bots.tracker import Tracking, beaters, track
-from skitgubbe.cards import FULL_DECK, SUIT_MASKS, parse_cards
-from skitgubbe.rules import AntiTrump
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import CHANCE
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.beating import anti_trump_suit, beats
+from skitgubbe.engine.cards import FULL_DECK, SUIT_MASKS, parse_cards
+from skitgubbe.engine.rules import AntiTrump
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import view_of
 
 
 def true_trump_card(state: State) -> int:

@@ -1,4 +1,4 @@
-"""The terminal game (skitgubbe.tui): whole games with scripted answers, rejected inputs,
+"""The terminal game (skitgubbe.play.terminal): whole games with scripted answers, rejected inputs,
 quitting, hidden information, and the pure rendering/narration functions."""
 
 from __future__ import annotations
@@ -12,13 +12,15 @@ from pathlib import Path
 import pytest
 from rich.console import Console, RenderableType
 
-from skitgubbe.actions import Action, Kind
-from skitgubbe.base import Event, Phase
 from skitgubbe.bots import make_bot
-from skitgubbe.cards import card_label, card_name, cards_in, mask_of, parse_card, rank_of
-from skitgubbe.record import dumps, loads, record_of, replay
-from skitgubbe.state import State
-from skitgubbe.tui import (
+from skitgubbe.engine.actions import Action, Kind
+from skitgubbe.engine.base import Event, Phase
+from skitgubbe.engine.cards import card_label, card_name, cards_in, mask_of, parse_card, rank_of
+from skitgubbe.engine.record import dumps, loads, record_of, replay
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import View, view_of
+from skitgubbe.play.terminal import (
     SCREEN_TITLE,
     Session,
     describe_event,
@@ -36,8 +38,6 @@ from skitgubbe.tui import (
     render_trick,
     seat_names,
 )
-from skitgubbe.variants import find_variant
-from skitgubbe.view import View, view_of
 
 PAGAT = find_variant("pagat")
 GOAT = find_variant("goat")
@@ -208,7 +208,7 @@ def test_quitting_saves_the_unfinished_record_that_hint_and_from_continue(
 ) -> None:
     """Issue 16, item 8: leaving a game (q, Ctrl-C, end of input) with --record saves the record so far,
     says where, and `skitgubbe hint` and `skitgubbe play --from` go on from it."""
-    from skitgubbe.cli import main
+    from skitgubbe.play.cli import main
 
     answers = iter(["1"] * 5 + [leave])
 

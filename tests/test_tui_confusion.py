@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from skitgubbe.actions import Action
-from skitgubbe.cards import card_label, mask_of, parse_card
-from skitgubbe.cli import main
-from skitgubbe.record import loads, replay
-from skitgubbe.rulesfile import parse_rules_file
-from skitgubbe.state import State
-from skitgubbe.tui import SCREEN_TITLE, Session, hand_word, play_game, seat_names
-from skitgubbe.variants import find_variant
-from skitgubbe.view import View
+from skitgubbe.engine.actions import Action
+from skitgubbe.engine.cards import card_label, mask_of, parse_card
+from skitgubbe.engine.record import loads, replay
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import View
+from skitgubbe.play.cli import main
+from skitgubbe.play.terminal import SCREEN_TITLE, Session, hand_word, play_game, seat_names
 
 HOUSE = 'preset = "goat"\nname = "goat-confusion"\n[options]\nconfusion = true\n'
 """The README's way to a table of 3-player confusion: a house-rules file."""
@@ -189,7 +189,7 @@ def test_the_play_command_seats_six_by_default_and_refuses_other_counts(
 def test_simulate_seats_six_by_default_under_confusion(tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     # usual_players: 3-player confusion has only one table, six seats, whatever the preset's usual table
-    from skitgubbe import cli
+    from skitgubbe.play import cli
 
     house = tmp_path / "confusion.toml"
     house.write_text('preset = "goat"\n[options]\nconfusion = true\n', encoding="utf-8")

@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from skitgubbe.actions import CHANCE
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import CHANCE
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import view_of
 
 OBSERVER = 0
 
@@ -89,7 +89,7 @@ def test_the_environments_ask_every_seat() -> None:
 
 
 def test_a_record_keeps_the_every_seat_protocol() -> None:
-    from skitgubbe.record import dumps, loads, record_of, replay
+    from skitgubbe.engine.record import dumps, loads, record_of, replay
 
     state = State.new(PRESETS["goat"], 4, seed=3, ask_every_seat=True)
     rng = random.Random(3)

@@ -7,11 +7,11 @@ import random
 import pytest
 
 from helpers import random_playout
-from skitgubbe.actions import CHANCE, Kind
-from skitgubbe.base import Phase
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
-from skitgubbe.view import History, view_of
+from skitgubbe.engine.actions import CHANCE, Kind
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import History, view_of
 
 GOAT = find_variant("goat")
 PAGAT = find_variant("pagat")

@@ -5,18 +5,26 @@ errors and sources in docs/api.md.  The engine (cards, rules, variants, actions,
 record, narration) uses only the standard library and does no I/O.
 """
 
-from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
-from .base import PUBLIC, Event, GameOverError, IllegalActionError, Outcome, Phase
-from .cards import CardParseError, card_label, card_name, format_cards, mask_of, parse_card, parse_cards
-from .narration import describe_event
-from .record import Record, RecordFormatError, ReplayError, record_of, replay
-from .record import dumps as dump_record
-from .record import loads as load_record
-from .rules import Rules, RulesError
-from .rulesfile import RulesFileError, parse_rules_file
-from .state import State, deck_from_seed
-from .variants import PRESETS, UnknownVariantError, find_variant
-from .view import SPECTATOR, History, View, event_for, events_for, view_of
+from .engine.actions import CHANCE, Action, ActionParseError, Kind, parse_action
+from .engine.base import PUBLIC, Event, GameOverError, IllegalActionError, Outcome, Phase
+from .engine.cards import (
+    CardParseError,
+    card_label,
+    card_name,
+    format_cards,
+    mask_of,
+    parse_card,
+    parse_cards,
+)
+from .engine.narration import describe_event
+from .engine.record import Record, RecordFormatError, ReplayError, record_of, replay
+from .engine.record import dumps as dump_record
+from .engine.record import loads as load_record
+from .engine.rules import Rules, RulesError
+from .engine.rulesfile import RulesFileError, parse_rules_file
+from .engine.state import State, deck_from_seed
+from .engine.variants import PRESETS, UnknownVariantError, find_variant
+from .engine.view import SPECTATOR, History, View, event_for, events_for, view_of
 
 __all__ = [
     # actions and cards

@@ -13,13 +13,13 @@ import random
 
 import pytest
 
-from skitgubbe.actions import CHANCE, Action, Kind, parse_action
 from skitgubbe.adapters import encoding
-from skitgubbe.base import Phase
-from skitgubbe.cards import card_name, mask_of, parse_cards
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import view_of
+from skitgubbe.engine.actions import CHANCE, Action, Kind, parse_action
+from skitgubbe.engine.base import Phase
+from skitgubbe.engine.cards import card_name, mask_of, parse_cards
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import view_of
 
 
 def _games(seed: int, per_preset: int = 3) -> list[tuple[str, int, int]]:

@@ -20,9 +20,9 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from skitgubbe.adapters import encoding  # noqa: E402
 from skitgubbe.adapters.gymnasium import ENV_ID, SkitgubbeEnv, register  # noqa: E402
-from skitgubbe.state import IllegalActionError  # noqa: E402
-from skitgubbe.variants import PRESETS  # noqa: E402
-from skitgubbe.view import view_of  # noqa: E402
+from skitgubbe.engine.state import IllegalActionError  # noqa: E402
+from skitgubbe.engine.variants import PRESETS  # noqa: E402
+from skitgubbe.engine.view import view_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +83,8 @@ def test_registration_and_module_colon_id() -> None:
 
 
 def test_the_core_never_imports_a_framework() -> None:
-    code = ("import sys, skitgubbe, skitgubbe.state, skitgubbe.view, skitgubbe.bots, skitgubbe.runner, "
+    code = ("import sys, skitgubbe, skitgubbe.engine.state, skitgubbe.engine.view, skitgubbe.bots, "
+            "skitgubbe.batch.runner, "
             "skitgubbe.adapters, skitgubbe.adapters.encoding; "
             "bad = [m for m in ('gymnasium', 'pettingzoo') if m in sys.modules]; "
             "assert not bad, bad")

@@ -25,13 +25,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
-from skitgubbe.actions import Kind  # noqa: E402
 from skitgubbe.adapters import encoding  # noqa: E402
 from skitgubbe.adapters import openspiel as osg  # noqa: E402
-from skitgubbe.base import Phase  # noqa: E402
-from skitgubbe.cards import SUIT_MASKS, parse_card, parse_cards  # noqa: E402
-from skitgubbe.state import State  # noqa: E402
-from skitgubbe.variants import PRESETS  # noqa: E402
+from skitgubbe.engine.actions import Kind  # noqa: E402
+from skitgubbe.engine.base import Phase  # noqa: E402
+from skitgubbe.engine.cards import SUIT_MASKS, parse_card, parse_cards  # noqa: E402
+from skitgubbe.engine.state import State  # noqa: E402
+from skitgubbe.engine.variants import PRESETS  # noqa: E402
 
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 TERMINAL = int(pyspiel.PlayerId.TERMINAL)
@@ -752,7 +752,7 @@ def test_two_player_reserve_draws() -> None:
 
 
 def _card(c: int) -> str:
-    from skitgubbe.cards import card_name
+    from skitgubbe.engine.cards import card_name
 
     return card_name(c)
 

@@ -15,13 +15,13 @@ np = pytest.importorskip("numpy")
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]  # noqa: E402
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]  # noqa: E402
 
-from skitgubbe.actions import CHANCE  # noqa: E402
 from skitgubbe.adapters import encoding  # noqa: E402
 from skitgubbe.adapters.pettingzoo import DEFAULT_MAX_TURNS, env, raw_env  # noqa: E402
-from skitgubbe.base import Phase  # noqa: E402
-from skitgubbe.state import IllegalActionError, State  # noqa: E402
-from skitgubbe.variants import PRESETS  # noqa: E402
-from skitgubbe.view import view_of  # noqa: E402
+from skitgubbe.engine.actions import CHANCE  # noqa: E402
+from skitgubbe.engine.base import Phase  # noqa: E402
+from skitgubbe.engine.state import IllegalActionError, State  # noqa: E402
+from skitgubbe.engine.variants import PRESETS  # noqa: E402
+from skitgubbe.engine.view import view_of  # noqa: E402
 
 CONFIGS = [(name, n) for name, r in PRESETS.items() for n in range(r.min_players, r.max_players + 1)]
 # every seat's observation is checked at every step: the fewest seats and four (or the most)

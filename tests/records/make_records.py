@@ -6,11 +6,11 @@ and chance (a dreck dealt to several seats) from ``random.Random(seed)``.  Each 
 first from 0 whose deal shows what the deal should (``--find`` prints them).  For each deal three files
 are written:
 
-* ``NAME.sgr``: the game record (docs/record-format.md), as ``skitgubbe.record.dumps(record_of(...))``
+* ``NAME.sgr``: the game record (docs/record-format.md), as ``skitgubbe.engine.record.dumps(record_of(...))``
   writes it, after a few comment lines naming what the deal shows (``# shows: war, sluff, ...``, the
   event kinds tests/test_golden_records.py checks are still there);
 * ``NAME.txt``: the expected narration, one line per event of the deal and then the outcome
-  (``helpers.narration_lines``: ``skitgubbe.narration.describe_event`` with the seats named
+  (``helpers.narration_lines``: ``skitgubbe.engine.narration.describe_event`` with the seats named
   "Seat 0".."Seat N-1");
 * ``NAME.legal``: before each move, every seat that may act and its legal actions
   (``helpers.legal_lines``), so that a rule allowing or forbidding one more action shows even where
@@ -36,13 +36,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))  # tests/, for helpers
 
 from helpers import legal_lines, narration_lines  # noqa: E402
-from skitgubbe.actions import CHANCE  # noqa: E402
+from skitgubbe.batch.runner import play_out  # noqa: E402
 from skitgubbe.bots import make_bot  # noqa: E402
-from skitgubbe.record import dumps, loads, record_of  # noqa: E402
-from skitgubbe.rules import Rules  # noqa: E402
-from skitgubbe.runner import play_out  # noqa: E402
-from skitgubbe.state import State  # noqa: E402
-from skitgubbe.variants import PRESETS  # noqa: E402
+from skitgubbe.engine.actions import CHANCE  # noqa: E402
+from skitgubbe.engine.record import dumps, loads, record_of  # noqa: E402
+from skitgubbe.engine.rules import Rules  # noqa: E402
+from skitgubbe.engine.state import State  # noqa: E402
+from skitgubbe.engine.variants import PRESETS  # noqa: E402
 
 REGENERATE = ".venv/bin/python tests/records/make_records.py"
 

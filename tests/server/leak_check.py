@@ -6,10 +6,10 @@ Two checks per message:
 * **names**: no card the receiver may not know about is named anywhere in the message text
   (``"7H"``, ``"7♥"`` or ``"10♥"``), whatever field it hides in;
 * **structure**: the table's public part equals what the engine builds from the spectator's view
-  (:data:`~skitgubbe.view.SPECTATOR`) at that move, and the receiver's own part equals what it
+  (:data:`~skitgubbe.engine.view.SPECTATOR`) at that move, and the receiver's own part equals what it
   builds from that seat's view (its ``why``, the reasons for its moves, what the engine says for
   that seat); the ``events`` of a message are the deal's events since the receiver's previous
-  message, exactly as :func:`~skitgubbe.view.events_for` gives them to that seat or the spectator
+  message, exactly as :func:`~skitgubbe.engine.view.events_for` gives them to that seat or the spectator
   (a 3-player-confusion partner's private events hidden too), and no event is skipped or sent
   twice; so no field carries more than the receiver may see.
 
@@ -24,10 +24,10 @@ from typing import Any
 
 from server_helpers import Player, cards_mentioned
 
-from skitgubbe.cards import card_name, cards_in
+from skitgubbe.engine.cards import card_name, cards_in
+from skitgubbe.engine.state import State
+from skitgubbe.engine.view import SPECTATOR, view_of
 from skitgubbe.server import protocol
-from skitgubbe.state import State
-from skitgubbe.view import SPECTATOR, view_of
 
 
 def hidden_mask(state: State, seat: int) -> int:

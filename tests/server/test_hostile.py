@@ -167,8 +167,8 @@ def test_the_house_rules_name_is_capped_when_the_room_is_made(monkeypatch: pytes
     """The server's own cap, whatever the house-rules reader lets through."""
     import dataclasses
 
+    from skitgubbe.engine.variants import find_variant
     from skitgubbe.server import rooms
-    from skitgubbe.variants import find_variant
 
     for name in ("n" * 16_000, "n" * (protocol.MAX_RULES_NAME_CHARS + 1), "bell\x07"):
         ruled = dataclasses.replace(find_variant("pagat"), name=name)

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import find_variant
+from skitgubbe.engine.view import view_of
 from skitgubbe.server.botpool import BotPool, choose_move
-from skitgubbe.state import State
-from skitgubbe.variants import find_variant
-from skitgubbe.view import view_of
 
 
 def test_a_bot_in_a_worker_process_returns_a_legal_move() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from skitgubbe import cli
+from skitgubbe.play import cli
 
 
 def test_serve_options_and_defaults() -> None:

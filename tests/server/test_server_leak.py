@@ -13,10 +13,10 @@ import pytest
 from leak_check import check_messages
 from server_helpers import LiveServer, Player, play_until_over
 
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import SPECTATOR, view_of
 from skitgubbe.server import protocol
 from skitgubbe.server.rooms import Room, make_spec, public_view
-from skitgubbe.variants import PRESETS
-from skitgubbe.view import SPECTATOR, view_of
 
 CONFUSION = 'preset = "goat"\nname = "goat-confusion"\n[options]\nconfusion = true\n'
 TWO_PACKS = 'preset = "goat"\nname = "goat-two-packs"\n[options]\ndecks = 2\ndreck_below = 12\n'

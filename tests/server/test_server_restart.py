@@ -44,8 +44,8 @@ def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) 
         sync = await back.connect()
         assert sync["type"] == "sync" and sync["you"] == {"player": 1, "seat": seat, "name": "Bo"}
         state = room.state
+        from skitgubbe.engine.view import view_of
         from skitgubbe.server.protocol import seat_part
-        from skitgubbe.view import view_of
         bot_seat = room.seat_of(2)  # the bot may still move; then the table waits for a person
         await until(back, lambda: state.is_over
                     or (state.to_act != bot_seat and bot_seat not in room.pending_seats()))
@@ -73,7 +73,7 @@ async def until(p: Player, condition: Callable[[], bool], limit: float = 30) -> 
 def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe.cli", "serve", "--db", db, "--port", str(port),
+        [sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", db, "--port", str(port),
          "--bot-workers", "1", "--bot-delay", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -10,13 +10,13 @@ import random
 import httpx
 from server_helpers import LiveServer, Player
 
-from skitgubbe.actions import Action
-from skitgubbe.cards import card_name, rank_of
+from skitgubbe.engine.actions import Action
+from skitgubbe.engine.cards import card_name, rank_of
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS, find_variant
 from skitgubbe.server import protocol
 from skitgubbe.server.presets import describe
 from skitgubbe.server.rooms import Room, make_spec, public_view
-from skitgubbe.state import State
-from skitgubbe.variants import PRESETS, find_variant
 
 
 def test_the_lobby_describes_each_preset_from_its_rules_and_names_bots_as_the_cli(server: LiveServer) -> None:

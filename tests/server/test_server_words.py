@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from skitgubbe.actions import Action, Kind  # noqa: E402
+from skitgubbe.engine.actions import Action, Kind  # noqa: E402
+from skitgubbe.engine.view import View, view_of  # noqa: E402
 from skitgubbe.server import protocol  # noqa: E402
 from skitgubbe.server.rooms import Room, make_spec, public_view  # noqa: E402
-from skitgubbe.view import View, view_of  # noqa: E402
 
 
 @pytest.mark.parametrize("kind", list(Kind), ids=[k.name for k in Kind])

@@ -5,7 +5,7 @@ Standard library only (no numpy, no framework): adapters turn the lists into arr
 Action space (version 2, ``NUM_ACTIONS`` = 551 ids)
 ===================================================
 
-A card ``c`` is 0..51 as in :mod:`skitgubbe.cards` (``suit * 13 + rank - 2``; suits clubs,
+A card ``c`` is 0..51 as in :mod:`skitgubbe.engine.cards` (``suit * 13 + rank - 2``; suits clubs,
 diamonds, hearts, spades).
 
 ==========  =====  ==========================================================================
@@ -37,8 +37,8 @@ chance actions and have no id.  Sorting ids sorts a seat's legal actions into a 
 Observation (version 2, ``OBS_SIZE`` = 1652 floats in [0, 1])
 =============================================================
 
-Built from one seat's :class:`~skitgubbe.view.View` only, never from the
-:class:`~skitgubbe.state.State`.  The layout is fixed for up to ``MAX_SEATS`` = 8 seats; seats
+Built from one seat's :class:`~skitgubbe.engine.view.View` only, never from the
+:class:`~skitgubbe.engine.state.State`.  The layout is fixed for up to ``MAX_SEATS`` = 8 seats; seats
 are *rotated* so that the observing seat comes first: block ``k`` of a per-seat field is seat
 ``(view.seat + k) % players``; blocks ``k >= players`` stay zero.  Card blocks are 52 entries,
 entry ``c`` for card ``c``.  "Seat one-hot" fields are 8 entries in the same rotated order.
@@ -85,11 +85,19 @@ sluff window) passes a view whose ``to_act`` and ``sluff_window`` it has replace
 
 from __future__ import annotations
 
-from ..actions import EXCHANGE_ACTION, PASS_ACTION, PICK_UP_ACTION, STOCK_ACTION, STORE_ACTION, Action, Kind
-from ..base import Phase
-from ..cards import SUIT_NAMES, card_name
-from ..state import State
-from ..view import View
+from ..engine.actions import (
+    EXCHANGE_ACTION,
+    PASS_ACTION,
+    PICK_UP_ACTION,
+    STOCK_ACTION,
+    STORE_ACTION,
+    Action,
+    Kind,
+)
+from ..engine.base import Phase
+from ..engine.cards import SUIT_NAMES, card_name
+from ..engine.state import State
+from ..engine.view import View
 
 __all__ = [
     "NUM_ACTIONS",
@@ -183,7 +191,7 @@ def action_id(action: Action) -> int:
 
 
 def action_of(i: int) -> Action:
-    """The :class:`~skitgubbe.actions.Action` with id ``i``.
+    """The :class:`~skitgubbe.engine.actions.Action` with id ``i``.
 
     Raises ``ValueError`` for an id outside ``0..NUM_ACTIONS-1``.
     """
@@ -244,7 +252,7 @@ def _set_cards(out: dict[int, float], off: int, mask: int) -> None:
 def observation(view: View) -> list[float]:
     """The seat's view as ``OBS_SIZE`` floats in [0, 1] (layout in the module docstring).
 
-    Uses only ``view`` (one seat's :class:`~skitgubbe.view.View`), so it never depends on
+    Uses only ``view`` (one seat's :class:`~skitgubbe.engine.view.View`), so it never depends on
     another seat's unseen cards, the stock order or a face-down trump card.
     """
     out = [0.0] * OBS_SIZE

@@ -18,7 +18,7 @@ go.  Only this module imports Gymnasium; the core never does.
 
 The learner's seat acts whenever the engine's sequential protocol with every seat asked in every
 sluff window (``ask_every_seat``, docs/sluffing.md: so when it is asked shows no hidden card) names it
-(:attr:`State.to_act <skitgubbe.state.State>`): to play, turn up the stock, pick up, or sluff or
+(:attr:`State.to_act <skitgubbe.engine.state.State>`): to play, turn up the stock, pick up, or sluff or
 pass in its sluff window.  Between its decisions the bots (:func:`skitgubbe.bots.make_bot`) play
 the other seats and chance (the dreck shuffle, Koira's split, a trick dealt round) is drawn, all
 from generators seeded by the environment's ``np_random``, so ``reset(seed=s)`` and the same
@@ -28,7 +28,7 @@ Spaces:
 
 * observation: ``Box(0, 1, (OBS_SIZE,), float32)``,
   :func:`skitgubbe.adapters.encoding.observation` of the learner's
-  :func:`~skitgubbe.view.view_of`: never another seat's unseen cards.
+  :func:`~skitgubbe.engine.view.view_of`: never another seat's unseen cards.
 * action: ``Discrete(NUM_ACTIONS)``, ids as in :mod:`skitgubbe.adapters.encoding`.
 
 Action masking: ``info["action_mask"]`` (int8, shape ``(NUM_ACTIONS,)``, 1 = legal; usable as
@@ -40,7 +40,7 @@ ignored**: the deal does not change, the step's reward is ``illegal_reward`` (de
 ``info["illegal_action"]`` is True, and the step counts towards ``max_turns``.  This keeps
 ``gymnasium.utils.env_checker.check_env`` (which steps with unmasked random actions) and unmasked
 algorithms working.  With ``illegal_action="raise"`` such a step raises
-:class:`~skitgubbe.state.IllegalActionError` with the rules' reason instead.  An id outside
+:class:`~skitgubbe.engine.state.IllegalActionError` with the rules' reason instead.  An id outside
 ``0..NUM_ACTIONS-1`` always raises ``ValueError``.
 
 Rewards: when the deal ends the learner gets ``-1`` if it is the loser, else ``+1/(n-1)`` (the
@@ -62,12 +62,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..actions import CHANCE
 from ..bots import Bot, make_bot
-from ..rules import Rules
-from ..state import IllegalActionError, State
-from ..variants import find_variant
-from ..view import View, view_of
+from ..engine.actions import CHANCE
+from ..engine.rules import Rules
+from ..engine.state import IllegalActionError, State
+from ..engine.variants import find_variant
+from ..engine.view import View, view_of
 from . import encoding
 
 __all__ = ["SkitgubbeEnv", "ENV_ID", "DEFAULT_MAX_TURNS", "register", "resolve_rules", "action_index",
@@ -200,7 +200,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     @property
     def game(self) -> State:
-        """The :class:`~skitgubbe.state.State` of the deal in progress, for analysis and tests (give a
+        """The :class:`~skitgubbe.engine.state.State` of the deal in progress, for analysis and tests (give a
         learner only the observations).  Raises ``RuntimeError`` before the first ``reset``."""
         if self._game is None:
             raise RuntimeError("call reset() before using the environment")
@@ -243,7 +243,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
         Raises ``RuntimeError`` after the episode has ended (call :meth:`reset`), ``ValueError`` for
         an id outside the action space, and, with ``illegal_action="raise"``,
-        :class:`~skitgubbe.state.IllegalActionError` for an illegal one.
+        :class:`~skitgubbe.engine.state.IllegalActionError` for an illegal one.
         """
         game = self._game
         if game is None or game.is_over or self.turns >= self.max_turns:

@@ -26,7 +26,7 @@ The game (docs/research.md, "OpenSpiel", says the same at more length):
   many cards a step takes is found by taking the step on a copy of the engine state first
   (``_HeldState`` reports every draw); then the chosen cards are put on top of ``State.stock``
   and ``State.reserve`` (and ``State.deck`` is rewritten to match) and the real engine state
-  takes the step.  The engine :class:`~skitgubbe.state.State` is built when the deal is
+  takes the step.  The engine :class:`~skitgubbe.engine.state.State` is built when the deal is
   complete, with the rest of the pack in a placeholder order.  Unseen cards are exchangeable
   until drawn, so the engine state is always exactly the state the engine reaches from that deck
   order and the same actions.  Koira's split, an unfinished trick dealt round, a card face up
@@ -70,13 +70,13 @@ from typing import Any
 import numpy as np  # type: ignore[import-not-found, unused-ignore]
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from ..actions import CHANCE, PASS_ACTION, Action, Kind
-from ..base import Phase
-from ..cards import FULL_DECK, SUIT_MASKS, card_name, cards_in, format_cards, rank_of
-from ..rules import FirstPhase, Rules
-from ..state import State
-from ..variants import find_variant
-from ..view import View, view_of
+from ..engine.actions import CHANCE, PASS_ACTION, Action, Kind
+from ..engine.base import Phase
+from ..engine.cards import FULL_DECK, SUIT_MASKS, card_name, cards_in, format_cards, rank_of
+from ..engine.rules import FirstPhase, Rules
+from ..engine.state import State
+from ..engine.variants import find_variant
+from ..engine.view import View, view_of
 from . import encoding
 
 __all__ = [
@@ -150,7 +150,7 @@ _RESAMPLE_TRIES = 200
 
 
 class _HeldState(State):
-    """An engine :class:`~skitgubbe.state.State` whose phase-one step after a sluff window can be
+    """An engine :class:`~skitgubbe.engine.state.State` whose phase-one step after a sluff window can be
     held back, and which can report who draws the cards a step takes.
 
     While ``hold`` is set and the engine has no seat pending in its own window, the engine does
@@ -621,7 +621,7 @@ class _Core:
     # -- what a seat sees ---------------------------------------------------------------------
 
     def view(self, seat: int) -> View:
-        """The seat's :class:`~skitgubbe.view.View` as this protocol has it: ``to_act`` is the
+        """The seat's :class:`~skitgubbe.engine.view.View` as this protocol has it: ``to_act`` is the
         seat to decide (-1 chance, -2 over) and ``sluff_window`` the seats still to be asked."""
         v = self.views.get(seat)
         if v is None:
@@ -1149,7 +1149,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     every preset at its smallest table and at four seats, or at every seat count."""
     import argparse
 
-    from ..variants import PRESETS
+    from ..engine.variants import PRESETS
 
     parser = argparse.ArgumentParser(prog="python -m skitgubbe.adapters.openspiel")
     parser.add_argument("--games", type=int, default=20, help="deals per game (default 20)")

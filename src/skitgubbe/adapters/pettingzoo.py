@@ -17,7 +17,7 @@ Agents are ``"player_0" .. "player_{n-1}"``, agent ``player_i`` being seat ``i``
 
 Turn order follows the engine's sequential sluffing protocol with every seat asked
 (``State.new(..., ask_every_seat=True)``, docs/sluffing.md): :attr:`raw_env.agent_selection` is
-always the seat :attr:`State.to_act <skitgubbe.state.State>` names, so an agent acts only when the
+always the seat :attr:`State.to_act <skitgubbe.engine.state.State>` names, so an agent acts only when the
 engine asks it (to play, turn up the stock, pick up, or to sluff or pass in its sluff window).  A
 window opens after every play to a phase-one trick under sluffing rules and asks every seat holding
 cards, in turn, until each passes, whether or not it can sluff: which agent acts next, and when a
@@ -31,13 +31,13 @@ Spaces, the same for every agent (one object per agent, so each can be seeded on
 
 * observation: ``Dict({"observation": Box(0, 1, (OBS_SIZE,), float32),
   "action_mask": Box(0, 1, (NUM_ACTIONS,), int8)})``.  ``observation`` is
-  :func:`skitgubbe.adapters.encoding.observation` of :func:`skitgubbe.view.view_of` for that seat:
+  :func:`skitgubbe.adapters.encoding.observation` of :func:`skitgubbe.engine.view.view_of` for that seat:
   never another seat's unseen cards.  ``action_mask[i]`` is 1 exactly when action id ``i`` is
   legal for the agent now; it is all zeros for an agent that is not :attr:`agent_selection` and once
   the deal is over (the convention of PettingZoo's classic games).
 * action: ``Discrete(NUM_ACTIONS)``; ids as in :mod:`skitgubbe.adapters.encoding`.
 
-An id that is not legal for the agent to act raises :class:`~skitgubbe.state.IllegalActionError`
+An id that is not legal for the agent to act raises :class:`~skitgubbe.engine.state.IllegalActionError`
 (a ``ValueError``) with the rules' reason, and the deal is unchanged; an id outside
 ``0..NUM_ACTIONS-1`` (or not an integer) raises ``ValueError``.
 
@@ -63,10 +63,10 @@ from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..actions import CHANCE
-from ..rules import Rules
-from ..state import IllegalActionError, State
-from ..view import view_of
+from ..engine.actions import CHANCE
+from ..engine.rules import Rules
+from ..engine.state import IllegalActionError, State
+from ..engine.view import view_of
 from . import encoding
 from .gymnasium import action_index, observation_array, resolve_rules
 
@@ -155,7 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
 
     @property
     def game(self) -> State:
-        """The :class:`~skitgubbe.state.State` of the deal in progress, for analysis and tests (give a
+        """The :class:`~skitgubbe.engine.state.State` of the deal in progress, for analysis and tests (give a
         learner only the observations).  Raises ``RuntimeError`` before the first ``reset``."""
         if self._game is None:
             raise RuntimeError("call reset() before using the environment")
@@ -228,7 +228,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
 
     def step(self, action: Any) -> None:
         """Take action id ``action`` for :attr:`agent_selection` (``None`` for an agent that is
-        terminated or truncated).  Raises :class:`~skitgubbe.state.IllegalActionError` for an id that
+        terminated or truncated).  Raises :class:`~skitgubbe.engine.state.IllegalActionError` for an id that
         is not legal now and ``ValueError`` for one that is not an action id; the deal is unchanged."""
         game = self.game
         agent = self.agent_selection

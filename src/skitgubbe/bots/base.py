@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..actions import Action
-from ..view import View
+from ..engine.actions import Action
+from ..engine.view import View
 
 __all__ = ["Bot"]
 
 
 class Bot(Protocol):
-    """A player: given its seat's :class:`~skitgubbe.view.View` and the non-empty list
+    """A player: given its seat's :class:`~skitgubbe.engine.view.View` and the non-empty list
     of its legal actions, return one of them.  A bot never sees the state itself."""
 
     name: str

@@ -37,14 +37,14 @@ one whose rollout ends with it the loser, so the rollouts decide and the scores 
 With every card known there is one rollout per action on the position itself; with cards whose
 place is unknown (goat's leftover cards), one per action in each of
 :attr:`CounterBot.rollout_samples` worlds dealt from the view by
-:class:`~skitgubbe.determinize.Determinizer`.  The rollouts model the other seats as playing by
+:class:`~skitgubbe.bots.determinize.Determinizer`.  The rollouts model the other seats as playing by
 the heuristic bot's rules of thumb: against heuristic bots that model is exact (but for their
 random tie-breaks); measured against counter bots without rollouts it still helps (docs/bots.md).
 
 :func:`counter_two` plays the same phase-two rule (scores and rollouts, not the endgame search)
 straight off a complete State; the ismcts bot models the other seats with it.
 
-Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.rules.Rules`.
+Nothing here depends on the preset: the rules come from the view's :class:`~skitgubbe.engine.rules.Rules`.
 """
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from ..actions import Action, Kind
-from ..base import Phase
-from ..cards import SUIT_MASKS
-from ..determinize import Determinizer, RebuildError, state_from_view
-from ..phase_two import pick_up_take
-from ..rules import FirstPhase, PickUp
-from ..state import State
-from ..view import View
+from ..engine.actions import Action, Kind
+from ..engine.base import Phase
+from ..engine.cards import SUIT_MASKS
+from ..engine.phase_two import pick_up_take
+from ..engine.rules import FirstPhase, PickUp
+from ..engine.state import State
+from ..engine.view import View
+from .determinize import Determinizer, RebuildError, state_from_view
 from .heuristic import TIE_EPS, HeuristicBot, cards_of, is_looping, power_weight, score_one
 from .playouts import OutcomeMemo, heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
@@ -75,7 +75,7 @@ class CounterBot(HeuristicBot):
     """The heuristic bot with perfect card tracking (see the module docstring).
 
     Deterministic given its ``random.Random`` (used only to break exact ties); reads only the
-    :class:`~skitgubbe.view.View`; works under any :class:`~skitgubbe.rules.Rules`.  Alias
+    :class:`~skitgubbe.engine.view.View`; works under any :class:`~skitgubbe.engine.rules.Rules`.  Alias
     ``medium`` in :func:`skitgubbe.bots.make_bot`.
     """
 
@@ -159,7 +159,7 @@ class CounterBot(HeuristicBot):
         -1 if it is, 0 for a rollout cut off at :attr:`rollout_limit` actions (a rollout stops once
         this seat is out).  With every card known (always in pagat) there is one world, the
         position itself; else :attr:`rollout_samples` worlds dealt by
-        :class:`~skitgubbe.determinize.Determinizer` from the view alone.  Only the actions that
+        :class:`~skitgubbe.bots.determinize.Determinizer` from the view alone.  Only the actions that
         may come within a tie of the best are rolled out (:func:`_rolled_totals`; all of them with
         ``every``); the others get ``-inf``.  None when the view cannot be rebuilt or there are
         unknown cards and no samples."""

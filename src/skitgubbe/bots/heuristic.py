@@ -33,12 +33,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action, Kind
-from ..base import Phase
-from ..cards import full_deck, rank_of, suit_of
-from ..phase_two import pick_up_take
-from ..rules import FirstPhase, Rules
-from ..view import View
+from ..engine.actions import Action, Kind
+from ..engine.base import Phase
+from ..engine.cards import full_deck, rank_of, suit_of
+from ..engine.phase_two import pick_up_take
+from ..engine.rules import FirstPhase, Rules
+from ..engine.view import View
 
 __all__ = ["HeuristicBot", "power_weight", "score_one", "phase_one_strength", "cards_of", "is_looping",
            "TIE_EPS"]
@@ -92,7 +92,7 @@ class HeuristicBot:
     Every legal action gets a score from plain rules of thumb (see the module
     docstring) and the best one is chosen; exact ties are broken with ``rng``, so
     the bot is deterministic given its ``random.Random``.  It reads only the
-    :class:`~skitgubbe.view.View` and works under any :class:`~skitgubbe.rules.Rules`.
+    :class:`~skitgubbe.engine.view.View` and works under any :class:`~skitgubbe.engine.rules.Rules`.
     """
 
     name = "heuristic"

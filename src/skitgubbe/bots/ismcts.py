@@ -5,7 +5,7 @@ Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI
 2012, Algorithm 3.  One tree is grown for the bot's own information set.  Each iteration:
 
 1. **determinize**: deal the cards the bot has not seen at random
-   (:class:`skitgubbe.determinize.Determinizer`), giving a complete engine State;
+   (:class:`skitgubbe.bots.determinize.Determinizer`), giving a complete engine State;
 2. **select**: from the root, while every legal action of the seat to act in this world already
    has a child, follow the child with the best UCB1 value with availability counts,
    ``mean reward + c * sqrt(ln(availability) / visits)``, where a child's availability counts the
@@ -14,7 +14,7 @@ Monte Carlo Tree Search", IEEE Transactions on Computational Intelligence and AI
 3. **expand**: add one child for an untried legal action, chosen at random;
 4. **roll out**: play to the end with the rollout policy (:data:`ROLLOUTS`): ``greedy`` (the
    default) plays phase one at random (the engine's fast
-   :meth:`~skitgubbe.state.State.random_action`) and phase two greedily
+   :meth:`~skitgubbe.engine.state.State.random_action`) and phase two greedily
    (:func:`~skitgubbe.bots.playouts.greedy_two`: go out if possible, else the play that sheds the
    most cards for the lowest top card, picking up only when nothing can be played), almost as
    fast as random play and a far better judge of phase two, where random play picks up at random;
@@ -61,18 +61,18 @@ to :attr:`ISMCTSBot.bank_draw` budgets more from the bank.  A phase-two iteratio
 phase-one iterations, and in goat the phase-one search gains little; docs/bots.md has the figures.
 
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
-with :meth:`~skitgubbe.state.State.chance_action` where it comes.  The move played is the root
+with :meth:`~skitgubbe.engine.state.State.chance_action` where it comes.  The move played is the root
 child visited most (ties: the better mean reward, then the first found).
 
-A bot only gets a :class:`~skitgubbe.view.View`: :meth:`ISMCTSBot.choose` rebuilds a State from
-it with :func:`skitgubbe.determinize.state_from_view` (which uses the public history) and
+A bot only gets a :class:`~skitgubbe.engine.view.View`: :meth:`ISMCTSBot.choose` rebuilds a State from
+it with :func:`skitgubbe.bots.determinize.state_from_view` (which uses the public history) and
 determinizes that; nothing the seat may not see is used.  :meth:`ISMCTSBot.search` searches
 from any State for a given seat, reading only what that seat may know.
 
 Nothing here depends on the preset: every rule comes from the engine.
 
-``python -m skitgubbe.bots.ismcts --rules pagat --players 3`` measures speed and strength
-(:func:`main`).
+``python -m skitgubbe.batch.searchspeed --rules pagat --players 3`` measures speed and strength
+(:func:`skitgubbe.batch.searchspeed.main`).
 """
 
 from __future__ import annotations
@@ -83,12 +83,12 @@ import time
 from collections.abc import Sequence
 from typing import cast
 
-from ..actions import CHANCE, Action
-from ..base import Phase
-from ..determinize import Determinizer, state_from_view
-from ..state import State
-from ..view import History, View, view_of
+from ..engine.actions import CHANCE, Action
+from ..engine.base import Phase
+from ..engine.state import State
+from ..engine.view import History, View, view_of
 from .counter import CounterBot, counter_two
+from .determinize import Determinizer, state_from_view
 from .heuristic import HeuristicBot
 from .playouts import OutcomeMemo, greedy_two, heuristic_loser, heuristic_two
 
@@ -120,7 +120,7 @@ class _Node:
 
 
 class ISMCTSBot:
-    """SO-ISMCTS (see the module docstring) under any :class:`~skitgubbe.rules.Rules`.
+    """SO-ISMCTS (see the module docstring) under any :class:`~skitgubbe.engine.rules.Rules`.
 
     Args:
         rng: the bot's only source of randomness (determinizations, expansion, rollouts); with an
@@ -254,7 +254,7 @@ class ISMCTSBot:
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The action of ``legal`` (non-empty) that the search prefers for ``view.seat``, from the
-        view alone (:func:`~skitgubbe.determinize.state_from_view`).  A single legal action is
+        view alone (:func:`~skitgubbe.bots.determinize.state_from_view`).  A single legal action is
         returned at once."""
         if len(legal) == 1:
             return legal[0]
@@ -272,7 +272,7 @@ class ISMCTSBot:
                started: float | None = None) -> Action:
         """Search from ``state`` for ``seat`` (which must be the seat to act) and return its
         chosen action among ``legal`` (default: its legal actions in ``state``).  Only what
-        ``seat`` may know of ``state`` is used (see :class:`~skitgubbe.determinize.Determinizer`).
+        ``seat`` may know of ``state`` is used (see :class:`~skitgubbe.bots.determinize.Determinizer`).
         ``started``: the ``time.perf_counter()`` the time budget counts from (default: now).
 
         Raises ``ValueError`` if ``seat`` is not the seat to act.
@@ -521,91 +521,3 @@ def _rewards_of(loser: int, n: int) -> list[float]:
     out = [1.0 / (n - 1)] * n
     out[loser] = -1.0
     return out
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m skitgubbe.bots.ismcts [--rules R] [--players N] [--games G] [--iterations K]
-    [--rollout greedy|random|heuristic|mixed|heuristic-two] [--against BOT] [--seed S]``: search speed
-    (iterations and determinizations per second, ms per searched move, in all and per phase) and the
-    ismcts bot's loser rate in G deals against the other bot in every other seat, seats rotated,
-    with 95% intervals."""
-    import argparse
-
-    from ..runner import play_out
-    from ..stats import wilson_interval
-    from ..variants import find_variant
-    from . import make_bot
-
-    parser = argparse.ArgumentParser(prog="python -m skitgubbe.bots.ismcts")
-    parser.add_argument("--rules", default="pagat")
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--rollout", default="greedy", choices=ROLLOUTS)
-    parser.add_argument("--against", default="random")
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    rules = find_variant(args.rules)
-    n = args.players
-    losses = abandoned = 0
-    moves = iterations = 0
-    seconds = 0.0
-    samples = 0
-    sample_seconds = 0.0
-    per_phase: dict[int, list[float]] = {}  # Phase -> [searches, iterations, seconds]
-    for g in range(args.games):
-        me = g % n
-        state = State.new(rules, n, dealer=g % n, seed=f"{args.seed}:{g}:deck")
-        bot = ISMCTSBot(random.Random(f"{args.seed}:{g}:ismcts"), iterations=args.iterations,
-                        rollout=args.rollout)
-        bots = [bot if s == me else make_bot(args.against, random.Random(f"{args.seed}:{g}:{s}"))
-                for s in range(n)]
-
-        phase_before = [state.phase]
-        counted = [0]
-
-        def sample_speed(st: State, seat: int, action: Action, me: int = me, bot: ISMCTSBot = bot,
-                         phase_before: list[int] = phase_before, counted: list[int] = counted) -> None:
-            nonlocal samples, sample_seconds
-            if seat == me and bot.searches > counted[0]:  # this decision was searched
-                row = per_phase.setdefault(phase_before[0], [0, 0, 0.0])
-                row[0] += 1
-                row[1] += bot.last_iterations
-                row[2] += bot.last_seconds
-                counted[0] = bot.searches
-            phase_before[0] = st.phase
-            if st.to_act == me and len(st.history) % 5 == 0:
-                det = Determinizer(state_from_view(view_of(st, me)), me)
-                rng = random.Random(len(st.history))
-                t = time.perf_counter()
-                for _ in range(50):
-                    det.sample(rng)
-                sample_seconds += time.perf_counter() - t
-                samples += 50
-
-        play_out(state, bots, random.Random(f"{args.seed}:{g}:chance"), on_step=sample_speed)
-        if state.loser is None:
-            abandoned += 1
-        elif state.loser == me:
-            losses += 1
-        moves += bot.searches
-        iterations += bot.iterations
-        seconds += bot.seconds
-    low, high = wilson_interval(losses, args.games)
-    print(f"{rules.name}, {n} players, {args.games} deals, ismcts ({args.iterations} iterations, "
-          f"{args.rollout} rollouts) against {args.against}")
-    print(f"  ismcts loser rate {losses / max(1, args.games):.3f} [{low:.3f}, {high:.3f}] "
-          f"(even share {1 / n:.3f}); abandoned {abandoned}")
-    if seconds:
-        print(f"  {iterations / seconds:,.0f} iterations/s, {1000 * seconds / max(1, moves):.1f} ms per "
-              f"searched move ({moves} searched moves)")
-    for phase, (searches, its, secs) in sorted(per_phase.items()):
-        if secs:
-            print(f"  {Phase.NAMES[phase]}: {its / secs:,.0f} iterations/s, "
-                  f"{1000 * secs / searches:.1f} ms per searched move ({searches:.0f} searched moves)")
-    if sample_seconds:
-        print(f"  {samples / sample_seconds:,.0f} determinizations/s")
-
-
-if __name__ == "__main__":
-    main()

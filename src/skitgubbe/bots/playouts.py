@@ -2,7 +2,7 @@
 
 The searches (:mod:`skitgubbe.bots.counter`'s rollouts, :mod:`skitgubbe.bots.ismcts`) play many
 deals to the end inside sampled worlds, where every card is placed and nothing is hidden.  They do
-not build a :class:`~skitgubbe.view.View` for each move; they call one of these rules:
+not build a :class:`~skitgubbe.engine.view.View` for each move; they call one of these rules:
 
 * :func:`greedy_two`: go out if possible; else the play that sheds the most cards for the lowest
   highest card (a trump counting 13 ranks above any non-trump); pick up only when nothing can be
@@ -25,11 +25,11 @@ Card sets are ``int`` bitmasks (bit i = card i).  No randomness, no I/O.
 
 from __future__ import annotations
 
-from ..actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
-from ..base import Phase
-from ..cards import SUIT_MASKS, fold
-from ..phase_two import pick_up_take
-from ..state import State
+from ..engine.actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
+from ..engine.base import Phase
+from ..engine.cards import SUIT_MASKS, fold
+from ..engine.phase_two import pick_up_take
+from ..engine.state import State
 from .heuristic import HeuristicBot, cards_of, power_weight
 
 __all__ = ["greedy_two", "greedy_listed", "heuristic_two", "heuristic_listed", "heuristic_outcome",
@@ -67,7 +67,7 @@ def _plain_options(st: State, p: int) -> int | Action:
 
 def _suit_plays(s: int, bits: int, runs: bool) -> tuple[Action, ...]:
     """The plays within ranks ``bits`` of suit ``s`` in the engine's order: single cards, and runs
-    of two or more with ``runs`` (:func:`~skitgubbe.actions.run_actions`)."""
+    of two or more with ``runs`` (:func:`~skitgubbe.engine.actions.run_actions`)."""
     m = bits << (13 * s)
     return run_actions(m) if runs else single_actions(_PLAY, m)
 

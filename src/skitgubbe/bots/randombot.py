@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ..actions import Action
+from ..engine.actions import Action
 
 __all__ = ["RandomBot"]
 
@@ -20,5 +20,5 @@ class RandomBot:
 
     def choose(self, view: object, legal: Sequence[Action]) -> Action:
         """A uniformly random element of ``legal`` (non-empty); ``view`` (a
-        :class:`~skitgubbe.view.View`, or any game's view) is not read."""
+        :class:`~skitgubbe.engine.view.View`, or any game's view) is not read."""
         return legal[self.rng.randrange(len(legal))]

@@ -1,6 +1,6 @@
 """Card tracking: everything one seat can say about where the cards are, from its view alone.
 
-:func:`track` reads a :class:`~skitgubbe.view.View` and returns a :class:`Tracking`: for every seat
+:func:`track` reads a :class:`~skitgubbe.engine.view.View` and returns a :class:`Tracking`: for every seat
 the cards known to be in its hand, the cards it will own when phase one ends as far as anyone can
 tell (its pile of won tricks, which was collected face up, plus its known cards), how many of its
 cards are unknown and which cards it may hold; the cards whose place this seat has not seen (other
@@ -34,11 +34,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..base import Phase
-from ..beating import anti_trump_suit
-from ..cards import FULL_DECK, SUIT_MASKS
-from ..determinize import hidden_places
-from ..view import View
+from ..engine.base import Phase
+from ..engine.beating import anti_trump_suit
+from ..engine.cards import FULL_DECK, SUIT_MASKS
+from ..engine.view import View
+from .determinize import hidden_places
 
 __all__ = ["Tracking", "track", "beaters", "anti_suit"]
 
@@ -104,7 +104,7 @@ def track(view: View) -> Tracking:
     """The :class:`Tracking` of ``view.seat`` from ``view`` alone.
 
     Raises ``ValueError`` if the view's counts do not add up (a view that no deal produces), as
-    :func:`~skitgubbe.determinize.hidden_places` does.
+    :func:`~skitgubbe.bots.determinize.hidden_places` does.
     """
     me = view.seat
     n = view.players

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
-from ..variants import PRESETS
+from ..engine.variants import PRESETS
 from .botpool import BotPool
 from .hub import Client, Hub, Limits, TooManyRooms, client_key
 from .presets import bot_label, describe

@@ -1,7 +1,7 @@
 """Bots think in worker processes, so a slow bot never stalls the server's event loop.
 
 A bot is built fresh for every move by :func:`skitgubbe.bots.make_bot` from its name
-and a seed, and is given only the seat's :class:`~skitgubbe.view.View` and legal
+and a seed, and is given only the seat's :class:`~skitgubbe.engine.view.View` and legal
 actions, as everywhere else in the project.
 """
 
@@ -16,9 +16,9 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
-from ..actions import Action
 from ..bots import make_bot
-from ..view import View
+from ..engine.actions import Action
+from ..engine.view import View
 
 __all__ = ["BotPool", "choose_move"]
 

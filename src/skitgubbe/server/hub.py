@@ -39,8 +39,8 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..actions import CHANCE
-from ..view import SPECTATOR, view_of
+from ..engine.actions import CHANCE
+from ..engine.view import SPECTATOR, view_of
 from . import protocol
 from .botpool import BotPool
 from .protocol import ClientMessage, ProtocolError

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from ..bots import make_bot
-from ..rules import EmptyHand, FirstPhase, Plays, Rules
+from ..engine.rules import EmptyHand, FirstPhase, Plays, Rules
 
 __all__ = ["SOURCES", "features", "describe", "bot_label"]
 

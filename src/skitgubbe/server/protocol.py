@@ -1,7 +1,7 @@
 """The websocket protocol: validating what a client sends, serialising what it may see.
 
 Everything a client receives about a deal is built here from a
-:class:`~skitgubbe.view.View`: :func:`public_part` from the view of a seat that does
+:class:`~skitgubbe.engine.view.View`: :func:`public_part` from the view of a seat that does
 not hold the face-down trump card (the fields every seat's view shares: the
 table, counts, piles, the trump once turned, the sluff window) and
 :func:`seat_part` from the seat's own view (its hand, its legal moves, the trump
@@ -26,14 +26,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..actions import Action, Kind
-from ..base import PUBLIC, Event, Phase
-from ..cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
-from ..narration import describe_event, kill_text, loser_title
-from ..phase_two import pick_up_take
-from ..rules import FirstPhase, Rules
-from ..state import State
-from ..view import SPECTATOR, View, event_for
+from ..engine.actions import Action, Kind
+from ..engine.base import PUBLIC, Event, Phase
+from ..engine.cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
+from ..engine.narration import describe_event, kill_text, loser_title
+from ..engine.phase_two import pick_up_take
+from ..engine.rules import FirstPhase, Rules
+from ..engine.state import State
+from ..engine.view import SPECTATOR, View, event_for
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -429,8 +429,9 @@ def seat_part(view: View) -> dict[str, Any]:
 
 def reasons(state: State, seat: int) -> dict[str, str]:
     """Why ``seat`` may or may not make its moves now, in the rules' words, keyed by move in
-    notation: for every legal move the engine's :meth:`~skitgubbe.state.State.reason`, and for
-    every card of the seat's hand that no legal one-card move plays, :meth:`~skitgubbe.state.State.explain`
+    notation: for every legal move the engine's :meth:`~skitgubbe.engine.state.State.reason`, and for
+    every card of the seat's hand that no legal one-card move plays,
+    :meth:`~skitgubbe.engine.state.State.explain`
     of playing it (of sluffing it, when the rules sluff and it is another seat's turn in phase one).
     Empty outside phase one and two.  The texts speak of the seat's own hand and the table only (the
     leak test holds them to that): the page shows them on hover, long-press and keyboard focus."""
@@ -455,10 +456,10 @@ def reasons(state: State, seat: int) -> dict[str, str]:
 
 
 def events_part(events: Sequence[Event], seat: int, *, partner: int = -1) -> list[dict[str, Any]]:
-    """``events`` (as :meth:`State.apply <skitgubbe.state.State.apply>` returned them, raw) as
-    ``seat`` (or :data:`~skitgubbe.view.SPECTATOR`) may see them at the web table, JSON-ready:
+    """``events`` (as :meth:`State.apply <skitgubbe.engine.state.State.apply>` returned them, raw) as
+    ``seat`` (or :data:`~skitgubbe.engine.view.SPECTATOR`) may see them at the web table, JSON-ready:
     ``{"kind", "seat", "seats", "cards", "n"}`` with ``cards`` in notation (empty where they are
-    hidden from ``seat``: :func:`~skitgubbe.view.event_for`) and ``n`` the number of cards the
+    hidden from ``seat``: :func:`~skitgubbe.engine.view.event_for`) and ``n`` the number of cards the
     event moved (public: every hand size, pile and the stock are).  ``partner`` is the seat's
     3-player-confusion partner hand (-1: none): at the web table each hand is its own person, so
     the partner's private events are hidden too."""
@@ -479,8 +480,9 @@ _KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}
 
 def narrate(events: Sequence[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
     """Narration lines for ``events`` (events as a spectator sees them, see
-    :class:`~skitgubbe.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
-    the card set of the dreck last collected (public).  Uses :func:`skitgubbe.narration.describe_event`."""
+    :class:`~skitgubbe.engine.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
+    the card set of the dreck last collected (public).  Uses
+    :func:`skitgubbe.engine.narration.describe_event`."""
     lines = []
     for ev in events:
         if ev.kind == "pass":  # (the table shows who is still asked to sluff)

@@ -24,17 +24,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import ActionParseError, Kind, parse_action
-from ..base import Event, IllegalActionError, Phase
 from ..bots import BOT_NAMES, make_bot
-from ..cards import card_name, parse_cards
-from ..record import dumps as record_dumps
-from ..record import record_of
-from ..rules import Rules, RulesError
-from ..rulesfile import RulesFileError, parse_rules_file
-from ..state import State, twins_in_order
-from ..variants import UnknownVariantError, find_variant
-from ..view import SPECTATOR, View, events_for, view_of
+from ..engine.actions import ActionParseError, Kind, parse_action
+from ..engine.base import Event, IllegalActionError, Phase
+from ..engine.cards import card_name, parse_cards
+from ..engine.record import dumps as record_dumps
+from ..engine.record import record_of
+from ..engine.rules import Rules, RulesError
+from ..engine.rulesfile import RulesFileError, parse_rules_file
+from ..engine.state import State, twins_in_order
+from ..engine.variants import UnknownVariantError, find_variant
+from ..engine.view import SPECTATOR, View, events_for, view_of
 from . import protocol
 
 __all__ = [
@@ -132,8 +132,8 @@ def make_spec(
     """Check a request for a new room and build its :class:`RoomSpec`.
 
     Args:
-        preset: a preset name or alias (see :data:`~skitgubbe.variants.PRESETS`), or
-        house_rules: a house-rules TOML text (:mod:`skitgubbe.rulesfile`); exactly one.
+        preset: a preset name or alias (see :data:`~skitgubbe.engine.variants.PRESETS`), or
+        house_rules: a house-rules TOML text (:mod:`skitgubbe.engine.rulesfile`); exactly one.
         players: seats, within the rules' range.
         seats: for seats 1..players-1, ``"open"`` or a bot name from :func:`available_bots`.
         turn_seconds: 0 (off) or 5..600 seconds.  sluff_seconds: 1..60 seconds.
@@ -185,7 +185,7 @@ class Player:
 
 
 def public_view(state: State) -> View:
-    """What every seat may see (the spectator's view, :data:`~skitgubbe.view.SPECTATOR`): the
+    """What every seat may see (the spectator's view, :data:`~skitgubbe.engine.view.SPECTATOR`): the
     table's public part (:func:`protocol.public_part`) and a spectator's replay are read from it.
     Never one seat's view, which may hold more (its own hand, the face-down trump card, a
     3-player-confusion partner hand)."""

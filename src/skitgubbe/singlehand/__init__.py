@@ -3,9 +3,9 @@ state machine (:mod:`skitgubbe.singlehand.game`), bots (:mod:`skitgubbe.singleha
 terminal (:mod:`skitgubbe.singlehand.cli`).
 
 It is served by the same tools as the main game through the small game protocol of
-:mod:`skitgubbe.runner` (:class:`~skitgubbe.runner.Game`): :data:`SINGLE_HAND` deals it, gives a
-seat's view and makes its bots, so :func:`skitgubbe.runner.play_out` and
-:func:`skitgubbe.simulate.simulate` play it with no copy of their own.
+:mod:`skitgubbe.batch.runner` (:class:`~skitgubbe.batch.runner.Game`): :data:`SINGLE_HAND` deals it, gives a
+seat's view and makes its bots, so :func:`skitgubbe.batch.runner.play_out` and
+:func:`skitgubbe.batch.simulate.simulate` play it with no copy of their own.
 """
 
 from .bots import BOT_NAMES, SINGLE_HAND, HeuristicBot, make_bot

@@ -4,7 +4,7 @@ see it (:data:`SINGLE_HAND`).
 A bot is given only its seat's :class:`~skitgubbe.singlehand.game.SingleHandView` and the non-empty
 list of its legal actions, and returns one of them.  :func:`make_bot` builds one by name
 (:data:`BOT_NAMES`): the random bot is the main game's own (:class:`skitgubbe.bots.RandomBot`);
-:func:`skitgubbe.runner.play_out` plays a deal to the end and :func:`skitgubbe.simulate.simulate`
+:func:`skitgubbe.batch.runner.play_out` plays a deal to the end and :func:`skitgubbe.batch.simulate.simulate`
 plays many seeded deals, with :data:`SINGLE_HAND`.  Stdlib only, no I/O.
 """
 
@@ -14,10 +14,10 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..actions import Action, Kind
+from ..batch.runner import Game
 from ..bots.randombot import RandomBot
-from ..cards import lowest, rank_of
-from ..runner import Game
+from ..engine.actions import Action, Kind
+from ..engine.cards import lowest, rank_of
 from .game import (
     DEFAULT_ACTION_LIMIT,
     PICK_UP,
@@ -100,7 +100,7 @@ def make_bot(name: str, rng: random.Random) -> SingleHandBot:
 
 
 class _SingleHand:
-    """Single Hand Skitgubbe as a :class:`~skitgubbe.runner.Game` (see :data:`SINGLE_HAND`)."""
+    """Single Hand Skitgubbe as a :class:`~skitgubbe.batch.runner.Game` (see :data:`SINGLE_HAND`)."""
 
     name = "single-hand"
 
@@ -118,11 +118,11 @@ class _SingleHand:
 
 
 def single_hand(action_limit: int = DEFAULT_ACTION_LIMIT) -> Game:
-    """Single Hand Skitgubbe as a :class:`~skitgubbe.runner.Game`, its deals abandoned after
+    """Single Hand Skitgubbe as a :class:`~skitgubbe.batch.runner.Game`, its deals abandoned after
     ``action_limit`` actions (default :data:`~skitgubbe.singlehand.game.DEFAULT_ACTION_LIMIT`)."""
     return _SingleHand(action_limit)
 
 
 SINGLE_HAND: Game = _SingleHand()
-"""Single Hand Skitgubbe as a :class:`~skitgubbe.runner.Game`: :func:`skitgubbe.runner.play_out`
-(with ``view=SINGLE_HAND.view``) and :func:`skitgubbe.simulate.simulate` play it."""
+"""Single Hand Skitgubbe as a :class:`~skitgubbe.batch.runner.Game`: :func:`skitgubbe.batch.runner.play_out`
+(with ``view=SINGLE_HAND.view``) and :func:`skitgubbe.batch.simulate.simulate` play it."""

@@ -3,7 +3,7 @@
 
 Single Hand is its own small game (catsatcards.com, "Single Hand Skitgubbe"; rules in
 :mod:`skitgubbe.singlehand`, bots in :mod:`skitgubbe.singlehand_bots`), so it has its own plain
-front end here rather than a preset of :class:`~skitgubbe.rules.Rules`.  The rest of the CLI
+front end here rather than a preset of :class:`~skitgubbe.engine.rules.Rules`.  The rest of the CLI
 hands over to it when ``--rules`` names it.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from rich.console import Console
 
-from ..base import IllegalActionError
+from ..engine.base import IllegalActionError
 from .bots import make_bot
 from .game import (
     DEFAULT_ACTION_LIMIT,

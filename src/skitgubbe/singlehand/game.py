@@ -13,11 +13,11 @@ may go on anything and clears the pile; so do four cards of one rank on top of t
 that cleared starts a new pile.  Once the stock is empty nobody draws or takes a chance, and a seat
 with no cards left goes out.  The last seat holding cards is the loser.
 
-Conventions, as in :mod:`skitgubbe.state`: seats are ``0..players-1`` clockwise (the seat to the
+Conventions, as in :mod:`skitgubbe.engine.state`: seats are ``0..players-1`` clockwise (the seat to the
 *left* of ``s`` is ``(s + 1) % players``); card sets are ``int`` bitmasks (bit i = card i, see
-:mod:`skitgubbe.cards`); ranks are 2..14 with 14 the ace.
+:mod:`skitgubbe.engine.cards`); ranks are 2..14 with 14 the ace.
 
-Actions are :class:`skitgubbe.actions.Action` values:
+Actions are :class:`skitgubbe.engine.actions.Action` values:
 
 =====================  ======================================================================
 ``Action(Kind.PLAY, m)``  cover the top card (or start a new pile) with card set ``m``: one or
@@ -27,7 +27,7 @@ Actions are :class:`skitgubbe.actions.Action` values:
 =====================  ======================================================================
 
 Acting follows the main engine: :meth:`SingleHandState.legal_actions`, :meth:`~SingleHandState.check`
-(raises :class:`~skitgubbe.base.IllegalActionError` saying what is wrong and what is allowed),
+(raises :class:`~skitgubbe.engine.base.IllegalActionError` saying what is wrong and what is allowed),
 :meth:`~SingleHandState.can`, :meth:`~SingleHandState.apply`.  A refused action leaves the state
 exactly as it was.  :func:`view_of` gives what one seat may see; :func:`render_view` writes it as text.
 """
@@ -38,10 +38,10 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ..actions import Action, ActionParseError, Kind, parse_action
-from ..base import GameOverError, IllegalActionError, Outcome
-from ..cards import FULL_DECK, RANK_MASKS, card_label, cards_in, lowest, rank_of
-from ..state import deck_from_seed, validate_deck  # the same deck rules as the main engine
+from ..engine.actions import Action, ActionParseError, Kind, parse_action
+from ..engine.base import GameOverError, IllegalActionError, Outcome
+from ..engine.cards import FULL_DECK, RANK_MASKS, card_label, cards_in, lowest, rank_of
+from ..engine.state import deck_from_seed, validate_deck  # the same deck rules as the main engine
 
 __all__ = [
     "SOURCE",
@@ -214,7 +214,7 @@ class SingleHandState:
 
         Args:
             players: number of seats, 3..8.
-            seed: shuffle with :func:`skitgubbe.state.deck_from_seed` (the same order as the main
+            seed: shuffle with :func:`skitgubbe.engine.state.deck_from_seed` (the same order as the main
                 engine), or
             deck: the 52 cards (ints 0..51) in dealing order, first dealt first.  Exactly one of
                 ``seed`` and ``deck``.
@@ -362,7 +362,7 @@ class SingleHandState:
 
     @property
     def outcome(self) -> Outcome | None:
-        """The :class:`~skitgubbe.base.Outcome` once the deal is over (``loser``: the last seat
+        """The :class:`~skitgubbe.engine.base.Outcome` once the deal is over (``loser``: the last seat
         holding cards, or None if abandoned; ``out_order``: the others in the order they went out),
         else None."""
         if not self.is_over:
@@ -511,8 +511,8 @@ class SingleHandState:
     def check(self, action: Action, seat: int | None = None) -> None:
         """Raise if ``seat`` (default :attr:`to_act`) may not take ``action`` now.
 
-        Raises :class:`~skitgubbe.base.GameOverError` once the deal is over, otherwise
-        :class:`~skitgubbe.base.IllegalActionError` whose ``reason`` says what is wrong and what the
+        Raises :class:`~skitgubbe.engine.base.GameOverError` once the deal is over, otherwise
+        :class:`~skitgubbe.engine.base.IllegalActionError` whose ``reason`` says what is wrong and what the
         seat may do.  Never changes the state.
         """
         s = self.to_act if seat is None else seat
@@ -531,7 +531,7 @@ class SingleHandState:
 
     def step(self, action: Action, seat: int) -> None:
         """Take ``action`` for ``seat`` unchecked: the fast path of simulations
-        (:func:`skitgubbe.runner.play_out`), only for an action just listed by
+        (:func:`skitgubbe.batch.runner.play_out`), only for an action just listed by
         :meth:`legal_actions` of this same state."""
         self.apply(action, seat, trusted=True)
 
@@ -539,8 +539,8 @@ class SingleHandState:
         """Take ``action`` for ``seat`` (default :attr:`to_act`).
 
         With ``trusted=True`` the check is skipped: only for an action just taken from
-        :meth:`legal_actions` of this same state.  Raises :class:`~skitgubbe.base.IllegalActionError`
-        (or :class:`~skitgubbe.base.GameOverError`) and leaves the state unchanged if it is not legal.
+        :meth:`legal_actions` of this same state.  Raises :class:`~skitgubbe.engine.base.IllegalActionError`
+        (or :class:`~skitgubbe.engine.base.GameOverError`) and leaves the state unchanged if it is not legal.
         """
         s = self.to_act if seat is None else seat
         if not trusted:
@@ -766,7 +766,7 @@ def parse_move(text: str) -> Action:
     """Parse a move as typed: card lists (``"7h 7s"``, ``"play 7h"``), ``pick`` / ``pick up`` /
     ``take``, ``chance`` / ``take a chance`` / ``stock`` / ``turn``.
 
-    Raises :class:`~skitgubbe.actions.ActionParseError` naming what is accepted.  The result is not
+    Raises :class:`~skitgubbe.engine.actions.ActionParseError` naming what is accepted.  The result is not
     checked against the rules (see :meth:`SingleHandState.check`).
     """
     t = " ".join(text.strip().lower().split())

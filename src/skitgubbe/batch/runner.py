@@ -2,9 +2,9 @@
 
 A *game* is what the batch tools need to know of one: :class:`Game` deals a table, gives a seat's
 view and makes a bot by name.  :data:`STANDARD` is the two-phase family of
-:mod:`skitgubbe.state` under given rules (:func:`standard`);
+:mod:`skitgubbe.engine.state` under given rules (:func:`standard`);
 :data:`skitgubbe.singlehand.SINGLE_HAND` is Single Hand Skitgubbe.  :func:`play_out` and
-:func:`skitgubbe.simulate.simulate` serve both.
+:func:`skitgubbe.batch.simulate.simulate` serve both.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from .actions import CHANCE, Action
-from .bots import make_bot
-from .bots.base import Bot
-from .rules import Rules
-from .state import State, deck_from_seed
-from .view import view_of
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..engine.actions import CHANCE, Action
+from ..engine.rules import Rules
+from ..engine.state import State, deck_from_seed
+from ..engine.view import view_of
 
 __all__ = ["play_out", "Step", "Playable", "Game", "standard"]
 
@@ -81,7 +81,7 @@ class _Standard:
 
 
 def standard(rules: Rules) -> Game:
-    """The two-phase game (:class:`~skitgubbe.state.State`) under ``rules``, as a :class:`Game`."""
+    """The two-phase game (:class:`~skitgubbe.engine.state.State`) under ``rules``, as a :class:`Game`."""
     return _Standard(rules)
 
 
@@ -95,7 +95,7 @@ def play_out(
 ) -> Any:
     """Play ``state`` (a :class:`Playable`) to the end: each seat's decisions by ``bots[seat]``
     (``choose(view, legal) -> Action``), chance by ``rng``; ``view`` gives a seat's view (the
-    main game's :func:`~skitgubbe.view.view_of` by default; a :class:`Game`'s ``view`` for
+    main game's :func:`~skitgubbe.engine.view.view_of` by default; a :class:`Game`'s ``view`` for
     another game).
 
     Returns ``state`` (mutated).  Raises ``ValueError`` if ``len(bots)`` differs from

@@ -1,4 +1,4 @@
-"""Named presets: :class:`~skitgubbe.rules.Rules` instances found by name or alias.
+"""Named presets: :class:`~skitgubbe.engine.rules.Rules` instances found by name or alias.
 
 ``pagat``: Skitgubbe as the main section of pagat.com describes it (two-card
 tricks in phase one, single cards in phase two).

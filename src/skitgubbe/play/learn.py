@@ -21,15 +21,15 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
-from .base import Event
-from .bots import make_bot
-from .cards import RANK_CHARS, SUITS, CardParseError, parse_card
-from .narration import describe_event, describe_pass, seat_names
-from .record import loads, start_state
-from .state import State
-from .tui import ordered_moves, render_screen
-from .view import View, events_for, view_of
+from ..bots import make_bot
+from ..engine.actions import CHANCE, Action, ActionParseError, Kind, parse_action
+from ..engine.base import Event
+from ..engine.cards import RANK_CHARS, SUITS, CardParseError, parse_card
+from ..engine.narration import describe_event, describe_pass, seat_names
+from ..engine.record import loads, start_state
+from ..engine.state import State
+from ..engine.view import View, events_for, view_of
+from .terminal import ordered_moves, render_screen
 
 __all__ = ["Step", "Lesson", "LESSONS", "lesson_start", "what_if", "run_lesson", "run_lessons"]
 
@@ -300,8 +300,8 @@ def what_if(state: State, seat: int, action: Action, names: Sequence[str], *, li
     copy, then the other seats answer as the heuristic bot would (a chance step by a seeded
     shuffle) until the trick is decided, the deal is over, ``seat`` is to act again, or ``limit``
     more moves were made.  Returns the narration lines as ``seat`` sees them (``names``: see
-    :func:`~skitgubbe.narration.seat_names`).  Raises
-    :class:`~skitgubbe.base.IllegalActionError` if ``action`` is not legal for ``seat`` now."""
+    :func:`~skitgubbe.engine.narration.seat_names`).  Raises
+    :class:`~skitgubbe.engine.base.IllegalActionError` if ``action`` is not legal for ``seat`` now."""
     copy = state.clone()
     rng = random.Random(0)
     bots = {s: make_bot("heuristic", random.Random(s)) for s in range(copy.players) if s != seat}

@@ -63,13 +63,13 @@ class GameOverError(IllegalActionError):
 
 
 class Event(NamedTuple):
-    """Something that happened: what :meth:`State.apply <skitgubbe.state.State.apply>` returns and
-    the narration tells (:mod:`skitgubbe.narration`).
+    """Something that happened: what :meth:`State.apply <skitgubbe.engine.state.State.apply>` returns and
+    the narration tells (:mod:`skitgubbe.engine.narration`).
 
     ``to`` says who may see the event's ``cards``: :data:`PUBLIC` (-1, every seat and a
     spectator) or a bitmask of seats (bit s = seat s; under 3-player confusion a seat's partner
     hand is in its mask, as one person holds both).  Everything else of an event is public.
-    :func:`skitgubbe.view.event_for` gives the event as a seat or a spectator may see it (the
+    :func:`skitgubbe.engine.view.event_for` gives the event as a seat or a spectator may see it (the
     cards zeroed where hidden); never hand a raw event with ``to`` other than PUBLIC to a seat
     outside its mask.
 
@@ -121,7 +121,7 @@ class Outcome(NamedTuple):
 class StateBase:
     """The attributes of a deal in progress, shared by the phase modules.
 
-    See :class:`skitgubbe.state.State` for what each means.
+    See :class:`skitgubbe.engine.state.State` for what each means.
     """
 
     rules: Rules

@@ -2,7 +2,7 @@
 
 A record is plain text, one ``key = value`` header per line, then ``moves:``
 and one move per line as ``<seat> <action>`` in action notation
-(:mod:`skitgubbe.actions`); ``#`` starts a comment.  Example::
+(:mod:`skitgubbe.engine.actions`); ``#`` starts a comment.  Example::
 
     skitgubbe-record = 1
     rules = pagat
@@ -547,7 +547,7 @@ def _seed(text: str, line: int) -> int | str:
 
 def _two_pack_deck(cards: list[int], line: int) -> tuple[int, ...]:
     """The deck order of a two-pack record: every card name twice, the first one the first
-    pack's copy (:func:`~skitgubbe.cards.twins_in_order`)."""
+    pack's copy (:func:`~skitgubbe.engine.cards.twins_in_order`)."""
     counts = [0] * 52
     for c in cards:
         counts[c] += 1

@@ -1,9 +1,10 @@
 """The game's words in plain text: seat names, events told as sentences, the loser's title.
 
-No ``rich`` and no I/O: the terminal (:mod:`skitgubbe.tui`), the lessons (:mod:`skitgubbe.learn`)
-and the online table (:mod:`skitgubbe.server`) all tell a deal with these functions, so they say
-the same thing in the same words.  Every sentence is built from public information only: an
-:class:`~skitgubbe.base.Event` as the engine records it and the seats' names.
+No ``rich`` and no I/O: the terminal (:mod:`skitgubbe.play.terminal`), the lessons
+(:mod:`skitgubbe.play.learn`) and the online table (:mod:`skitgubbe.server`) all tell a deal
+with these functions, so they say the same thing in the same words.  Every sentence is built
+from public information only: an :class:`~skitgubbe.engine.base.Event`
+as the engine records it and the seats' names.
 
 Names: the person at the terminal is ``"You"`` (the verbs agree: ``"You play"``, ``"Seat 1
 plays"``); under 3-player confusion the person's two hands are ``"You (right hand)"`` and
@@ -98,7 +99,7 @@ def describe_pass(names: Sequence[str], seats: Sequence[int]) -> str:
 
 def describe_event(event: Event, names: Sequence[str], rules: Rules, *, dreck: int = 0) -> str | None:
     """One narration line for ``event``, or None for an unknown kind or an event not told (another
-    seat's draw).  Give it the event as the reader may see it (:func:`skitgubbe.view.event_for`):
+    seat's draw).  Give it the event as the reader may see it (:func:`skitgubbe.engine.view.event_for`):
     it tells every card the event holds.
 
     ``names`` gives each seat's name (see :func:`seat_names`); ``dreck`` is the card set of

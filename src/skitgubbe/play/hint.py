@@ -1,8 +1,8 @@
 """Hints: every move a seat may make now with a one-line reason in the rules' words, and
 why the other cards in its hand may not be played.  No I/O.
 
-The reasons are the engine's own (:meth:`State.reason <skitgubbe.state.State.reason>` for a legal
-move, :meth:`State.explain <skitgubbe.state.State.explain>` for an illegal one): this module
+The reasons are the engine's own (:meth:`State.reason <skitgubbe.engine.state.State.reason>` for a legal
+move, :meth:`State.explain <skitgubbe.engine.state.State.explain>` for an illegal one): this module
 only gathers them.
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .actions import Action, Kind
-from .base import Phase
-from .cards import TWIN, cards_in, fold
-from .state import State
+from ..engine.actions import Action, Kind
+from ..engine.base import Phase
+from ..engine.cards import TWIN, cards_in, fold
+from ..engine.state import State
 
 __all__ = ["Hint", "hints"]
 

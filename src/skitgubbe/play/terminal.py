@@ -2,7 +2,7 @@
 
 :func:`play_game` deals a game and runs it; :class:`Session` is the thin loop
 (ask the seat to act, apply, narrate).  Everything shown comes from the
-human's :class:`~skitgubbe.view.View` (the table) or from ``state.events``
+human's :class:`~skitgubbe.engine.view.View` (the table) or from ``state.events``
 (public narration), so another seat's unseen cards are never rendered.  The
 rendering is done by small pure functions (:func:`render_hand`,
 :func:`render_trick`, :func:`render_seats`, :func:`render_moves`,
@@ -32,10 +32,10 @@ from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.rule import Rule
 from rich.text import Text
 
-from .actions import CHANCE, Action, ActionParseError, Kind, parse_action
-from .base import Event, Phase
-from .bots import Bot, make_bot
-from .cards import (
+from ..bots import Bot, make_bot
+from ..engine.actions import CHANCE, Action, ActionParseError, Kind, parse_action
+from ..engine.base import Event, Phase
+from ..engine.cards import (
     RANK_CHARS,
     RANK_MASKS2,
     SUIT_MASKS2,
@@ -48,8 +48,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .hint import hints
-from .narration import (
+from ..engine.narration import (
     card_list,
     describe_event,
     describe_pass,
@@ -62,11 +61,12 @@ from .narration import (
     seat_names,
     subject,
 )
-from .phase_two import pick_up_take
-from .record import dumps, record_of
-from .rules import FirstPhase, PickUp, Plays, Rules
-from .state import State
-from .view import View, events_for, view_of
+from ..engine.phase_two import pick_up_take
+from ..engine.record import dumps, record_of
+from ..engine.rules import FirstPhase, PickUp, Plays, Rules
+from ..engine.state import State
+from ..engine.view import View, events_for, view_of
+from .hint import hints
 
 __all__ = [
     "play_game",
@@ -402,7 +402,7 @@ class Title:
 
 def render_hints(state: State, seat: int) -> str:
     """Every move ``seat`` may make now with why, then the cards it may not play with why not
-    (:func:`skitgubbe.hint.hints`)."""
+    (:func:`skitgubbe.play.hint.hints`)."""
     lines = []
     found = hints(state, seat)
     width = max((len(h.action.label()) for h in found), default=0)

@@ -65,7 +65,7 @@ def _subsets(mask: int) -> list[int]:
 
 
 class PhaseOne(StateBase):
-    """The phase-one part of :class:`skitgubbe.state.State` (a mixin)."""
+    """The phase-one part of :class:`skitgubbe.engine.state.State` (a mixin)."""
 
     def _init_phase_one(self) -> None:
         strength = list(range(15))

@@ -64,14 +64,14 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
-from .actions import Action
-from .bots import make_bot
-from .bots.base import Bot
-from .record import Record, record_of
-from .rules import Rules
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..engine.actions import Action
+from ..engine.record import Record, record_of
+from ..engine.rules import Rules
+from ..engine.state import State, deck_from_seed
+from ..engine.view import View
 from .runner import play_out
-from .state import State, deck_from_seed
-from .view import View
 
 __all__ = [
     "MAX_ORDERS",

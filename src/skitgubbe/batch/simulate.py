@@ -13,10 +13,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .record import Record, record_of
-from .rules import Rules
+from ..engine.record import Record, record_of
+from ..engine.rules import Rules
+from ..engine.state import State
 from .runner import Game, play_out, standard
-from .state import State
 from .stats import wilson_interval
 
 __all__ = ["SimulationResult", "simulate", "seat_bots"]
@@ -122,7 +122,7 @@ def simulate(
 ) -> SimulationResult:
     """Play ``games`` deals (see the module docstring for seeding) and count the losers.
 
-    ``rules``: the rules of the two-phase game, or a :class:`~skitgubbe.runner.Game`
+    ``rules``: the rules of the two-phase game, or a :class:`~skitgubbe.batch.runner.Game`
     (:data:`skitgubbe.singlehand.SINGLE_HAND`).  ``progress(g)`` is called after each deal;
     ``keep(record)`` receives each deal's record (the two-phase game only).  Raises
     ``ValueError`` for a bad player count, bot name or ``games < 0``.

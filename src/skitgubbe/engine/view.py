@@ -33,7 +33,7 @@ class View(NamedTuple):
     Attributes:
         seat: whose view this is (0-based).
         players, dealer, rules: the table.
-        phase: a :class:`~skitgubbe.base.Phase` constant.
+        phase: a :class:`~skitgubbe.engine.base.Phase` constant.
         to_act: seat whose decision is pending (-1 chance, -2 game over).
         hand: this seat's hand (card set).
         hand_sizes: cards in each hand, per seat.
@@ -173,7 +173,7 @@ def event_for(event: Event, seat: int) -> Event:
 
 def events_for(events: Sequence[Event], seat: int) -> tuple[Event, ...]:
     """Each of ``events`` as ``seat`` (or :data:`SPECTATOR`) may see it (:func:`event_for`):
-    what :meth:`State.apply <skitgubbe.state.State.apply>` returned, made fit to show that seat."""
+    what :meth:`State.apply <skitgubbe.engine.state.State.apply>` returned, made fit to show that seat."""
     return tuple(event_for(ev, seat) for ev in events)
 
 

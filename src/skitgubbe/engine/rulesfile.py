@@ -5,14 +5,14 @@ Example (``house.toml``)::
     preset = "goat"          # the preset these rules start from (name or alias)
     name = "our-goat"        # optional; shown in records and tables
     [options]
-    dreck_below = 5          # any option of skitgubbe.rules.Rules
+    dreck_below = 5          # any option of skitgubbe.engine.rules.Rules
     pick_up = "top-card"
 
 Errors name the key at fault and what is allowed (:class:`RulesFileError`).  Limits: the text
 is at most :data:`MAX_TEXT` characters of UTF-8, arrays and tables nest at most
 :data:`MAX_DEPTH` deep, a number has at most :data:`MAX_DIGITS` digits, and option values are
-checked as :meth:`skitgubbe.rules.Rules.with_options` says (a ``name`` of at most
-:data:`skitgubbe.rules.NAME_LENGTH` characters).
+checked as :meth:`skitgubbe.engine.rules.Rules.with_options` says (a ``name`` of at most
+:data:`skitgubbe.engine.rules.NAME_LENGTH` characters).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def parse_rules_file(text: str | bytes) -> Rules:
     parse (with its line), an unknown top-level key, a missing or unknown preset, an unknown
     option, a value that is not allowed (the allowed values are listed; see
     :meth:`Rules.with_options`), a name that is not a text without spaces of at most
-    :data:`~skitgubbe.rules.NAME_LENGTH` characters, or a combination of options that the rules
+    :data:`~skitgubbe.engine.rules.NAME_LENGTH` characters, or a combination of options that the rules
     reject (both options are named).
     """
     if isinstance(text, bytes):

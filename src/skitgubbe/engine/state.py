@@ -1,4 +1,4 @@
-"""The state machine that plays one deal under any :class:`~skitgubbe.rules.Rules`.
+"""The state machine that plays one deal under any :class:`~skitgubbe.engine.rules.Rules`.
 
 A game is fully determined by the rules, the number of seats, the dealer, the
 deck order (or a seed that shuffles it, see :func:`deck_from_seed`), the first
@@ -6,7 +6,7 @@ leader and the list of actions.  Randomness enters only through a caller's
 ``random.Random`` (the deck shuffle and the dreck shuffle, a chance action).
 
 Seats are ``0..players-1`` clockwise; "left" of seat s is ``(s + 1) % players``.
-Card sets are ``int`` bitmasks (bit i = card i, see :mod:`skitgubbe.cards`).
+Card sets are ``int`` bitmasks (bit i = card i, see :mod:`skitgubbe.engine.cards`).
 
 Acting, in the style of python-chess and PokerKit:
 
@@ -98,7 +98,7 @@ _PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
 
 def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
     """The deck order that ``random.Random(seed)`` shuffles: a tuple of the 52 cards
-    (104 with ``decks=2``, see :data:`skitgubbe.cards.TWIN`), first card dealt first."""
+    (104 with ``decks=2``, see :data:`skitgubbe.engine.cards.TWIN`), first card dealt first."""
     deck = list(range(52 * decks))
     random.Random(seed).shuffle(deck)
     return twins_in_order(deck) if decks == 2 else tuple(deck)
@@ -313,11 +313,11 @@ class State(PhaseOne, PhaseTwo, StateBase):
     def from_position(
         cls, rules: Rules, position: Position, *, action_limit: int | None = None
     ) -> State:
-        """Start play at a phase-two :class:`~skitgubbe.position.Position`.
+        """Start play at a phase-two :class:`~skitgubbe.engine.position.Position`.
 
         Nothing is publicly known about any hand (``known`` is empty) and the history is
         empty; :attr:`position` keeps the position so that a record can be written.
-        Raises :class:`~skitgubbe.position.PositionError` (a ``ValueError``) naming the fault.
+        Raises :class:`~skitgubbe.engine.position.PositionError` (a ``ValueError``) naming the fault.
         """
         check_position(position, rules)
         n = len(position.hands)
@@ -521,7 +521,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         order: the action itself, what followed from it (a trick won, the trump turned, the dreck
         dealt, a seat out, the loser) and the chance outcomes it brought (each card drawn, each
         share of a dealt dreck).  An event's ``to`` says who may see its cards: give a seat or a
-        spectator :func:`skitgubbe.view.events_for` of them, never the raw tuple.
+        spectator :func:`skitgubbe.engine.view.events_for` of them, never the raw tuple.
 
         The action is checked once, here (:meth:`check`), and then applied without listing the
         legal actions again.  With ``trusted=True`` the check is skipped: only for an action just
@@ -580,7 +580,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
 
         With one pack it is ``action`` itself.  With two packs either copy's card number (and so
         the card's name, which both copies share) plays the card held: the copies are the same
-        card to the rules (docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.cards.canonical`
+        card to the rules (docs/rulings.md DD2).  Phase two: :func:`~skitgubbe.engine.cards.canonical`
         (the first pack's copy if the seat holds it, else the second's); phase one: the copy that
         is legal now; a dreck order: each name deals a copy still to be dealt.  :meth:`check`
         and :meth:`apply` resolve by themselves; a caller comparing a parsed action with

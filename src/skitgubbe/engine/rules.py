@@ -1,8 +1,8 @@
 """The rules of one way of playing Skitgubbe, as data.
 
 :class:`Rules` is a frozen, keyword-only, validated dataclass: one instance
-fully describes a ruleset, and one state machine (:mod:`skitgubbe.state`)
-serves every instance.  Named presets live in :mod:`skitgubbe.variants`.
+fully describes a ruleset, and one state machine (:mod:`skitgubbe.engine.state`)
+serves every instance.  Named presets live in :mod:`skitgubbe.engine.variants`.
 
 Every option names the rule text it comes from; docs/presets/*.md describe
 each preset in our own words and docs/rulings.md settles the ambiguities.
@@ -346,7 +346,7 @@ class Rules:
             player whose hand is left holding cards loses (Flurst, "3-player confusion").
         decks: packs shuffled together, 1 or 2 (the double deck: Flurst and Howell,
             "Double Deck").  With 2, cards 52..103 are the second pack
-            (:data:`skitgubbe.cards.TWIN`); twins never touch, so no phase-two play holds
+            (:data:`skitgubbe.engine.cards.TWIN`); twins never touch, so no phase-two play holds
             both, and a play names whichever copy its seat holds.  The texts raise the dreck
             threshold to 12 cards for two packs: set ``dreck_below`` too (docs/rulings.md DD4).
         all_ties_replay: with ``ties_beat_unique``, every seat that played a rank two or more

@@ -1,7 +1,7 @@
 """Actions (moves) and their text notation.
 
 An :class:`Action` is a small immutable value.  Its ``cards`` field is a card
-set (bitmask, bit i = card i; see :mod:`skitgubbe.cards`).
+set (bitmask, bit i = card i; see :mod:`skitgubbe.engine.cards`).
 
 Kinds, by phase:
 

@@ -32,8 +32,8 @@ def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
     With ``PickUp.LOWEST_CARD`` only the lowest card of the bottom play is taken; the play
     is removed only when that was its last card.  Returns ``(0, 0, 0)`` for an empty table.
     Plays may hold second-pack cards (two packs): the rules compare card kinds
-    (:func:`~skitgubbe.cards.fold`), and the cards taken are the plays' own.
-    Rule sources: see :class:`~skitgubbe.rules.PickUp`.
+    (:func:`~skitgubbe.engine.cards.fold`), and the cards taken are the plays' own.
+    Rule sources: see :class:`~skitgubbe.engine.rules.PickUp`.
     """
     if not any(p >> TWIN for p in plays):
         return _take(plays, mode)
@@ -90,7 +90,7 @@ _PLAY_ONE = single_actions(Kind.PLAY, (1 << 52) - 1)
 
 
 class PhaseTwo(StateBase):
-    """The phase-two part of :class:`skitgubbe.state.State` (a mixin)."""
+    """The phase-two part of :class:`skitgubbe.engine.state.State` (a mixin)."""
 
     def _start_phase_two(self, leader: int) -> None:
         n = self.players
@@ -161,7 +161,7 @@ class PhaseTwo(StateBase):
     def beat_candidates(self, hand: int) -> int:
         """Phase two: the cards of card set ``hand`` that may take part in a beat of the top play
         (a higher card of its suit, or a trump on a non-trump; the table must not be empty).  With
-        two packs ``hand`` and the result are card kinds (:func:`~skitgubbe.cards.fold`)."""
+        two packs ``hand`` and the result are card kinds (:func:`~skitgubbe.engine.cards.fold`)."""
         top = fold(self.table[-1]) if self.double else self.table[-1]
         th = top.bit_length() - 1
         ts = th // 13

@@ -24,20 +24,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__
-from .actions import CHANCE
-from .base import Phase
-from .bots import BOT_NAMES, make_bot
-from .cards import format_cards
-from .narration import loser_title
-from .record import Record, RecordFormatError, ReplayError, dumps, loads, replay
-from .rules import OPTION_HELP, Rules
-from .rulesfile import RulesFileError, describe_diff, parse_rules_file
-from .runner import Game
-from .singlehand import SINGLE_HAND
-from .singlehand import cli as singlehand_cli
-from .state import State
-from .variants import ALIASES, PRESETS, find_variant, usual_players
+from .. import __version__
+from ..batch.runner import Game
+from ..bots import BOT_NAMES, make_bot
+from ..engine.actions import CHANCE
+from ..engine.base import Phase
+from ..engine.cards import format_cards
+from ..engine.narration import loser_title
+from ..engine.record import Record, RecordFormatError, ReplayError, dumps, loads, replay
+from ..engine.rules import OPTION_HELP, Rules
+from ..engine.rulesfile import RulesFileError, describe_diff, parse_rules_file
+from ..engine.state import State
+from ..engine.variants import ALIASES, PRESETS, find_variant, usual_players
+from ..singlehand import SINGLE_HAND
+from ..singlehand import cli as singlehand_cli
 
 __all__ = ["main", "build_parser", "print_table", "DEFAULT_GAMES"]
 
@@ -48,7 +48,7 @@ DEFAULT_GAMES = 100
 def load_rules(text: str) -> Rules:
     """A preset by name or alias, or house rules from a TOML file (a path ending in ``.toml``
     or an existing file, read as UTF-8).  Raises ``ValueError`` saying what is wrong: a file
-    that cannot be read, or the :class:`~skitgubbe.rulesfile.RulesFileError` (one line) of a
+    that cannot be read, or the :class:`~skitgubbe.engine.rulesfile.RulesFileError` (one line) of a
     file that is not usable house rules."""
     path = Path(text)
     if text.endswith(".toml") or path.is_file():
@@ -262,8 +262,8 @@ def _load_record(path: Path) -> tuple[Record | None, State | None, str, int]:
 
 
 def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
-    from .position import practice_position
-    from .tui import play_game
+    from ..engine.position import practice_position
+    from .terminal import play_game
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     start: State | None = None
@@ -372,7 +372,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
               game: Game | None = None) -> int:
     """``simulate`` for the presets (``args.rules``), or for another ``game`` (Single Hand), whose
     table the caller has checked.  The same tables and JSON for both."""
-    from .simulate import simulate
+    from ..batch.simulate import simulate
 
     if game is None:
         _check_table(parser, args.rules, args.players)
@@ -428,7 +428,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
 
 
 def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
-    from .tournament import run_tournament
+    from ..batch.tournament import run_tournament
 
     _check_table(parser, args.rules, args.players)
     if args.deals < 1:
@@ -631,7 +631,7 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
 
 
 def _bench(args: argparse.Namespace, console: Console) -> int:
-    from .bench import baseline_shuffles_per_second, bench_random_play
+    from ..batch.bench import baseline_shuffles_per_second, bench_random_play
 
     if args.games < 1 or args.rounds < 1:
         print("skitgubbe bench: --games and --rounds must be at least 1", file=sys.stderr)
@@ -670,13 +670,13 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
 def _serve(args: argparse.Namespace, console: Console) -> int:
     """``skitgubbe serve``: the server is imported only here, so the rest works without the extra."""
     try:
-        from .server.app import serve
-        from .server.store import DEFAULT_DB_URL
+        from ..server.app import serve
+        from ..server.store import DEFAULT_DB_URL
     except ImportError as e:
         console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}",
                       markup=False)
         return 2
-    from .server.hub import Limits
+    from ..server.hub import Limits
 
     given = {"rooms_per_client": args.rooms_per_client,
              "connections_per_client": args.connections_per_client, "max_rooms": args.max_rooms,

@@ -1,7 +1,7 @@
 """The speed benchmark behind ``skitgubbe bench`` (no I/O).
 
 It plays complete deals with uniformly random legal actions
-(:meth:`~skitgubbe.state.State.random_action`) and measures CPU time of this
+(:meth:`~skitgubbe.engine.state.State.random_action`) and measures CPU time of this
 process.  Because the machines are shared and noisy it also times a fixed
 pure-Python baseline in the same run (shuffling a 52-card list), so results can
 be compared between runs as ``games per baseline-second``.
@@ -13,9 +13,9 @@ import random
 import time
 from dataclasses import dataclass
 
-from .rules import Rules
-from .state import State
-from .variants import USUAL_PLAYERS  # re-exported: the table each preset is benchmarked at
+from ..engine.rules import Rules
+from ..engine.state import State
+from ..engine.variants import USUAL_PLAYERS  # re-exported: the table each preset is benchmarked at
 
 __all__ = ["BenchResult", "bench_random_play", "baseline_shuffles_per_second", "USUAL_PLAYERS"]
 

@@ -3,7 +3,7 @@
 A :class:`Position` lets a person set up "what may I play on this?", practise
 phase two (the Goat Game texts teach it first, with the cards dealt
 arbitrarily), or pose a puzzle.  :func:`check_position` says exactly what is
-wrong with an impossible one; :meth:`skitgubbe.state.State.from_position`
+wrong with an impossible one; :meth:`skitgubbe.engine.state.State.from_position`
 starts play from it.  No I/O.
 """
 

@@ -3,15 +3,15 @@
 Search in a game of imperfect information (Information Set Monte Carlo Tree Search, Cowling,
 Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE Transactions on
 Computational Intelligence and AI in Games 4(2), 2012) plays many *determinizations*: complete
-engine :class:`~skitgubbe.state.State` values in which the cards a seat has not seen are dealt
+engine :class:`~skitgubbe.engine.state.State` values in which the cards a seat has not seen are dealt
 at random among the places it has not seen.  Standard library only, no I/O.
 
 Two entry points:
 
 * :func:`determinize` (and :class:`Determinizer`, which prepares once and samples many times)
-  takes a :class:`~skitgubbe.state.State` and a seat and returns a clone in which every card
+  takes a :class:`~skitgubbe.engine.state.State` and a seat and returns a clone in which every card
   whose place the seat does not know is dealt again.
-* :func:`state_from_view` rebuilds a complete State from a :class:`~skitgubbe.view.View` alone
+* :func:`state_from_view` rebuilds a complete State from a :class:`~skitgubbe.engine.view.View` alone
   (its public history included), so that a bot, which only ever gets a View, can search.
 
 **What a sample keeps** (so that ``view_of(sample, seat) == view_of(state, seat)``, every field):
@@ -52,7 +52,7 @@ cannot see it), ``deck`` (replaced by an order that keeps only the shown bottom 
 not a deal that replays from its deck), ``occasion_hand`` of another seat's sluffing occasion,
 ``position`` (None: it holds the starting hands of a written position) and the dreck action of
 ``history`` (given an order that deals the sample's shares).  The clone's ``events`` hold no
-hidden card (see :class:`~skitgubbe.base.Event`).
+hidden card (see :class:`~skitgubbe.engine.base.Event`).
 """
 
 from __future__ import annotations
@@ -61,12 +61,12 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .actions import Action, Kind
-from .base import Phase
-from .cards import SUIT_MASKS, cards_in, full_deck
-from .rules import FirstPhase, Rules, StockEnd
-from .state import State
-from .view import View, view_of
+from ..engine.actions import Action, Kind
+from ..engine.base import Phase
+from ..engine.cards import SUIT_MASKS, cards_in, full_deck
+from ..engine.rules import FirstPhase, Rules, StockEnd
+from ..engine.state import State
+from ..engine.view import View, view_of
 
 __all__ = [
     "HiddenPlaces",
@@ -528,7 +528,7 @@ def _rebuild_two(view: View, history: list[tuple[int, Action]]) -> State:
 
 
 def state_from_view(view: View, *, needy: Sequence[int] = ()) -> State:
-    """A complete State whose :func:`~skitgubbe.view.view_of` for ``view.seat`` equals ``view``,
+    """A complete State whose :func:`~skitgubbe.engine.view.view_of` for ``view.seat`` equals ``view``,
     rebuilt from the view alone: its public fields from the view and its public history, the
     cards the seat has not seen dealt in card order (a canonical world: pass the result to
     :class:`Determinizer` to sample).

@@ -13,13 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from skitgubbe import State, find_variant
-from skitgubbe.bots.determinize import (
-    Determinizer,
-    RebuildError,
-    determinize,
-    hidden_places,
-    state_from_view,
-)
+from skitgubbe.bots.determinize import Determinizer, determinize
 from skitgubbe.engine.actions import CHANCE
 from skitgubbe.engine.base import Phase
 from skitgubbe.engine.cards import FULL_DECK, cards_in
@@ -27,6 +21,7 @@ from skitgubbe.engine.position import practice_position
 from skitgubbe.engine.rules import Rules
 from skitgubbe.engine.variants import PRESETS
 from skitgubbe.engine.view import History, view_of
+from skitgubbe.engine.worlds import RebuildError, unseen_places, world_from_view
 
 TABLES = [(name, n) for name, rules in sorted(PRESETS.items())
           for n in sorted({rules.min_players, min(4, rules.max_players), rules.max_players})]
@@ -112,7 +107,7 @@ def test_samples_vary(name: str, players: int) -> None:
     rules = PRESETS[name]
     for st in points(rules, players, 5, 10):
         seat = max(st.to_act, 0)
-        places = hidden_places(view_of(st, seat), visible=st.dreck if st.phase == Phase.DRECK else 0)
+        places = unseen_places(view_of(st, seat), visible=st.dreck if st.phase == Phase.DRECK else 0)
         nonempty = sum(1 for k in places.seats if k) + bool(places.stock) + places.trump_slot
         if places.hidden.bit_count() < 2 or nonempty < 2:
             continue
@@ -247,7 +242,7 @@ def test_a_written_position() -> None:
     sample = determinize(st, 0, random.Random(0))
     assert sample.deck == () and sample.position is None
     assert view_of(sample, 0) == view_of(st, 0)
-    rebuilt = state_from_view(view_of(st, 0))
+    rebuilt = world_from_view(view_of(st, 0))
     assert view_of(rebuilt, 0) == view_of(st, 0)
     play_to_end(sample, random.Random(1))
 
@@ -258,17 +253,17 @@ def test_errors() -> None:
         determinize(st, 4, random.Random(0))
     view = view_of(st, 0)
     with pytest.raises(ValueError, match="unseen places"):
-        hidden_places(view._replace(hand_sizes=(3, 9, 3, 3)))
+        unseen_places(view._replace(hand_sizes=(3, 9, 3, 3)))
     dreck = next(p for seed in range(40) for p in points(find_variant("goat"), 4, seed, 1)
                  if p.phase == Phase.DRECK)
     assert dreck.to_act == CHANCE
     with pytest.raises(ValueError, match="dreck deal"):
-        state_from_view(view_of(dreck, 0))
+        world_from_view(view_of(dreck, 0))
     with pytest.raises(RebuildError, match="current trick"):
         later = st.clone()
         later.apply(later.legal_actions()[0])
         v = view_of(later, 0)
-        state_from_view(v._replace(history=History([], 0)))
+        world_from_view(v._replace(history=History([], 0)))
 
 
 # -- a State rebuilt from a View ----------------------------------------------------------------
@@ -300,7 +295,7 @@ def test_a_state_rebuilt_from_a_view_is_the_engine_state(name: str, players: int
                 continue
             for seat in range(players):
                 view = view_of(st, seat)
-                rebuilt = state_from_view(view, needy=st.needy)
+                rebuilt = world_from_view(view, needy=st.needy)
                 assert view_of(rebuilt, seat) == view
                 assert set(rebuilt.__dict__) == set(st.__dict__)
                 skip = HIDDEN | (STALE if st.phase == Phase.TWO else {"window_start"})
@@ -328,7 +323,7 @@ def test_a_state_rebuilt_from_a_view_is_the_engine_state(name: str, players: int
                         if step % 3 == 2 or a.is_over:
                             for s in range(players):
                                 assert view_of(a, s) == view_of(b, s)
-                    sample = Determinizer(state_from_view(view, needy=st.needy), seat).sample(rng_a)
+                    sample = Determinizer(world_from_view(view, needy=st.needy), seat).sample(rng_a)
                     assert view_of(sample, seat) == view
                     play_to_end(sample, rng_a)
 
@@ -340,12 +335,12 @@ def test_a_rebuilt_state_hides_the_dreck_order_without_the_needy_seats() -> None
     st = next(p for p in points(rules, 8, 1, 10_000) if p.phase == Phase.TWO and p.to_act >= 0)
     seat = st.to_act
     view = view_of(st, seat)
-    rebuilt = state_from_view(view)
+    rebuilt = world_from_view(view)
     assert rebuilt.needy == [] and rebuilt.dreck == st.dreck and rebuilt.dreck_move == st.dreck_move
     assert rebuilt.history[rebuilt.dreck_move][1].order == ()
     assert Determinizer(rebuilt, seat).shares is None
     assert view_of(rebuilt, seat) == view
-    assert Determinizer(state_from_view(view, needy=st.needy), seat).shares is not None
+    assert Determinizer(world_from_view(view, needy=st.needy), seat).shares is not None
 
 
 def test_the_sluffing_occasion_of_the_seat() -> None:
@@ -357,7 +352,7 @@ def test_the_sluffing_occasion_of_the_seat() -> None:
         for st in points(rules, 4, seed, 10_000):
             if st.phase == Phase.ONE and st.occasion >= 0 and st.occasion == st.to_act:
                 seat = st.to_act
-                rebuilt = state_from_view(view_of(st, seat))
+                rebuilt = world_from_view(view_of(st, seat))
                 assert rebuilt.legal_actions(seat) == st.legal_actions(seat)
                 other = (seat + 1) % 4
                 sample = determinize(st, other, random.Random(0))

@@ -25,6 +25,7 @@ from .engine.rulesfile import RulesFileError, parse_rules_file
 from .engine.state import State, deck_from_seed
 from .engine.variants import PRESETS, UnknownVariantError, find_variant
 from .engine.view import SPECTATOR, History, View, event_for, events_for, view_of
+from .engine.worlds import Placement, PlacementError, UnseenPlaces, Worlds, unseen_places, world_from_view
 
 __all__ = [
     # actions and cards
@@ -38,6 +39,8 @@ __all__ = [
     # what happened, and who may see it
     "Event", "PUBLIC", "events_for", "event_for", "describe_event",
     "View", "History", "view_of", "SPECTATOR",
+    # worlds one seat cannot tell apart
+    "Worlds", "Placement", "PlacementError", "world_from_view", "UnseenPlaces", "unseen_places",
     # records
     "Record", "RecordFormatError", "ReplayError", "record_of", "replay", "dump_record", "load_record",
 ]

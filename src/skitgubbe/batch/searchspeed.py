@@ -13,13 +13,14 @@ import time
 from collections.abc import Sequence
 
 from ..bots import make_bot
-from ..bots.determinize import Determinizer, state_from_view
+from ..bots.determinize import Determinizer
 from ..bots.ismcts import ROLLOUTS, ISMCTSBot
 from ..engine.actions import Action
 from ..engine.base import Phase
 from ..engine.state import State
 from ..engine.variants import find_variant
 from ..engine.view import view_of
+from ..engine.worlds import world_from_view
 from .runner import play_out
 from .stats import wilson_interval
 
@@ -71,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 counted[0] = bot.searches
             phase_before[0] = st.phase
             if st.to_act == me and len(st.history) % 5 == 0:
-                det = Determinizer(state_from_view(view_of(st, me)), me)
+                det = Determinizer(world_from_view(view_of(st, me)), me)
                 rng = random.Random(len(st.history))
                 t = time.perf_counter()
                 for _ in range(50):

@@ -60,7 +60,8 @@ from ..engine.phase_two import pick_up_take
 from ..engine.rules import FirstPhase, PickUp
 from ..engine.state import State
 from ..engine.view import View
-from .determinize import Determinizer, RebuildError, state_from_view
+from ..engine.worlds import RebuildError, world_from_view
+from .determinize import Determinizer
 from .heuristic import TIE_EPS, HeuristicBot, cards_of, is_looping, power_weight, score_one
 from .playouts import OutcomeMemo, heuristic_outcome, heuristic_two
 from .tracker import Tracking, anti_suit, beaters, track
@@ -440,7 +441,7 @@ def _root(view: View) -> State | None:
     """The engine state rebuilt from ``view`` with an empty history and no events (searches play
     forward from it), or None for a view the rebuild does not know (the bot plays on its scores)."""
     try:
-        root = state_from_view(view)
+        root = world_from_view(view)
     except (ValueError, RebuildError):
         return None
     root.history = []

@@ -65,7 +65,7 @@ with :meth:`~skitgubbe.engine.state.State.chance_action` where it comes.  The mo
 child visited most (ties: the better mean reward, then the first found).
 
 A bot only gets a :class:`~skitgubbe.engine.view.View`: :meth:`ISMCTSBot.choose` rebuilds a State from
-it with :func:`skitgubbe.bots.determinize.state_from_view` (which uses the public history) and
+it with :func:`skitgubbe.engine.worlds.world_from_view` (which uses the public history) and
 determinizes that; nothing the seat may not see is used.  :meth:`ISMCTSBot.search` searches
 from any State for a given seat, reading only what that seat may know.
 
@@ -87,8 +87,9 @@ from ..engine.actions import CHANCE, Action
 from ..engine.base import Phase
 from ..engine.state import State
 from ..engine.view import History, View, view_of
+from ..engine.worlds import world_from_view
 from .counter import CounterBot, counter_two
-from .determinize import Determinizer, state_from_view
+from .determinize import Determinizer
 from .heuristic import HeuristicBot
 from .playouts import OutcomeMemo, greedy_two, heuristic_loser, heuristic_two
 
@@ -254,7 +255,7 @@ class ISMCTSBot:
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The action of ``legal`` (non-empty) that the search prefers for ``view.seat``, from the
-        view alone (:func:`~skitgubbe.bots.determinize.state_from_view`).  A single legal action is
+        view alone (:func:`~skitgubbe.engine.worlds.world_from_view`).  A single legal action is
         returned at once."""
         if len(legal) == 1:
             return legal[0]
@@ -265,7 +266,7 @@ class ISMCTSBot:
                 return won
         # the seats given a split dreck are public but not (yet) in the View; if a View carries
         # them as ``needy``, the samples keep the dreck cards among them
-        state = state_from_view(view, needy=getattr(view, "needy", ()))
+        state = world_from_view(view, needy=getattr(view, "needy", ()))
         return self.search(state, view.seat, legal, started=start)
 
     def search(self, state: State, seat: int, legal: Sequence[Action] | None = None, *,

@@ -38,7 +38,7 @@ from ..engine.base import Phase
 from ..engine.beating import anti_trump_suit
 from ..engine.cards import FULL_DECK, SUIT_MASKS
 from ..engine.view import View
-from .determinize import hidden_places
+from ..engine.worlds import unseen_places
 
 __all__ = ["Tracking", "track", "beaters", "anti_suit"]
 
@@ -104,11 +104,11 @@ def track(view: View) -> Tracking:
     """The :class:`Tracking` of ``view.seat`` from ``view`` alone.
 
     Raises ``ValueError`` if the view's counts do not add up (a view that no deal produces), as
-    :func:`~skitgubbe.bots.determinize.hidden_places` does.
+    :func:`~skitgubbe.engine.worlds.unseen_places` does.
     """
     me = view.seat
     n = view.players
-    places = hidden_places(view)
+    places = unseen_places(view)
     unseen = places.hidden
     known = tuple(view.hand if s == me else view.known[s] for s in range(n))
     unknown = tuple(places.seats)

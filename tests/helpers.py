@@ -288,6 +288,22 @@ def pick(state: State, rng: random.Random) -> tuple[int, Action]:
 # -- checks -------------------------------------------------------------------------------------------
 
 
+def snapshot(state: State, *, full_history: bool = False) -> dict[str, object]:
+    """Every attribute of ``state`` as immutable data (lists become tuples).  The history and
+    events lists are append-only; by default only their length and last entry are kept."""
+    out: dict[str, object] = {}
+    for k, v in state.__dict__.items():
+        if k in ("history", "events") and not full_history:
+            out[k] = (len(v), v[-1] if v else None)
+        elif k == "rounds":
+            out[k] = tuple(map(tuple, v))
+        elif type(v) is list:
+            out[k] = tuple(v)
+        else:
+            out[k] = v
+    return out
+
+
 def refused(state: State, action: Action, seat: int) -> str:
     """The reason ``seat`` may not take ``action``.  Asserts that can(), check() and apply() agree:
     can() says no, check() and apply() raise IllegalActionError with that seat, action and the same

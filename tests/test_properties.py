@@ -22,7 +22,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import pick
+from helpers import pick, snapshot
 from skitgubbe.engine.actions import CHANCE, Action, Kind
 from skitgubbe.engine.base import Phase
 from skitgubbe.engine.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
@@ -132,22 +132,6 @@ def check_cards(state: State) -> None:
 
 
 # -- snapshots -------------------------------------------------------------------------------
-
-
-def snapshot(state: State, *, full_history: bool = False) -> dict[str, object]:
-    """Every attribute of ``state`` as immutable data (lists become tuples).  The history and
-    events lists are append-only; by default only their length and last entry are kept."""
-    out: dict[str, object] = {}
-    for k, v in state.__dict__.items():
-        if k in ("history", "events") and not full_history:
-            out[k] = (len(v), v[-1] if v else None)
-        elif k == "rounds":
-            out[k] = tuple(map(tuple, v))
-        elif type(v) is list:
-            out[k] = tuple(v)
-        else:
-            out[k] = v
-    return out
 
 
 # -- legal actions ------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from .engine.record import dumps as dump_record
 from .engine.record import loads as load_record
 from .engine.rules import Rules, RulesError
 from .engine.rulesfile import RulesFileError, parse_rules_file
-from .engine.state import State, deck_from_seed
+from .engine.state import Draw, DrawError, State, deck_from_seed
 from .engine.variants import PRESETS, UnknownVariantError, find_variant
 from .engine.view import SPECTATOR, History, View, event_for, events_for, view_of
 from .engine.worlds import Placement, PlacementError, UnseenPlaces, Worlds, unseen_places, world_from_view
@@ -36,6 +36,8 @@ __all__ = [
     "parse_rules_file",
     # a deal
     "State", "deck_from_seed", "Phase", "Outcome", "IllegalActionError", "GameOverError",
+    # chance resolved by the caller
+    "Draw", "DrawError",
     # what happened, and who may see it
     "Event", "PUBLIC", "events_for", "event_for", "describe_event",
     "View", "History", "view_of", "SPECTATOR",

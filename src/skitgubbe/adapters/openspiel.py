@@ -22,24 +22,24 @@ The game (docs/research.md, "OpenSpiel", says the same at more length):
   reserve card drawn after a phase-two kill: one node each, in drawing order, among the unseen
   cards of the stock and the reserve, a card face up under the stock last); and each card of a
   chance deal in ``Phase.DRECK`` (``State.pending_deal()`` dealt round ``State.deal_seats()``:
-  the dreck, Koira's split into piles, an unfinished trick into hands), in dealing order.  How
-  many cards a step takes is found by taking the step on a copy of the engine state first
-  (``_HeldState`` reports every draw); then the chosen cards are put on top of ``State.stock``
-  and ``State.reserve`` (and ``State.deck`` is rewritten to match) and the real engine state
-  takes the step.  The engine :class:`~skitgubbe.engine.state.State` is built when the deal is
-  complete, with the rest of the pack in a placeholder order.  Unseen cards are exchangeable
-  until drawn, so the engine state is always exactly the state the engine reaches from that deck
-  order and the same actions.  Koira's split, an unfinished trick dealt round, a card face up
-  under the stock and the last stock card when the rules show it are seen by everyone; other
-  draws only by the seat drawing.
+  the dreck, Koira's split into piles, an unfinished trick into hands), in dealing order.  The
+  adapter uses only the engine's public contract for this: ``State.draws`` says how many cards a
+  step takes, from where and for whom; once chance has picked them, ``State.apply(...,
+  draws=cards)`` takes the step with those cards (the caller resolving chance) and rewrites
+  ``State.deck`` to match; a chance deal is a ``DRECK`` action with the order chance picked.  The
+  engine :class:`~skitgubbe.engine.state.State` is built when the deal is complete, with the rest
+  of the pack in a placeholder order.  Unseen cards are exchangeable until drawn, so the engine
+  state is always exactly the state the engine reaches from that deck order and the same
+  actions.  Koira's split, an unfinished trick dealt round, a card face up under the stock and
+  the last stock card when the rules show it are seen by everyone; other draws only by the seat
+  drawing.
 * **Sluff windows.** With sluffing rules, after every play to a phase-one trick *every seat
   holding cards* is asked in turn, clockwise from the seat after the player, to sluff or pass;
-  a seat that sluffs is asked again, and a seat that cannot sluff has only ``pass``.  A seat
-  that sluffs instead of playing when it is its turn to play is asked again in the same way.  So
-  the public sequence of moves never shows who could sluff.  The engine's own window (which asks
-  only seats that can sluff) runs inside: a ``pass`` is given to the engine only by a seat the
-  engine is waiting for, and the engine's next step (collecting a trick, ending phase one) is
-  held until every seat has been asked, so that no observation shows it early.
+  a seat that sluffs is asked again (while it holds cards), and a seat that cannot sluff has
+  only ``pass``.  A seat that sluffs instead of playing when it is its turn to play is asked
+  again in the same way.  So the public sequence of moves never shows who could sluff.  This is
+  the engine's own protocol with every seat asked (``State.new(..., ask_every_seat=True)``);
+  the trick is collected only when every seat asked has passed.
 * **Returns.** Terminal only: the loser gets -1 and every other seat ``+1/(players-1)`` (zero
   sum; between -1 and 1).  When a decision would be due after ``max_turns`` decisions the deal
   is abandoned and every seat gets 0.  ``max_game_length`` is ``max_turns``.
@@ -70,11 +70,11 @@ from typing import Any
 import numpy as np  # type: ignore[import-not-found, unused-ignore]
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from ..engine.actions import CHANCE, PASS_ACTION, Action, Kind
+from ..engine.actions import CHANCE, Action, Kind
 from ..engine.base import Phase
 from ..engine.cards import FULL_DECK, SUIT_MASKS, card_name, cards_in, format_cards, rank_of
 from ..engine.rules import FirstPhase, Rules
-from ..engine.state import State
+from ..engine.state import Draw, State
 from ..engine.variants import find_variant
 from ..engine.view import View, view_of
 from . import encoding
@@ -115,11 +115,6 @@ _KIND_WORDS = ("move", "deal", "draw", "turn", "trump", "dreck", "bottom", "rese
                "aside")
 # Who saw a log entry: a seat, everyone, or nobody.
 _ALL, _NOBODY = 99, -1
-# Where a card a move takes comes from (see _HeldState.draws): turned up from the stock by the
-# move itself, drawn from the stock, drawn from the reserve.
-_FROM_TURN, _FROM_STOCK, _FROM_RESERVE = range(3)
-# How a decision or chance deal is given to the engine (see _Core._engine_op).
-_ONE, _TWO, _PASS, _CHANCE_DEAL = range(4)
 
 _ACTION_TEXT = tuple(str(encoding.action_of(i)) for i in range(encoding.NUM_ACTIONS))
 _CARD_TEXT = tuple(card_name(c) for c in range(52))
@@ -149,52 +144,6 @@ _RESAMPLE_TRIES = 200
 :meth:`SkitgubbeState.resample_from_infostate`)."""
 
 
-class _HeldState(State):
-    """An engine :class:`~skitgubbe.engine.state.State` whose phase-one step after a sluff window can be
-    held back, and which can report who draws the cards a step takes.
-
-    While ``hold`` is set and the engine has no seat pending in its own window, the engine does
-    not move on (collect the trick, let the next seat play, end phase one): it waits in the
-    state right after the last play, sluff or pass until :meth:`release`.  While ``draws`` is a
-    list, every card drawn from the stock or the reserve appends ``(source, seat)`` to it
-    (``_FROM_STOCK`` or ``_FROM_RESERVE``, and the seat that receives it), in drawing order.
-    Everything else is the engine's own code.  This relies on ``PhaseOne._advance_one`` being the
-    single place where phase one moves on, and on ``PhaseOne._draw`` and
-    ``PhaseTwo._draw_reserve`` being the only draws (the engine offers no public hooks for
-    them); a card turned up by ``stock`` leaves the stock without a draw and is counted by the
-    adapter itself.
-    """
-
-    hold = False
-    held = False
-    draws: list[tuple[int, int]] | None = None
-
-    def _advance_one(self) -> None:
-        if self.hold and not self.pending:
-            self.held = True
-            return
-        super()._advance_one()
-
-    def _draw(self, seat: int) -> None:
-        if self.draws is not None and self.stock:
-            self.draws.append((_FROM_STOCK, seat))
-        super()._draw(seat)
-
-    def _draw_reserve(self, last: int) -> None:
-        before = len(self.reserve)
-        super()._draw_reserve(last)
-        if self.draws is not None:
-            taken = before - len(self.reserve)
-            self.draws.extend((_FROM_RESERVE, s) for s in (last, 1 - last)[:taken])
-
-    def release(self) -> None:
-        """Stop holding and take the held step, if any."""
-        self.hold = False
-        if self.held:
-            self.held = False
-            super()._advance_one()
-
-
 _placeholders: dict[tuple[Rules, int, int], State] = {}
 
 
@@ -214,15 +163,14 @@ class _Core:
         rules, players, dealer, max_turns: the game's parameters.
         deal: cards dealt so far, in dealing order (seat ``(dealer + 1 + i) % players`` gets
             ``deal[i]``).
-        engine: the engine state once the deal is complete, else None.
-        drawn: cards that left the stock, in order.
-        reserve_drawn: cards drawn from the reserve (avstickshög), in order.
-        pending: a step ``(seat, Action, how)`` (``how`` one of ``_ONE``, ``_TWO``, ``_PASS``,
-            ``_CHANCE_DEAL``) waiting for the chance nodes that decide the cards it takes from
-            the stock or the reserve, else None.
-        slots: for the pending step, ``(source, seat)`` of each card it takes, in order.
+        engine: the engine state once the deal is complete (every seat asked in sluff windows:
+            ``ask_every_seat``), else None.
+        pending: a step ``(seat, Action, phase two)`` waiting for the chance nodes that decide the cards it
+            takes from the stock or the reserve (:meth:`State.draws <skitgubbe.engine.state.State.draws>`),
+            else None.
+        slots: for the pending step, the engine's :class:`~skitgubbe.engine.state.Draw` of each card
+            it takes, in order.
         chosen: the cards already picked for ``slots``.
-        window: seats still to be asked in the open sluff window, the one asked now first.
         deal_order: cards of a chance deal dealt so far (while the engine waits in Phase.DRECK:
             the dreck, Koira's split or an unfinished trick; see ``State.pending_deal``).
         turns: decisions taken so far.
@@ -246,8 +194,8 @@ class _Core:
             resampled history, legal by construction, is replayed).
     """
 
-    __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine", "drawn",
-                 "reserve_drawn", "pending", "slots", "chosen", "window", "deal_order", "turns", "log",
+    __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine",
+                 "pending", "slots", "chosen", "deal_order", "turns", "log",
                  "held", "put", "played", "no_match", "texts", "views", "legal", "to_decide", "checks")
 
     def __init__(self, rules: Rules, players: int, max_turns: int, dealer: int = 0) -> None:
@@ -257,13 +205,10 @@ class _Core:
         self.max_turns = max_turns
         self.deal: list[int] = []
         self.bottom = -1
-        self.engine: _HeldState | None = None
-        self.drawn: list[int] = []
-        self.reserve_drawn: list[int] = []
-        self.pending: tuple[int, Action, int] | None = None
-        self.slots: list[tuple[int, int]] = []
+        self.engine: State | None = None
+        self.pending: tuple[int, Action, bool] | None = None
+        self.slots: tuple[Draw, ...] = ()
         self.chosen: list[int] = []
-        self.window: list[int] = []
         self.deal_order: list[int] = []
         self.turns = 0
         self.log: list[tuple[int, int, int, int, int]] = []
@@ -315,16 +260,12 @@ class _Core:
         e = self.engine
         if e is None or self.pending is not None:
             return _CHANCE
-        if self.window:
-            p = self.window[0]
-        else:
-            phase = e.phase
-            if phase == Phase.OVER:
-                return _TERMINAL
-            if phase == Phase.DRECK:
-                return _CHANCE
-            p = e.to_act
-        return _TERMINAL if self.turns >= self.max_turns else p
+        phase = e.phase
+        if phase == Phase.OVER:
+            return _TERMINAL
+        if phase == Phase.DRECK:
+            return _CHANCE
+        return _TERMINAL if self.turns >= self.max_turns else e.to_act
 
     def legal_ids(self, player: int) -> list[int]:
         """Sorted action ids of ``player`` (empty unless it is the seat to decide)."""
@@ -334,10 +275,7 @@ class _Core:
             return self.legal.copy()
         e = self.engine
         assert e is not None
-        if self.window and not e.pending >> player & 1:
-            ids = [encoding.PASS_ID]
-        else:
-            ids = encoding.legal_ids(e, player)
+        ids = encoding.legal_ids(e, player)
         self.legal = ids
         return ids.copy()
 
@@ -353,13 +291,14 @@ class _Core:
             # the stock and the reserve are one pool of unseen cards in a placeholder order: any
             # of them may be the next card of either (but a card face up under the stock is last)
             chosen = self.chosen
-            stock = e.stock
             j = len(chosen)
-            if self.rules.exposed_bottom and stock:
-                if self.slots[j][0] != _FROM_RESERVE and len(stock) - self.stock_slots(j) == 1:
-                    return [stock[0]]
-                stock = stock[1:]
-            return sorted(c for c in stock + e.reserve if c not in chosen)
+            if (e.rules.exposed_bottom and self.slots[j].source == "stock"
+                    and len(e.stock) == self.stock_slots(j + 1)):
+                return [e.stock[0]]  # the last stock card lies face up
+            pool = e.draw_pool()
+            for c in chosen:
+                pool &= ~(1 << c)
+            return list(cards_in(pool))
         if e.phase == Phase.DRECK:
             done = 0
             for c in self.deal_order:
@@ -383,18 +322,13 @@ class _Core:
         self.log.append((player, a, _MOVE, player, _ALL))
         self.turns += 1
         kind = action.kind
-        if self.window and kind == Kind.PASS:
-            self._take(player, action, _PASS)
-        elif e.phase == Phase.TWO:
-            self._take(player, action, _TWO)
-        else:
+        if kind != Kind.PASS and e.phase == Phase.ONE:
             rules = self.rules
             if rules.must_match and e.round_high and kind != Kind.SLUFF and not rules.ties_beat_unique:
                 high = e.round_high
                 if kind == Kind.STOCK or _RANK[action.cards.bit_length() - 1] != high:
                     self.no_match.append((player, len(self.log) - 1, high))
-            # (a sluff in a window goes on here like any phase-one move: it draws if it can)
-            self._take(player, action, _ONE)
+        self._take(player, action)
 
     def apply_chance(self, card: int) -> None:
         """Take the outcome ``card`` of the current chance node.  Raises ``ValueError`` for a card
@@ -432,11 +366,11 @@ class _Core:
         self.log.append((_CHANCE, card, kind, seat, seen))
         cards = e.pending_deal()
         if len(self.deal_order) == cards.bit_count():
-            self._take(CHANCE, Action(Kind.DRECK, cards, tuple(self.deal_order)), _CHANCE_DEAL)
+            self._take(CHANCE, Action(Kind.DRECK, cards, tuple(self.deal_order)))
 
     def stock_slots(self, j: int) -> int:
         """How many of the first ``j`` cards of the pending step come from the stock."""
-        return j - [src for src, _ in self.slots[:j]].count(_FROM_RESERVE)
+        return sum(1 for d in self.slots[:j] if d.source == "stock")
 
     def deal_slot(self, i: int) -> tuple[int, int, int]:
         """``(seat, log kind, seen by)`` of the ``i``-th card of the pending chance deal (seat -1
@@ -454,151 +388,61 @@ class _Core:
                 return -1, _ASIDE, _ALL
         return seat, _DRECK, seat
 
-    def _take(self, seat: int, action: Action, how: int) -> None:
-        """Give ``action`` of ``seat`` to the engine (``how``: see :meth:`_engine_op`).  If the
-        step takes cards from the stock or the reserve (found by taking it on a copy first), it
-        waits for one chance node per card instead (:attr:`pending`)."""
+    def _take(self, seat: int, action: Action) -> None:
+        """Give ``action`` of ``seat`` (``CHANCE`` for a chance deal) to the engine.  If the step
+        takes cards from the stock or the reserve (:meth:`State.draws`), it waits for one chance
+        node per card instead (:attr:`pending`)."""
         e = self.engine
         assert e is not None
+        two = e.phase == Phase.TWO
         if e.stock or e.reserve:
-            trial = e.clone()
-            assert isinstance(trial, _HeldState)
-            draws: list[tuple[int, int]] = []
-            trial.draws = draws
-            window = self._engine_op(trial, seat, action, how)
-            turned = len(e.stock) - len(trial.stock) - [src for src, _ in draws].count(_FROM_STOCK)
-            if turned:  # a card turned up by ``stock``: it leaves the stock first
-                draws.insert(0, (_FROM_TURN, seat))
-            trial.draws = None
-            if draws:
-                self.pending = (seat, action, how)
-                self.slots = draws
+            slots = e.draws(action, seat, trusted=True)
+            if slots:
+                self.pending = (seat, action, two)
+                self.slots = slots
                 self.chosen = []
                 return
-            self.engine = trial  # nothing random happened: the copy is the result
-        else:
-            window = self._engine_op(e, seat, action, how)
-        self._after(seat, action, how, window)
+        e.apply(action, seat, trusted=True)
+        self._after(seat, action, two)
 
     def _take_pending(self) -> None:
-        """Every card of the pending step is known: put them on top of the stock and the reserve
-        in drawing order, give the step to the engine and log the cards."""
+        """Every card of the pending step is known: the engine takes the step with these draws
+        (the caller resolving chance, :meth:`State.apply`), and the cards are logged."""
         e = self.engine
         assert e is not None and self.pending is not None
-        seat, action, how = self.pending
+        seat, action, two = self.pending
         slots, chosen = self.slots, self.chosen
-        for pile, from_reserve in ((e.stock, False), (e.reserve, True)):
-            j = 0  # the picked cards on top, in drawing order (taken from the other pile if there)
-            for (src, _), c in zip(slots, chosen, strict=True):
-                if (src == _FROM_RESERVE) == from_reserve:
-                    if c in pile:
-                        i = pile.index(c)
-                        pile[i], pile[-1 - j] = pile[-1 - j], pile[i]
-                    else:
-                        other = e.reserve if pile is e.stock else e.stock
-                        i = other.index(c)
-                        other[i], pile[-1 - j] = pile[-1 - j], other[i]
-                    j += 1
-        e.deck = self._deck()
-        draws: list[tuple[int, int]] = []
-        e.draws = draws
-        stock = len(e.stock)
-        window = self._engine_op(e, seat, action, how)
-        e.draws = None
-        if slots[0][0] == _FROM_TURN:
-            draws.insert(0, (_FROM_TURN, seat))
-        from_stock = len(slots) - [src for src, _ in slots].count(_FROM_RESERVE)
-        if draws != slots or stock - len(e.stock) != from_stock:
-            raise RuntimeError(  # pragma: no cover - the engine drew differently from its copy
-                f"the engine took {draws} for {action}, its copy {slots}: update SkitgubbeState")
+        e.apply(action, seat, trusted=True, draws=chosen)
         self.pending = None
-        self.slots = []
+        self.slots = ()
         self.chosen = []
         rules = self.rules
-        for (src, to), c in zip(slots, chosen, strict=True):
-            if src == _FROM_TURN:
+        for d, c in zip(slots, chosen, strict=True):
+            to = d.seat
+            if d.kind == "stock":
                 kind, seen = _TURN, _ALL
                 self.put[to] |= 1 << c
-                self.drawn.append(c)
-            elif src == _FROM_RESERVE:
+            elif d.kind == "reserve-draw":
                 kind, seen = _RESERVE, to
-                self.reserve_drawn.append(c)
+            elif e.trump_card == c and e.trump_holder == to:  # the last stock card: the trump card
+                shown = rules.exposed_bottom or rules.trump_shown_when_drawn
+                kind, seen = _TRUMP, _ALL if shown else _NOBODY
             else:
-                self.drawn.append(c)
-                if e.trump_card == c and e.trump_holder == to:  # the last stock card: the trump card
-                    shown = rules.exposed_bottom or rules.trump_shown_when_drawn
-                    kind, seen = _TRUMP, _ALL if shown else _NOBODY
-                else:
-                    kind, seen = _DRAW, to
+                kind, seen = _DRAW, to
             self.log.append((_CHANCE, c, kind, to, seen))
-        self._after(seat, action, how, window)
+        self._after(seat, action, two)
 
-    def _engine_op(self, e: _HeldState, seat: int, action: Action, how: int) -> list[int] | None:
-        """Give a step to the engine ``e`` (the real one, or a copy to see what it draws):
-        ``_ONE`` a phase-one move (and open the sluff window after it), ``_TWO`` a phase-two
-        move, ``_PASS`` a pass in the sluff window (given to the engine only if it waits for
-        ``seat``; after the last seat the held step is taken), ``_CHANCE_DEAL`` a chance deal.
-        Returns the new sluff window when the move opens one, else None.  Changes only ``e``."""
-        if how == _PASS:
-            if e.pending >> seat & 1:  # a pass the engine waits for
-                e.apply(PASS_ACTION, seat, trusted=True)
-            if len(self.window) == 1:
-                e.release()  # the held step may end phase one: hands change
-            return None
-        if how != _ONE:
-            e.apply(action, seat if how == _TWO else CHANCE, trusted=True)
-            return None
-        opening = self.rules.sluffing and not self.window
-        if opening:
-            e.hold = True
-        e.apply(action, seat, trusted=True)
-        if not opening:
-            return None
-        if action.kind == Kind.SLUFF:
-            return [seat]
-        n = self.players
-        hands = e.hands
-        window = [s for s in ((seat + 1 + i) % n for i in range(n)) if hands[s]]
-        if not window:
-            e.release()
-        return window
-
-    def _after(self, seat: int, action: Action, how: int, window: list[int] | None) -> None:
-        """The adapter's bookkeeping once the engine has taken a step."""
-        if how == _PASS:
-            del self.window[0]
-        elif how == _TWO:
-            self.played[seat] |= action.cards
-        elif how == _CHANCE_DEAL:
+    def _after(self, seat: int, action: Action, two: bool) -> None:
+        """The adapter's bookkeeping once the engine has taken a step (``two``: a phase-two move)."""
+        if seat == CHANCE:
             self.deal_order = []
-        else:
-            if action.cards:
-                self.put[seat] |= action.cards
-            if window is not None:
-                self.window = window
+        elif action.cards:  # played in phase two, or put into a phase-one trick
+            (self.played if two else self.put)[seat] |= action.cards
         self._note_hands()
 
     def _has_bottom(self) -> bool:
         """True if the rules set aside or show the bottom stock card at the deal."""
         return self.rules.bottom_aside or self.rules.exposed_bottom
-
-    def _deck(self) -> tuple[int, ...]:
-        """The deck order the engine state stands for: the deal, the reserve (the cards drawn
-        from it, then the rest from the top), the stock (the cards drawn, then the rest from the
-        top) and the bottom card chosen at the deal if it was set aside or shown.  (In Mas the
-        card under the stock may since have been exchanged for the 2 of trumps: the deck keeps
-        the card dealt there, and the exchange in the history moves it.)"""
-        e = self.engine
-        assert e is not None
-        rules = self.rules
-        if rules.exposed_bottom:
-            stock = self.drawn + e.stock[:0:-1] if e.stock else self.drawn[:-1]
-            stock.append(self.bottom)
-        else:
-            stock = self.drawn + e.stock[::-1]
-            if rules.bottom_aside:
-                stock.append(self.bottom)
-        return tuple(self.deal + self.reserve_drawn + e.reserve[::-1] + stock)
 
     def _build_engine(self) -> None:
         dealt = 0
@@ -606,10 +450,8 @@ class _Core:
             dealt |= 1 << c
         bottom = [self.bottom] if self.bottom >= 0 else []
         deck = self.deal + list(cards_in(FULL_DECK & ~dealt & ~sum(1 << c for c in bottom))) + bottom
-        engine = _HeldState.new(self.rules, self.players, dealer=self.dealer, deck=deck,
-                                action_limit=self.max_turns + 10)
-        assert isinstance(engine, _HeldState)
-        self.engine = engine
+        self.engine = State.new(self.rules, self.players, dealer=self.dealer, deck=deck,
+                                action_limit=self.max_turns + 10, ask_every_seat=True)
 
     def _note_hands(self) -> None:
         e = self.engine
@@ -646,8 +488,8 @@ class _Core:
                               stock_size=52 - len(self.deal), leader=-1, rounds=(), round_seats=(),
                               exposed_card=-1, legal=())
         v = view_of(e, seat)
-        window = tuple(sorted(self.window)) if self.window else ()
-        v = v._replace(to_act=to_act, sluff_window=window)
+        if v.to_act != to_act:  # a step waiting for its draws, or the turn cap reached
+            v = v._replace(to_act=to_act)
         if self.deal_order:  # a chance deal under way: the cards dealt so far are where they went
             sizes = list(v.hand_sizes)
             hand = v.hand
@@ -799,8 +641,8 @@ class _Core:
                 lines.append("sluffs: " + " ".join(f"{s}:{_CARD_TEXT[c]}" for s, c in e.sluffs))
         if e.table:
             lines.append("table: " + " | ".join(format_cards(p) for p in e.table))
-        if self.window:
-            lines.append("sluff window: " + " ".join(map(str, self.window)))
+        if e.pending:
+            lines.append("sluff window: " + " ".join(str(s) for s in range(n) if e.pending >> s & 1))
         if e.reserve:
             lines.append("reserve (top last): " + " ".join(_CARD_TEXT[c] for c in e.reserve))
         if self.pending is not None:
@@ -942,10 +784,11 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
             return f"deal {card} to seat {(core.dealer + len(core.deal) + 1) % core.players}"
         if core.pending is not None:
             j = len(core.chosen)
-            src, seat = core.slots[j]
-            if src == _FROM_TURN:
+            draw = core.slots[j]
+            seat = draw.seat
+            if draw.kind == "stock":
                 return f"seat {seat} turns up {card}"
-            if src == _FROM_RESERVE:
+            if draw.source == "reserve":
                 return f"seat {seat} draws {card} from the reserve"
             left = len(e.stock) - core.stock_slots(j)
             if left == 1 and not core.rules.bottom_aside:

@@ -38,9 +38,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import (  # noqa: F401
+    PUBLIC,
     Event,
     GameOverError,
     IllegalActionError,
@@ -67,6 +69,8 @@ from .rules import FirstLead, FirstPhase, Rules, short_repr
 
 __all__ = [
     "State",
+    "Draw",
+    "DrawError",
     "Phase",
     "Event",
     "Outcome",
@@ -94,6 +98,35 @@ _ONE, _TWO = Phase.ONE, Phase.TWO
 _KINDS = frozenset(Kind)  # (an int equal to a Kind is found too, as legal_actions() would match it)
 _VERB_WORDS = {kind: kind.name.lower().replace("_", " ") for kind in Kind}
 _PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
+
+
+_DRAW_KINDS = {"draw": "stock", "stock": "stock", "trump-aside": "stock", "trump-drawn": "stock",
+               "reserve-draw": "reserve"}
+
+
+class Draw(NamedTuple):
+    """One card a step takes from the stock or the avstickshög: a chance outcome (see
+    :meth:`State.draws`).
+
+    Attributes:
+        source: ``"stock"`` or ``"reserve"`` (the avstickshög).
+        seat: the seat that gets the card (for a card turned up and played, the seat that turns it).
+        kind: the :class:`Event` kind that will report it: ``draw`` (into a hand), ``stock`` (turned
+            up and played), ``trump-aside`` (the last stock card, set aside face down: nobody sees
+            it), ``trump-drawn`` (the last stock card, shown as it is drawn) or ``reserve-draw``.
+        to: who sees the card: :data:`~skitgubbe.engine.base.PUBLIC`, a bitmask of seats, or 0
+            (nobody).
+    """
+
+    source: str
+    seat: int
+    kind: str
+    to: int
+
+
+class DrawError(ValueError):
+    """Raised by :meth:`State.apply` when the cards given for its draws do not fit: the message
+    says which draw and which cards it may take.  The state is unchanged."""
 
 
 def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
@@ -516,17 +549,32 @@ class State(PhaseOne, PhaseTwo, StateBase):
             return
         raise IllegalActionError(s, action, self.explain(action, s))
 
-    def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> tuple[Event, ...]:
+    def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False,
+              draws: Sequence[int] | None = None) -> tuple[Event, ...]:
         """Take ``action`` for ``seat`` (default :attr:`to_act`) and return the events it caused, in
         order: the action itself, what followed from it (a trick won, the trump turned, the dreck
         dealt, a seat out, the loser) and the chance outcomes it brought (each card drawn, each
         share of a dealt dreck).  An event's ``to`` says who may see its cards: give a seat or a
         spectator :func:`skitgubbe.engine.view.events_for` of them, never the raw tuple.
 
+        **Chance.**  Every card a step takes from the stock or the avstickshög is a chance outcome.
+        By default (``draws=None``) the engine takes them from its own deck order, as dealt.  With
+        ``draws`` the caller resolves them itself (the model is PokerKit's automations, switched
+        off): one card per :class:`Draw` that :meth:`draws` lists for this action, in that order,
+        each a card of :meth:`draw_pool` (the last stock card when it lies face up, once it is the
+        only one left), all different.  The engine then stacks the stock and the avstickshög so
+        that these cards come next, rewrites :attr:`deck` to match (a record of the deal replays
+        it) and takes the step.  The other chance steps are actions already: the dreck, a tie-deal
+        share, Koira's split and a trick dealt round are ``DRECK`` actions of ``CHANCE`` whose
+        ``order`` the caller may choose (:meth:`chance_action` draws one); the deal is the deck
+        given to :meth:`new`.  With ``trusted`` the cards are not checked either: they must be as
+        many as :meth:`draws` lists, different cards of :meth:`draw_pool`.
+
         The action is checked once, here (:meth:`check`), and then applied without listing the
         legal actions again.  With ``trusted=True`` the check is skipped: only for an action just
         taken from :meth:`legal_actions` of the same state, or checked with :meth:`check`.
-        Raises :class:`IllegalActionError` (state unchanged).
+        Raises :class:`IllegalActionError` for an action that is not legal now and
+        :class:`DrawError` for ``draws`` that do not fit; either way the state is unchanged.
         """
         events = self.events
         first = len(events)
@@ -535,8 +583,104 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self.check(action, s)
             if self.double:
                 action = self.resolve(s, action)
+        if draws is not None:
+            self._stack(action, s, list(draws), trusted)
         self.step(action, s)
         return tuple(events[first:])
+
+    def draws(self, action: Action, seat: int | None = None, *, trusted: bool = False) -> tuple[Draw, ...]:
+        """The cards ``action`` of ``seat`` (default :attr:`to_act`) would take from the stock and
+        the avstickshög, in drawing order, without taking it: where each comes from, who gets it
+        and who will see it.  How many cards a step takes, and where from, never depend on which
+        cards they are; a step takes cards from the stock or from the avstickshög, never both.
+        Raises :class:`IllegalActionError` for an action that is not legal now (not checked with
+        ``trusted``, as in :meth:`apply`)."""
+        s = self.to_act if seat is None else seat
+        if not trusted:
+            self.check(action, s)
+            if self.double:
+                action = self.resolve(s, action)
+        if not self.stock and not self.reserve:
+            return ()
+        trial = self.clone()
+        first = len(trial.events)
+        trial.step(action, s)
+        out = []
+        for e in trial.events[first:]:
+            source = _DRAW_KINDS.get(e.kind)
+            if source is not None:
+                to = 0 if e.kind == "trump-aside" else e.to
+                out.append(Draw(source, e.seat, e.kind, to))
+        return tuple(out)
+
+    def _check_draws(self, action: Action, s: int, cards: list[int], shown: int) -> None:
+        """Raise :class:`DrawError` unless ``cards`` fit :meth:`draws` of ``action``."""
+        plan = self.draws(action, s, trusted=True)
+        if len(cards) != len(plan):
+            raise DrawError(f"{describe_action(action)} takes {len(plan)} cards from the stock or the "
+                            f"avstickshög, not {len(cards)}")
+        pool = self.draw_pool()
+        taken = 0
+        left = len(self.stock)
+        for i, (c, d) in enumerate(zip(cards, plan, strict=True)):
+            if not isinstance(c, int) or not 0 <= c < self.full.bit_length():
+                raise DrawError(f"draw {i + 1}: {short_repr(c)} is not a card number")
+            if d.source == "stock":
+                left -= 1
+                if left == 0 and shown >= 0:
+                    if c != shown:
+                        raise DrawError(f"draw {i + 1} takes the last stock card, {card_label(shown)}, "
+                                        f"which lies face up; not {card_label(c)}")
+                    continue
+            if not pool >> c & 1 or taken >> c & 1:
+                raise DrawError(f"draw {i + 1}: {card_label(c)} is not an unseen card of the stock or "
+                                f"the avstickshög" + (" (or it is given twice)" if taken >> c & 1 else ""))
+            taken |= 1 << c
+
+    def draw_pool(self) -> int:
+        """The cards (a card set) that the next draws may take when the caller resolves them
+        (:meth:`apply` with ``draws``): every stock and avstickshög card that nobody has seen.  A
+        card lying face up under the stock (``exposed_bottom``) is not among them: it is drawn
+        last, as the only card left."""
+        pool = 0
+        stock = self.stock
+        shown = 1 if self.rules.exposed_bottom and stock else 0
+        for c in stock[shown:]:
+            pool |= 1 << c
+        for c in self.reserve:
+            pool |= 1 << c
+        return pool
+
+    def _stack(self, action: Action, s: int, cards: list[int], trusted: bool) -> None:
+        """Check ``cards`` against :meth:`draws` (unless ``trusted``) and put them next in the stock
+        or the avstickshög (raising :class:`DrawError`, the state unchanged, when they do not fit)."""
+        stock, reserve = self.stock, self.reserve
+        shown = stock[0] if self.rules.exposed_bottom and stock else -1
+        if not trusted:
+            self._check_draws(action, s, cards, shown)
+        source = "reserve" if self.phase == _TWO else "stock"  # phase two draws from the avstickshög only
+        # put each card next in its pile, in drawing order (fetched from the other pile if there)
+        pile, other = (stock, reserve) if source == "stock" else (reserve, stock)
+        for j, c in enumerate(cards):
+            if c == shown:
+                continue
+            top = len(pile) - 1 - j
+            if c in pile:
+                i = pile.index(c)
+                pile[i], pile[top] = pile[top], pile[i]
+            else:
+                i = other.index(c)
+                other[i], pile[top] = pile[top], other[i]
+        if self.deck:
+            deck = list(self.deck)
+            last = len(deck) - 1 - (1 if self.rules.bottom_aside else 0)
+            for i in range(1 if shown >= 0 else 0, len(stock)):
+                deck[last - i] = stock[i]
+            dealt = self.players * self.rules.hand_size
+            top = dealt + self.rules.reserve - 1
+            for j, c in enumerate(reserve):
+                deck[top - j] = c
+            self.deck = tuple(deck)
 
     def step(self, action: Action, seat: int) -> None:
         """Take ``action`` for ``seat`` unchecked and return nothing: the fast path of simulations

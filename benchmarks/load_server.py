@@ -1,5 +1,6 @@
 """Load benchmark of the online table (a benchmark, not a test): many concurrent 3- and 4-seat tables of
-scripted websocket players against one ``skitgubbe serve`` process on loopback.
+scripted websocket players against one ``skitgubbe serve`` process on loopback (``--seats 4``: only 4-seat
+tables, 250 of them for 1,000 connections).
 
     .venv/bin/python benchmarks/load_server.py --connections 1000 --duration 60
 
@@ -224,12 +225,13 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def make_tables(base: str, connections: int, rng: random.Random) -> list[Seat]:
+async def make_tables(base: str, connections: int, rng: random.Random, table_seats: int = 0) -> list[Seat]:
+    """Make tables of ``table_seats`` seats (0: 3 and 4 in turn) until ``connections`` seats exist."""
     seats: list[Seat] = []
     sizes: list[int] = []
     total = 0
     while total < connections:
-        k = 3 if len(sizes) % 2 == 0 else 4
+        k = table_seats or (3 if len(sizes) % 2 == 0 else 4)
         sizes.append(k)
         total += k
     sem = asyncio.Semaphore(32)
@@ -255,7 +257,7 @@ async def make_tables(base: str, connections: int, rng: random.Random) -> list[S
 
 async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any]:
     rng = random.Random(args.seed)
-    seats = await make_tables(base, args.connections, rng)
+    seats = await make_tables(base, args.connections, rng, args.seats)
     for s in seats:
         s.think = args.think
     stop = asyncio.Event()
@@ -309,6 +311,9 @@ def main() -> int:
     p.add_argument("--connections", type=int, default=1000,
                    help="websocket connections (seats); default 1000")
     p.add_argument("--duration", type=float, default=60, help="measured seconds; default 60")
+    p.add_argument("--seats", type=int, default=0, choices=(0, 3, 4),
+                   help="seats per table: 4 gives 250 four-seat tables for 1,000 connections; "
+                        "default 0, 3- and 4-seat tables in turn")
     p.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring; default 5")
     p.add_argument("--think", type=float, default=0.0,
                    help="mean seconds a player pauses before each move (uniform over 0.5-1.5 x this); "

@@ -41,7 +41,9 @@ EXAMPLES = 250
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 ROUTES = [("GET", "/"), ("GET", "/api/options"), ("POST", "/api/rooms"), ("GET", "/api/rooms/{code}"),
-          ("POST", "/api/rooms/{code}/join")]
+          ("POST", "/api/rooms/{code}/join"), ("POST", "/api/rules/check"), ("POST", "/api/rules/read"),
+          ("POST", "/api/twotables"), ("GET", "/replay/{deal}"), ("GET", "/api/deals/{deal}"),
+          ("POST", "/api/records")]
 
 
 @pytest.fixture(scope="module")

@@ -3,14 +3,20 @@
 HTTP routes (docs/server.md):
 
 * ``GET /`` the table page; ``GET /static/...`` its script and style.
-* ``GET /api/options`` presets (with their seat ranges) and bot names.
+* ``GET /api/options`` presets (with their seat ranges and options), the house-rules builder's fields,
+  bot names.
+* ``POST /api/rules/check`` build house rules from a preset and changed options (the engine checks
+  them; the answer holds their TOML); ``POST /api/rules/read`` read a house-rules TOML file.
+* ``POST /api/twotables`` make two linked tables for 10 to 12 people (the Flurst page).
+* ``GET /replay/{deal}`` the page with the replay of a finished deal; ``GET /api/deals/{deal}`` that
+  replay, from the database; ``POST /api/records`` the replay of an uploaded game record.
 * ``POST /api/rooms`` make a room; ``GET /api/rooms/{code}`` what the lobby shows;
   ``POST /api/rooms/{code}/join`` take an open seat.
 * ``GET /openapi.json`` the OpenAPI schema of these routes, request bodies included.
 * ``WS /ws`` the game: see :mod:`skitgubbe.server.protocol`.
 
 Bad requests are answered ``{"error": code, "message": text}`` with status 400 (404 for
-a room that does not exist, 409 for a full table or a name already at it, 413 for an
+a room or deal that does not exist, 409 for a full table or a name already at it, 413 for an
 oversized body, 429 for a client over its limit of rooms, 503 when the server cannot
 take the room now).  A body is refused as soon as it is known to be too large: on its
 declared ``Content-Length`` before anything is read, or as it streams in.  Websocket
@@ -38,14 +44,17 @@ from starlette.datastructures import Headers
 from starlette.types import Receive, Scope, Send
 
 from ..engine.variants import PRESETS
+from . import houserules
 from .botpool import BotPool
 from .hub import Client, Hub, Limits, TooManyRooms, client_key
 from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
+from .replays import MAX_RECORD_BYTES, record_replay
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
 
-__all__ = ["create_app", "serve", "origin_allowed", "Application", "STATIC_DIR", "MAX_BODY_BYTES"]
+__all__ = ["create_app", "serve", "origin_allowed", "body_limit", "Application", "STATIC_DIR",
+           "MAX_BODY_BYTES"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
@@ -53,8 +62,8 @@ STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 MAX_BODY_BYTES = 16_384
 """The largest HTTP request body accepted, in bytes."""
 
-_STATUS = {"no-room": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429, "server": 503,
-           "server-full": 503}
+_STATUS = {"no-room": 404, "no-deal": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429,
+           "server": 503, "server-full": 503}
 
 
 def _fail(code: str, message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -90,12 +99,51 @@ class JoinRoom(BaseModel):
     name: str = Field(description=f"your display name, 1 to {MAX_NAME_CHARS} characters")
 
 
+class NewTwoTables(BaseModel):
+    """The body of ``POST /api/twotables``: two linked tables for 10 to 12 people (the Flurst page)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"name": "Ann", "preset": "goat", "people": 11}]})
+    name: str = Field(description=f"the maker's display name, 1 to {MAX_NAME_CHARS} characters")
+    preset: str | None = Field(None, description="a preset's name or alias; give this or house_rules")
+    house_rules: str | None = Field(None, description="house rules, the TOML of a house-rules file")
+    people: int = Field(10, description="10 to 12: the winners and the losers table get 5 or 6 seats each")
+    turn_seconds: float = Field(0, description="the turn timer: 0 (off) or 5 to 600 seconds")
+
+
+class HouseRules(BaseModel):
+    """The body of ``POST /api/rules/check``: house rules as the builder's form holds them."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"preset": "goat", "options": {"dreck_below": 5, "pick_up": "top-card", "name": "our-goat"}}]})
+    preset: str = Field(description="the preset the rules start from (a name or alias)")
+    options: dict[str, bool | int | str] = Field(
+        default_factory=dict, description="the options changed, {option: value}; 'name' names the rules")
+
+
+class Text(BaseModel):
+    """The body of ``POST /api/rules/read`` (a house-rules TOML file) and ``POST /api/records`` (a game
+    record, docs/record-format.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [
+        {"text": 'preset = "goat"\n[options]\ndreck_below = 5\n'}]})
+    text: str = Field(description="the file's text")
+
+
 class SeatToken(BaseModel):
     """A place at a table: the room's code, the player number and its seat token (shown once)."""
 
     room: str
     player: int
     token: str
+
+
+class TwoTablesMade(SeatToken):
+    """Two linked tables made: the maker's seat at the winners table, the ``session`` code and both
+    ``rooms`` (the winners table's, then the losers table's)."""
+
+    session: str
+    rooms: list[str]
 
 
 class RoomInfo(BaseModel):
@@ -127,26 +175,34 @@ def _request_body(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    words = {400: "a bad request", 404: "no such room", 409: "the table is full, or the name is taken",
+    words = {400: "a bad request", 404: "no such room (or deal)",
+             409: "the table is full, or the name is taken",
              413: f"a body over {MAX_BODY_BYTES} bytes", 429: "this client made too many rooms lately",
              503: "the server cannot take it now (the database refused it, or the server is full)"}
     return {s: {"model": Refusal, "description": words[s]} for s in statuses}
 
 
+def body_limit(path: str) -> int:
+    """The largest request body accepted on ``path``, in bytes: :data:`MAX_BODY_BYTES`, or
+    :data:`~skitgubbe.server.replays.MAX_RECORD_BYTES` for an uploaded game record (``/api/records``)."""
+    return MAX_RECORD_BYTES if path == "/api/records" else MAX_BODY_BYTES
+
+
 async def _body(request: Request, model: type[_Body]) -> _Body:
     """The request body as ``model``: read as it streams in, and refused as soon as it passes
-    :data:`MAX_BODY_BYTES` (a larger declared ``Content-Length`` was refused before, by
+    :func:`body_limit` (a larger declared ``Content-Length`` was refused before, by
     :class:`Application`).  An empty body is ``{}``.
 
     Raises :class:`ProtocolError`: ``too-large``; what :func:`~skitgubbe.server.protocol.load_json_object`
     raises (``too-deep``, ``malformed``, ``bad-field``); ``bad-field`` for a field the model does not
     have, a missing one or one of the wrong type (the message names it and what it must be)."""
     raw = bytearray()
+    limit = body_limit(request.url.path)
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > MAX_BODY_BYTES:
-            raise ProtocolError("too-large", f"the request body is limited to {MAX_BODY_BYTES} bytes")
-    data = load_json_object(bytes(raw) or b"{}", max_bytes=MAX_BODY_BYTES, what="the request body",
+        if len(raw) > limit:
+            raise ProtocolError("too-large", f"the request body is limited to {limit} bytes")
+    data = load_json_object(bytes(raw) or b"{}", max_bytes=limit, what="the request body",
                             example='{"name": "Ann"}')
     try:
         return model.model_validate(data, strict=True)
@@ -213,6 +269,10 @@ def create_app(
         headers = {"Retry-After": str(e.retry_after)} if isinstance(e, TooManyRooms) else None
         return _fail(e.code, str(e), _STATUS.get(e.code, 400), headers)
 
+    @app.exception_handler(houserules.HouseRulesError)
+    async def rules_error(_request: Request, e: houserules.HouseRulesError) -> JSONResponse:
+        return JSONResponse({"error": e.code, "message": str(e), "fields": e.fields}, status_code=400)
+
     @app.exception_handler(ProtocolError)
     async def protocol_error(_request: Request, e: ProtocolError) -> JSONResponse:
         return _fail(e.code, str(e), 413 if e.code == "too-large" else 400)
@@ -222,6 +282,39 @@ def create_app(
         """The table page."""
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
+    @app.get("/replay/{deal}", response_class=HTMLResponse)
+    async def replay_page(deal: str) -> FileResponse:
+        """The page, opening the replay of finished deal ``deal`` (the page asks ``/api/deals/{deal}``)."""
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
+
+    @app.get("/api/deals/{deal}", responses=_refusals(404))
+    async def stored_deal(deal: str, request: Request) -> dict[str, Any]:
+        """The replay of finished deal ``deal``, from the database (it outlives its room): the
+        ``replay`` message of a finished deal (docs/server.md)."""
+        hub: Hub = request.app.state.hub
+        return await asyncio.to_thread(hub.stored_deal, deal)
+
+    @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413))
+    async def record(request: Request) -> dict[str, Any]:
+        """The replay of an uploaded game record (docs/record-format.md): the ``replay`` message of a
+        finished deal, seats named "Seat 0", "Seat 1", ...; ``bad-record`` names the line at fault."""
+        body = await _body(request, Text)
+        return await asyncio.to_thread(record_replay, body.text)
+
+    @app.post("/api/rules/check", openapi_extra=_request_body(HouseRules), responses=_refusals(400, 413))
+    async def check_rules(request: Request) -> dict[str, Any]:
+        """Build house rules from a preset and changed options, as the engine checks them: what the
+        builder shows (``toml`` the house-rules file), or ``bad-rules`` with ``fields``, the options
+        the engine's message names."""
+        body = await _body(request, HouseRules)
+        return houserules.build(body.preset, body.options).to_json()
+
+    @app.post("/api/rules/read", openapi_extra=_request_body(Text), responses=_refusals(400, 413))
+    async def read_rules(request: Request) -> dict[str, Any]:
+        """Read a house-rules TOML file for the builder: the same answer as ``/api/rules/check``."""
+        body = await _body(request, Text)
+        return houserules.read(body.text).to_json()
+
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         """Presets with their seat ranges and a line about each, bot names (and how the page labels
@@ -229,8 +322,10 @@ def create_app(
         bots = available_bots()
         return {
             "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players,
-                         "description": describe(name, r), "loser_title": r.loser_title}
+                         "description": describe(name, r), "loser_title": r.loser_title,
+                         "options": r.options()}
                         for name, r in PRESETS.items()],
+            "rule_fields": houserules.option_fields(),
             "bots": bots,
             "bot_labels": {b: bot_label(b) for b in bots},
             "difficulties": [d for d in DIFFICULTIES if d in bots],
@@ -248,6 +343,18 @@ def create_app(
             body.name, client=client_key(request.client.host if request.client else None),
             preset=body.preset, house_rules=body.house_rules, players=body.players, seats=body.seats,
             turn_seconds=body.turn_seconds, sluff_seconds=body.sluff_seconds)
+
+    @app.post("/api/twotables", response_model=TwoTablesMade, openapi_extra=_request_body(NewTwoTables),
+              responses=_refusals(400, 413, 429, 503))
+    async def make_two_tables(request: Request) -> dict[str, Any]:
+        """Make two linked tables (the Flurst page, "Two tables"); the maker is player 0 of the
+        winners table.  After each round the winners table's loser and the losers table's first
+        player out change tables, and both tables deal again (docs/server.md)."""
+        body = await _body(request, NewTwoTables)
+        hub: Hub = request.app.state.hub
+        return await hub.create_two_tables(
+            body.name, client=client_key(request.client.host if request.client else None), people=body.people,
+            preset=body.preset, house_rules=body.house_rules, turn_seconds=body.turn_seconds)
 
     @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404))
     async def room_info(code: str, request: Request) -> dict[str, Any]:
@@ -320,8 +427,9 @@ class Application:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == "/ws":
             await self._websocket(scope, receive, send)
-        elif scope["type"] == "http" and _declared_length(scope) > MAX_BODY_BYTES:
-            refusal = _fail("too-large", f"the request body is limited to {MAX_BODY_BYTES} bytes", 413,
+        elif scope["type"] == "http" and _declared_length(scope) > body_limit(scope["path"]):
+            limit = body_limit(scope["path"])
+            refusal = _fail("too-large", f"the request body is limited to {limit} bytes", 413,
                             {"Connection": "close"})
             await refusal(scope, receive, send)
         else:

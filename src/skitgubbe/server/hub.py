@@ -40,12 +40,17 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..engine.actions import CHANCE
+from ..engine.rules import RulesError
+from ..engine.rulesfile import RulesFileError, parse_rules_file
+from ..engine.variants import UnknownVariantError, find_variant
 from ..engine.view import SPECTATOR, view_of
 from . import protocol
 from .botpool import BotPool
 from .protocol import ClientMessage, ProtocolError
+from .replays import archive_entry, is_deal_id, stored_replay
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
 from .store import LogWriter, Store
+from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
 __all__ = ["Hub", "Client", "RateLimit", "Limits", "TooManyRooms", "client_key", "ROOM_CODE_CHARS"]
 
@@ -213,6 +218,8 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
         self.errors: list[str] = []  # unexpected failures of drivers, for logs and tests
+        self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
+        self.session_of: dict[str, str] = {}  # room code -> session code
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -231,6 +238,8 @@ class Hub:
                 self.errors.append(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
+        await self._archive([r for r in self.rooms.values() if r.status == "over" and r.state is not None
+                             and r.state.is_over])
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return len(self.rooms)
@@ -388,11 +397,123 @@ class Hub:
         async with live.lock:
             token = secrets.token_urlsafe(24)
             payload = room.prepare_join(name, hash_token(token))
+            self._check_session_name(room, name)
             await self._commit(room, "join", payload)
             if room.status == "lobby" and not room.open_slots():
                 await self._start_locked(room, live, roving=False)
             self._broadcast(room, live)
         return {"room": room.code, "player": payload["slot"], "token": token}
+
+    # -- two linked tables (the Flurst page) ------------------------------------------------
+
+    def _new_code(self) -> str:
+        code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
+        while code in self.rooms:
+            code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
+        return code
+
+    async def create_two_tables(self, name: str, *, people: int, client: str = "", preset: str | None,
+                                house_rules: str | None, turn_seconds: float = 0.0,
+                                sluff_seconds: float = 8.0) -> dict[str, Any]:
+        """Make two linked tables for ``people`` (10 to 12) people (:mod:`skitgubbe.server.twotables`):
+        the winners table, whose slot 0 is its maker ``name``, and the losers table, every other seat
+        open for a friend.  Returns what :meth:`create_room` returns (the maker's seat) with
+        ``session`` (its code) and ``rooms`` (the winners and the losers table's codes).
+
+        Raises :class:`RoomError` ``bad-table`` for a number of people or rules that cannot make two
+        tables (the rules' seat range), and what :meth:`create_room` raises."""
+        if (preset is None) == (house_rules is None):
+            raise RoomError("bad-rules", "give either a preset name or house rules (TOML), not both or "
+                            "neither")
+        try:
+            rules = find_variant(preset) if preset is not None else parse_rules_file(house_rules or "")
+        except (UnknownVariantError, RulesFileError, RulesError) as e:
+            raise RoomError("bad-rules", str(e)) from None
+        try:
+            sizes = check_rules(rules, people)
+        except ValueError as e:
+            raise RoomError("bad-table", str(e)) from None
+        made = await self.create_room(name, client=client, preset=preset, house_rules=house_rules,
+                                      players=sizes[WINNERS], seats=["open"] * (sizes[WINNERS] - 1),
+                                      turn_seconds=turn_seconds, sluff_seconds=sluff_seconds)
+        winners = self.rooms[made["room"]]
+        spec = RoomSpec(winners.spec.rules, sizes[LOSERS], ("open",) * sizes[LOSERS], winners.spec.fill_bot,
+                        winners.spec.turn_seconds, winners.spec.sluff_seconds)
+        losers = await self._create_linked(spec, [])
+        code = self._new_code()
+        session = TwoTables(code, sizes, rounds=[(winners.code, losers.code)])
+        self.sessions[code] = session
+        self.session_of[winners.code] = self.session_of[losers.code] = code
+        self._broadcast(winners, self.live[winners.code])
+        return {**made, "session": code, "rooms": [winners.code, losers.code]}
+
+    async def _create_linked(self, spec: RoomSpec, joins: list[dict[str, Any]]) -> Room:
+        """Store and open a room of ``spec`` whose players ``joins`` (``join`` payloads) are already
+        seated; its deal starts at once when no seat is left open.  Raises :class:`RoomError`
+        ``server`` when the database refuses it."""
+        code = self._new_code()
+        room = Room(code, spec)
+        rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
+        rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
+        try:
+            await self.writer.write(rows)
+        except SQLAlchemyError as e:
+            self.errors.append(f"room {code}: could not store a linked room: {e}")
+            raise RoomError("server", "the server could not store the new table: try again") from None
+        for j in joins:
+            room.apply_entry("join", j)
+        self._add(room)
+        if not room.open_slots():
+            await self._start(room, self.live[code], roving=False)
+        return room
+
+    def _check_session_name(self, room: Room, name: str) -> None:
+        """Names are unique across both tables of a session (people change tables)."""
+        code = self.session_of.get(room.code)
+        if code is None:
+            return
+        key = protocol.name_key(name)
+        for other in self.sessions[code].rooms:
+            if other != room.code and other in self.rooms and any(
+                    p is not None and protocol.name_key(p.name) == key for p in self.rooms[other].players):
+                raise RoomError("name-taken", f"{name!r} is already at the other table (names are compared "
+                                "without case and extra spaces): choose another name")
+
+    async def _round_over(self, session: TwoTables) -> None:
+        """Once both tables of the session's round have finished their deal: the winners table's loser
+        and the losers table's first player out change places (:func:`~skitgubbe.server.twotables.
+        next_seating`), the next round's two rooms are made with everyone seated, and both old rooms
+        are told where each player goes."""
+        old: list[Room] = []
+        results: list[Result] = []
+        for code in session.rooms:
+            room = self.rooms.get(code)
+            if room is None or room.state is None or room.status != "over":
+                return  # the other table is still playing (or has expired)
+            old.append(room)
+            state = room.state
+            results.append(Result(None if state.loser is None else room.seating[state.loser],
+                                  room.seating[state.out_order[0]] if state.out_order else None))
+        seating = next_seating(session.sizes, results[WINNERS], results[LOSERS])
+        new: list[Room] = []
+        for table, places in enumerate(seating):
+            joins = []
+            for slot, (ot, os) in enumerate(places):
+                p = old[ot].players[os]
+                if p is not None:
+                    joins.append({"slot": slot, "name": p.name, "token_hash": p.token_hash})
+            spec = old[table].spec
+            spec = RoomSpec(spec.rules, spec.players, ("open",) * spec.players, spec.fill_bot,
+                            spec.turn_seconds, spec.sluff_seconds)
+            new.append(await self._create_linked(spec, joins))
+            self.session_of[new[-1].code] = session.code
+        down, up = results[WINNERS].loser, results[LOSERS].first_out
+        move: dict[str, str | None] = {"down": None, "up": None}
+        if down is not None and up is not None:
+            move = {"down": old[WINNERS].slot_name(down), "up": old[LOSERS].slot_name(up)}
+        session.advance((new[WINNERS].code, new[LOSERS].code), seating, move)
+        for room in (*old, *new):
+            self._broadcast(room, self.live[room.code])
 
     def room_info(self, code: str) -> dict[str, Any]:
         """Public facts about room ``code``: rules, seats, status.  Raises ``RoomError`` ``no-room``."""
@@ -477,6 +598,9 @@ class Hub:
                     raise RoomError("forbidden", "only the player who made the room starts it")
                 await self._start_locked(room, live, roving=False)
             elif msg.type == "again":
+                if room.code in self.session_of:
+                    raise RoomError("bad-request", "two tables: the next deal starts by itself, at the table "
+                                    "each player moves to, once both tables have finished")
                 if room.status != "over":
                     raise RoomError("not-over", "'again' starts the next deal once this one is over")
                 await self._start_locked(room, live, roving=bool(msg.get("roving", False)))
@@ -542,9 +666,38 @@ class Hub:
         except SQLAlchemyError as e:
             self.errors.append(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
+        over = room.status == "over"
         room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
         live.last_active = self.clock()
         live.changed.set()
+        if room.status == "over" and not over:
+            await self._archive([room])
+            if room.code in self.session_of:
+                await self._round_over(self.sessions[self.session_of[room.code]])
+
+    async def _archive(self, rooms: list[Room]) -> None:
+        """Keep the finished deals of ``rooms`` for their replay links (:mod:`skitgubbe.server.replays`);
+        a deal already kept is left as it is.  A database failure is noted in ``errors``: the deal is
+        kept at the next start of the server."""
+        rows: list[tuple[str, str, int, str, dict[str, Any]]] = []
+        for room in rooms:
+            deal, data = archive_entry(room)
+            rows.append(("deal", deal, 0, "", data))
+        if not rows:
+            return
+        try:
+            await self.writer.write(rows)
+        except SQLAlchemyError as e:
+            self.errors.append(f"could not keep {len(rows)} finished deals: {e}")
+
+    def stored_deal(self, deal: str) -> dict[str, Any]:
+        """The replay message of finished deal ``deal`` (its id) from the database.  Raises
+        :class:`RoomError` ``no-deal`` when no deal has that id, ``corrupt`` when it no longer replays.
+        Blocking (a database read): call it from a thread."""
+        data = self.store.load_deal(deal) if is_deal_id(deal) else None
+        if data is None:
+            raise RoomError("no-deal", f"there is no finished deal {deal!r:.40} on this server")
+        return stored_replay(deal, data)
 
     async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:
         async with live.lock:
@@ -599,6 +752,8 @@ class Hub:
                 "status": room.status, "game": room.game,
                 "seats": room.seats_info(live.connected, away), "timer": left,
                 "turn_seconds": room.spec.turn_seconds, "public": pub,
+                "session": self.sessions[self.session_of[room.code]].info(room.code)
+                if room.code in self.session_of else None,
             })
         key = ("me", seat)
         if key not in cache:

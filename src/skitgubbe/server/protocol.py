@@ -79,7 +79,7 @@ ERROR_CODES = (
     "malformed", "too-large", "too-deep", "unknown-type", "bad-field", "rate-limited", "no-hello", "no-room",
     "forbidden", "spectator", "not-playing", "left", "replayed", "bad-move", "illegal", "not-lobby",
     "not-over", "bad-request", "server", "bad-rules", "bad-table", "full", "name-taken", "too-many-rooms",
-    "server-full", "too-many-connections", "bad-origin",
+    "server-full", "too-many-connections", "bad-origin", "no-deal", "bad-record",
 )
 """Every ``code`` a refusal may carry: in an ``error`` message on the websocket and in an HTTP answer
 ``{"error": code, "message": ...}`` (docs/server.md says what each means)."""

@@ -21,11 +21,12 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import BOT_NAMES, make_bot
-from ..engine.actions import ActionParseError, Kind, parse_action
+from ..engine.actions import Action, ActionParseError, Kind, parse_action
 from ..engine.base import Event, IllegalActionError, Phase
 from ..engine.cards import card_name, parse_cards
 from ..engine.record import dumps as record_dumps
@@ -47,6 +48,7 @@ __all__ = [
     "make_spec",
     "hash_token",
     "public_view",
+    "deal_frames",
 ]
 
 DIFFICULTIES = ("easy", "medium", "hard")
@@ -477,10 +479,21 @@ class Room:
                         "open": self.spec.slots[slot] == "open" and self.players[slot] is None})
         return out
 
+    def deal_id(self) -> str:
+        """The permanent name of the current (or last) deal: 16 hex digits of the SHA-256 of the room's
+        code, the deal's number and its deck, so the same deal always has it (after a restart too) and
+        nobody can guess it without the deck.  Its replay is kept under it (``/replay/<id>``,
+        :mod:`skitgubbe.server.replays`).  Raises ``ValueError`` before the first deal."""
+        if self.state is None:
+            raise ValueError("no deal has started")
+        deck = " ".join(card_name(c) for c in self.state.deck)
+        return hashlib.sha256(f"{self.code}:{self.game}:{deck}".encode()).hexdigest()[:16]
+
     def replay_data(self, seat: int | None) -> dict[str, Any]:
         """The replay of the current (or last) deal.  Once the deal is over: ``complete``
         true, every seat's starting hand (``hands``), every move and the game record
-        (``record``, docs/record-format.md).  While it runs: only the public moves from the
+        (``record``, docs/record-format.md), the steps (``frames``, :func:`deal_frames`) and the deal's
+        permanent name (``deal``, :meth:`deal_id`).  While it runs: only the public moves from the
         view of ``seat`` (a spectator: any seat's public history), no hands, no record."""
         state = self.state
         if state is None:
@@ -493,46 +506,16 @@ class Room:
             hands = [protocol.cards_list(h) for h in start.hands]
             return {"type": "replay", "game": self.game, "complete": True, "names": names,
                     "hands": hands, "moves": [[s, str(a)] for s, a in state.history],
-                    "record": record_dumps(record_of(state)), "frames": self._frames(start, names)}
+                    "record": record_dumps(record_of(state)), "frames": self._frames(start, names),
+                    "deal": self.deal_id()}
         view = view_of(state, seat) if seat is not None else public_view(state)
         return {"type": "replay", "game": self.game, "complete": False, "names": names, "hands": None,
                 "moves": [[s, protocol.action_text(a)] for s, a in view.history], "record": None}
 
     def _frames(self, start: State, names: list[str]) -> list[dict[str, Any]]:
-        """The finished deal step by step from ``start`` (its first state), for the replay: per step
-        (the deal, then each move) ``seat`` and ``move`` (None for the deal), ``lines`` (the
-        narration of what happened, every card told: the deal is over), ``public`` (the table as
-        every seat saw it then, :func:`protocol.public_part`: in the first step whole, after it only
-        the fields that changed) and ``hands`` (``{seat: cards}``: every hand in the first step,
-        after it the hands that changed)."""
         state = self.state
         assert state is not None and state.is_over
-        frames: list[dict[str, Any]] = []
-        dreck = 0
-        last_pub: dict[str, Any] = {}
-        last_hands: list[list[str] | None] = [None] * start.players
-
-        def frame(seat: int | None, move: str | None, events: tuple[Event, ...]) -> None:
-            nonlocal dreck, last_pub
-            for ev in events:
-                if ev.kind == "dreck":
-                    dreck = ev.cards
-            pub = protocol.public_part(public_view(start), len(start.history))
-            hands: dict[str, list[str]] = {}
-            for s, h in enumerate(start.hands):
-                cards = protocol.cards_list(h)
-                if cards != last_hands[s]:
-                    hands[str(s)] = last_hands[s] = cards
-            frames.append({"seat": seat, "move": move,
-                           "lines": protocol.narrate(events, names, start.rules, dreck),
-                           "public": {k: v for k, v in pub.items() if last_pub.get(k, ...) != v},
-                           "hands": hands})
-            last_pub = pub
-
-        frame(None, None, ())
-        for seat, action in state.history:
-            frame(seat, str(action), start.apply(action, seat))
-        return frames
+        return deal_frames(start, state.history, names)
 
     def is_settled_window(self) -> bool:
         """True while a settled phase-one trick waits for sluffs (its sluff window is open)."""
@@ -545,3 +528,41 @@ class Room:
         if state is None or state.phase != Phase.ONE or not state.pending:
             return []
         return [s for s in range(state.players) if state.pending >> s & 1]
+
+
+def deal_frames(start: State, history: Sequence[tuple[int, Action]],
+                names: list[str]) -> list[dict[str, Any]]:
+    """A deal step by step for the replay, from ``start`` (its first state, which is played on: pass a
+    fresh one) through the moves ``history`` (``(seat, action)``; seat ``CHANCE`` for the dreck order):
+    per step (the deal, then each move) ``seat`` and ``move`` (None for the deal), ``lines`` (the
+    narration of what happened with every card told: only for a deal whose every hand may be shown),
+    ``public`` (the table as every seat saw it then, :func:`protocol.public_part`: in the first step
+    whole, after it only the fields that changed) and ``hands`` (``{seat: cards}``: every hand in the
+    first step, after it the hands that changed).  Raises ``IllegalActionError`` for a move that is not
+    legal where it stands."""
+    frames: list[dict[str, Any]] = []
+    dreck = 0
+    last_pub: dict[str, Any] = {}
+    last_hands: list[list[str] | None] = [None] * start.players
+
+    def frame(seat: int | None, move: str | None, events: tuple[Event, ...]) -> None:
+        nonlocal dreck, last_pub
+        for ev in events:
+            if ev.kind == "dreck":
+                dreck = ev.cards
+        pub = protocol.public_part(public_view(start), len(start.history))
+        hands: dict[str, list[str]] = {}
+        for s, h in enumerate(start.hands):
+            cards = protocol.cards_list(h)
+            if cards != last_hands[s]:
+                hands[str(s)] = last_hands[s] = cards
+        frames.append({"seat": seat, "move": move,
+                       "lines": protocol.narrate(events, names, start.rules, dreck),
+                       "public": {k: v for k, v in pub.items() if last_pub.get(k, ...) != v},
+                       "hands": hands})
+        last_pub = pub
+
+    frame(None, None, ())
+    for seat, action in history:
+        frame(seat, str(action), start.apply(action, seat))
+    return frames

@@ -1,11 +1,13 @@
-"""Storage: rooms and their append-only log in any SQLAlchemy database.
+"""Storage: rooms and their append-only log in any SQLAlchemy database, and finished deals.
 
-Two tables: ``rooms`` (code, creation time in seconds since the epoch, the room's
-spec as JSON) and ``room_log`` (room code, entry number from 0, kind, payload as
-JSON).  A room is rebuilt by replaying its log (:meth:`Store.load_rooms`), so the log
-holds everything that changes a room: joins, the start of each deal with its deck,
-every action (the chance dreck order included), leaves, reclaims and chat.  A room that
-has expired (:meth:`skitgubbe.server.hub.Hub.expire_rooms`) is deleted from both tables.
+Three tables: ``rooms`` (code, creation time in seconds since the epoch, the room's spec as
+JSON), ``room_log`` (room code, entry number from 0, kind, payload as JSON) and ``deals`` (a
+finished deal's id, when it was stored, its record and names as JSON: kept for the replay link
+after its room has expired).  A room is rebuilt by replaying its log (:meth:`Store.load_rooms`),
+so the log holds everything that changes a room: joins, the start of each deal with its deck,
+every action (the chance dreck order included), leaves, reclaims and chat.  A room that has
+expired (:meth:`skitgubbe.server.hub.Hub.expire_rooms`) is deleted from both room tables (its
+finished deals stay).
 
 :class:`LogWriter` runs the writes on one background thread, several rows per
 transaction ("group commit"); :meth:`LogWriter.write` returns only once the
@@ -60,6 +62,13 @@ log_table = Table(
     Column("kind", String(16), nullable=False),
     Column("payload", Text, nullable=False),
 )
+deals_table = Table(
+    "deals",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("data", Text, nullable=False),
+)
 
 
 @dataclass(frozen=True)
@@ -91,8 +100,9 @@ class Store:
         """Store ``rows`` in one transaction.  Each row is ``(table, room, n, kind, payload)``:
         ``table`` is ``"room"`` (``payload`` the spec; ``n`` and ``kind`` unused), ``"log"``, or
         ``"delete"`` (the room and its whole log are deleted, after the other rows; only ``room``
-        is used).  Raises what the database raises (``sqlalchemy.exc.SQLAlchemyError``); then
-        nothing of the transaction is stored."""
+        is used), or ``"deal"`` (a finished deal kept for its replay link: ``room`` is the deal's id,
+        ``payload`` its data; a deal already stored is left as it is).  Raises what the database
+        raises (``sqlalchemy.exc.SQLAlchemyError``); then nothing of the transaction is stored."""
         with self.engine.begin() as conn:
             rooms = [{"code": r, "created": time.time(), "spec": json.dumps(p)} for t, r, _, _, p in rows
                      if t == "room"]
@@ -102,6 +112,14 @@ class Store:
                 conn.execute(insert(rooms_table), rooms)
             if logs:
                 conn.execute(insert(log_table), logs)
+            deals = {r: p for t, r, _, _, p in rows if t == "deal"}
+            if deals:
+                known = select(deals_table.c.id).where(deals_table.c.id.in_(deals))
+                have = {i for (i,) in conn.execute(known)}
+                new = [{"id": i, "created": time.time(), "data": json.dumps(p)} for i, p in deals.items()
+                       if i not in have]
+                if new:
+                    conn.execute(insert(deals_table), new)
             gone = [r for t, r, _, _, _ in rows if t == "delete"]
             if gone:
                 conn.execute(delete(log_table).where(log_table.c.room.in_(gone)))
@@ -119,6 +137,12 @@ class Store:
                 if room in rooms:
                     rooms[room].log.append((kind, json.loads(payload)))
         return list(rooms.values())
+
+    def load_deal(self, deal: str) -> dict[str, Any] | None:
+        """The data stored for finished deal ``deal`` (its id), or None if there is none."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(deals_table.c.data).where(deals_table.c.id == deal)).first()
+        return None if row is None else dict(json.loads(row[0]))
 
     def room_codes(self) -> set[str]:
         """The codes of every stored room."""

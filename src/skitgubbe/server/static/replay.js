@@ -88,9 +88,10 @@ function close() {
 export function openReplay(r, { room, me, onClose: done }) {
   R = { frames: build(r), names: r.names, k: 0, me: me === null || me === undefined ? 0 : me };
   onClose = done;
-  const link = location.origin + "/?room=" + room + "&replay=" + r.game;
-  $("replay-link").href = link;
-  $("replay-title").textContent = "Replay of deal " + r.game;
+  // a finished deal's permanent link (kept by the server after its table is gone); none for a record file
+  $("replay-link").hidden = !r.deal;
+  $("replay-link").href = r.deal ? location.origin + "/replay/" + r.deal : "#";
+  $("replay-title").textContent = r.game ? "Replay of deal " + r.game : "Replay of a game record";
   $("rp-step").max = R.frames.length - 1;
   $("rp-record").textContent = r.record || "";
   $("rp-moves").replaceChildren(...R.frames.map((f, k) =>

@@ -6,6 +6,7 @@
 import { SUITS, cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
 import { banner, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
 import { clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
+import { houseRules, initBuilder, resetBuilder } from "./builder.js";
 import { openReplay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,7 +66,8 @@ function fillPlayers() {
 }
 function chosenPreset() {
   const checked = document.querySelector("input[name=preset]:checked");
-  return S.options.presets.find((x) => x.name === (checked ? checked.value : "pagat")) || S.options.presets[0];
+  const p = S.options.presets.find((x) => x.name === (checked ? checked.value : "pagat")) || S.options.presets[0];
+  return S.house ? { ...p, min_players: S.house.min_players, max_players: S.house.max_players } : p;
 }
 function fillSeats() {
   const box = $("make-seats");
@@ -90,8 +92,20 @@ async function lobby() {
       el("span", { class: "preset-range", text: p.min_players === p.max_players ? p.min_players + " players" : p.min_players + "–" + p.max_players + " players" }),
       el("span", { class: "preset-desc", text: p.description })));
   }
-  list.addEventListener("change", fillPlayers);
+  list.addEventListener("change", () => { S.house = null; resetBuilder(chosenPreset().name); fillPlayers(); });
   $("make-players").addEventListener("change", fillSeats);
+  initBuilder(S.options, {
+    preset: chosenPreset().name,
+    choosePreset: (name) => { const r = $("preset-" + name); if (r) r.checked = true; S.house = null; fillPlayers(); },
+    onChange: (rules) => {  // the seats are rebuilt only when the house rules change the player range
+      const before = chosenPreset();
+      S.house = rules;
+      const after = chosenPreset();
+      if (before.min_players !== after.min_players || before.max_players !== after.max_players) fillPlayers();
+    },
+  });
+  $("record-upload").addEventListener("change", uploadRecord);
+  $("two-form").addEventListener("submit", makeTwoTables);
   fillPlayers();
   $("make-name").value = localStorage.getItem("skitgubbe:name") || "";
   $("make-form").addEventListener("submit", async (ev) => {
@@ -99,11 +113,11 @@ async function lobby() {
     const name = $("make-name").value.trim();
     if (!name) { $("make-error").textContent = "Give your name: 1 to 24 characters."; $("make-name").focus(); return; }
     const seats = [...document.querySelectorAll("#make-seats select")].map((s) => s.value);
-    const house = $("make-house").value.trim();
     const body = { name, players: +$("make-players").value, seats, turn_seconds: +$("make-timer").value };
-    if (house) body.house_rules = house; else body.preset = chosenPreset().name;
     $("make-go").disabled = true;
     try {
+      const house = await houseRules();
+      if (house) body.house_rules = house.toml; else body.preset = chosenPreset().name;
       const made = await api("/api/rooms", body);
       roomCode = made.room;
       localStorage.setItem("skitgubbe:name", name);
@@ -115,6 +129,85 @@ async function lobby() {
   });
   show("lobby");
   status("Make a table, or open an invitation link.");
+}
+
+// -- two linked tables (the Flurst page): made from the lobby, players moved between rounds -------------
+async function makeTwoTables(ev) {
+  ev.preventDefault();
+  const name = $("make-name").value.trim();
+  $("two-error").textContent = "";
+  if (!name) { $("two-error").textContent = "Give your name above: 1 to 24 characters."; $("make-name").focus(); return; }
+  const body = { name, people: +$("two-people").value, turn_seconds: +$("make-timer").value };
+  $("two-go").disabled = true;
+  try {
+    const house = await houseRules();
+    if (house) body.house_rules = house.toml; else body.preset = chosenPreset().name;
+    const made = await api("/api/twotables", body);
+    roomCode = made.room;
+    localStorage.setItem("skitgubbe:name", name);
+    localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: made.player, token: made.token }));
+    history.replaceState(null, "", "/?room=" + roomCode);
+    connect();
+  } catch (e) { $("two-error").textContent = e.message; }
+  $("two-go").disabled = false;
+}
+/** Where this player sits in the session's next round, or null (not there yet, or a spectator). */
+function nextTable() {
+  const ses = S.table && S.table.session;
+  if (!ses || !ses.next || !S.you || S.you.player === null) return null;
+  return ses.next[S.you.player] || null;
+}
+function goNextTable() {
+  const goes = nextTable(), seat = stored();
+  if (!goes || !seat) return;
+  localStorage.setItem("skitgubbe:" + goes.room, JSON.stringify({ player: goes.player, token: seat.token }));
+  location.href = "/?room=" + goes.room;
+}
+function sessionLines(ses) {
+  const out = [];
+  const other = ses.table === "winners table" ? "losers table" : "winners table";
+  if (!ses.next) {
+    out.push("Two tables, round " + ses.round + ": this is the " + ses.table + ". When the " + other +
+      " has finished too, the winners table's " + title() + " moves down and the losers table's first player out moves up.");
+  } else {
+    const m = ses.moves[ses.round - 1];
+    if (m && m.down) out.push(m.down + " moves down to the losers table; " + m.up + " moves up to the winners table.");
+    else out.push("Nobody changes tables this time.");
+    const goes = nextTable();
+    if (goes) out.push((goes.table === ses.table ? "You stay at the " : "You move to the ") + goes.table + ".");
+  }
+  return out;
+}
+
+// -- replays that outlive their table: a deal's permanent link, an uploaded record ------------------------
+async function uploadRecord(ev) {
+  const file = ev.target.files[0];
+  if (!file) return;
+  const text = await file.text();
+  ev.target.value = "";
+  $("record-error").textContent = "";
+  try {
+    const r = await api("/api/records", { text });
+    $("lobby").hidden = true;  // the replay covers the page: nothing behind it to reach
+    openReplay(r, { room: null, me: 0, onClose: () => { show("lobby"); $("record-upload").focus(); } });
+  } catch (e) { $("record-error").textContent = file.name + ": " + e.message; }
+}
+async function storedReplay(deal) {
+  try {
+    const r = await api("/api/deals/" + encodeURIComponent(deal));
+    status("Replay of a finished deal: " + r.names.join(", "));
+    $("lobby").hidden = true;
+    openReplay(r, { room: null, me: 0, onClose: () => {
+      history.replaceState(null, "", "/");
+      show("lobby");
+      status("Make a table, or open an invitation link.");
+    } });
+  } catch (e) {
+    show("missing");
+    $("missing-title").textContent = "No such deal";
+    $("missing-text").textContent = "There is no finished deal " + deal + " on this server (" + e.message + "). Its link may be mistyped.";
+    status("No such deal.");
+  }
 }
 
 // -- joining by invitation ---------------------------------------------------------------------------
@@ -516,6 +609,13 @@ function renderWaiting() {
     el("div", { class: "invite" }, el("label", { for: "invite-link", text: "Invite link" }),
       el("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }), copy),
     el("p", { id: "copy-note", class: "muted", "aria-live": "polite" })];
+  if (t.session) {  // two tables: this table's link above, the other's here, for the people who sit there
+    const ses = t.session, k = ses.rooms.indexOf(t.room), otherCode = ses.rooms[1 - k];
+    const otherLink = location.origin + "/?room=" + otherCode;
+    kids.splice(1, 0, el("p", { class: "session-note", text: sessionLines(ses)[0] }));
+    kids.push(el("div", { class: "invite" }, el("label", { for: "other-link", text: "The " + (k ? "winners" : "losers") + " table's link" }),
+      el("input", { id: "other-link", readonly: true, value: otherLink, onfocus: (e) => e.target.select() })));
+  }
   if (S.you && S.you.player === 0) {
     kids.push(el("button", { type: "button", id: "start", class: "primary", onclick: () => send({ type: "start" }) },
                  t.seats.some((s) => s.open) ? "Start now (bots take the open seats)" : "Start"));
@@ -571,7 +671,7 @@ function whyCard(c) {
     (o.multi ? "part of a run you may play: choose its cards, then Play" : "");
   return text ? cardText(c) + ": " + words(text) : "";
 }
-function hint(text) { $("hint").textContent = text; }
+function hint(text) { $("hint").textContent = S.table && S.table.status === "over" ? "" : text; }
 
 function renderDock() {
   if (!S.table) return;
@@ -594,6 +694,7 @@ function renderDock() {
   dock.classList.toggle("disabled", !online());
   renderHand();
   renderMoves();
+  if (S.table.status === "over") { hint(""); showError(""); }  // no word about a move is left once the deal is over
   sizeDock();
 }
 
@@ -765,8 +866,13 @@ function renderResult() {
     tally.append(el("li", { class: i === p.loser ? "lost" : "" }, (i === seat ? "You" : s.name) + " ", el("strong", { text: String(s.goats) })));
   }
   body.append(el("h3", { id: "tally-title", text: "Times " + p.loser_title + " in " + plural(t.game, "deal") }), tally);
-  $("again").hidden = !S.me;
-  $("roving").parentElement.hidden = !S.me;
+  const ses = t.session;
+  if (ses) {
+    body.append(el("h3", { text: "Two tables" }), ...sessionLines(ses).map((line) => el("p", { class: "session-note", text: line })));
+  }
+  $("next-table").hidden = !nextTable();
+  $("again").hidden = !S.me || !!ses;
+  $("roving").parentElement.hidden = !S.me || !!ses;
   $("roving-text").textContent = "Roving " + title() + ": the " + title() + " first changes seat with the player on its left";
   $("again").nextElementSibling.title = "";
   if (S.resultSeen !== t.game) {
@@ -776,7 +882,7 @@ function renderResult() {
 }
 function openResult() {
   $("result").hidden = false;
-  (S.me ? $("again") : $("result-replay")).focus();
+  [$("next-table"), $("again"), $("result-replay")].find((b) => !b.hidden).focus();
 }
 
 // -- the replay ----------------------------------------------------------------------------------------------------
@@ -846,6 +952,7 @@ $("last-btn").addEventListener("click", openLastTrick);
 $("last-close").addEventListener("click", () => { $("last-trick").hidden = true; $("last-btn").focus(); });
 $("leave").addEventListener("click", () => send({ type: "leave" }));
 $("reclaim").addEventListener("click", () => send({ type: "reclaim" }));
+$("next-table").addEventListener("click", goNextTable);
 $("again").addEventListener("click", () => { if (send({ type: "again", roving: $("roving").checked })) $("result").hidden = true; });
 $("result-close").addEventListener("click", () => { $("result").hidden = true; $("hand").focus(); });
 $("result-replay").addEventListener("click", () => send({ type: "replay" }));
@@ -867,7 +974,9 @@ $("chat-form").addEventListener("submit", (ev) => {
 window.addEventListener("resize", () => { if (S.table && S.me) { layoutHand(); sizeDock(); } });
 
 installSprite();
-if (!roomCode) lobby().catch((e) => status(e.message));
+const dealLink = location.pathname.match(/^\/replay\/([^/]+)$/);
+if (dealLink) lobby().then(() => storedReplay(decodeURIComponent(dealLink[1]))).catch((e) => status(e.message));
+else if (!roomCode) lobby().catch((e) => status(e.message));
 else if (stored()) connect();
 else if (S.wantReplay) connect(true);
 else joinPage();

@@ -1,0 +1,117 @@
+"""The lobby's house-rules builder (issue 17, "Lobby"): every option a form field with its help, the
+engine's checks naming the field at fault (a 400, never a 500), the TOML it writes read back by the
+engine's own rules-file reader, and a room made with it."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import httpx
+import pytest
+from server_helpers import LiveServer
+
+from skitgubbe.engine.rules import OPTION_HELP, Rules
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.server.houserules import GROUPS, HouseRulesError, build, named_options, option_fields, read
+
+
+def test_every_option_is_one_field_with_its_help_and_its_allowed_values() -> None:
+    names = [f["name"] for f in option_fields()]
+    assert sorted(names) == sorted(f.name for f in dataclasses.fields(Rules))  # each once, none missing
+    grouped = [n for group in GROUPS.values() for n in group]
+    assert len(grouped) == len(set(grouped)) and set(grouped) == set(names) - {"name"}
+    by_name = {f["name"]: f for f in option_fields()}
+    for name, f in by_name.items():
+        if name != "name":
+            assert f["help"] == OPTION_HELP[name]
+    assert by_name["sluffing"]["kind"] == "bool"
+    assert by_name["pick_up"]["kind"] == "choice"
+    assert by_name["pick_up"]["choices"] == [
+        "top-card", "top-run", "bottom-play", "lowest-run", "lowest-card"]
+    assert by_name["dreck_below"]["kind"] == "int" and by_name["dreck_below"]["ranges"] == [[-1, 104]]
+    assert by_name["loser_title"]["kind"] == "text"
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_toml_written_reads_back_to_the_same_rules(preset: str) -> None:
+    plain = build(preset, {})
+    assert plain.rules == PRESETS[preset].replace(name=f"{preset}+house") and plain.to_json()["changed"] == []
+    assert parse_rules_file(plain.toml) == plain.rules
+    changes = {"forced_pickup": not PRESETS[preset].forced_pickup, "loser_title": 'old "goat" ü #1',
+               "name": "ours"}
+    try:
+        built = build(preset, changes)
+    except HouseRulesError:
+        return  # forced pickup does not go with every preset (checked below)
+    assert parse_rules_file(built.toml) == built.rules and read(built.toml).rules == built.rules
+    assert read(built.toml).preset == preset
+    assert built.to_json()["changed"] == ["forced_pickup", "loser_title"]
+
+
+def test_two_packs_keep_the_table_size_written() -> None:
+    """Two packs raise max_players by themselves (Howell): a table kept at six must say so."""
+    built = build("howell", {"decks": 2, "max_players": 6, "dreck_below": 12})
+    assert built.rules.max_players == 6
+    assert parse_rules_file(built.toml) == built.rules
+
+
+@pytest.mark.parametrize(("preset", "options", "fields", "words"), [
+    ("pagat", {"sluffing": True}, ["first_phase", "sluffing"], "all-play"),
+    ("goat", {"dreck_below": 999}, ["dreck_below"], "-1 to 104"),
+    ("goat", {"hand_size": "x"}, ["hand_size"], "whole number"),
+    ("goat", {"pick_up": "all"}, ["pick_up"], "lowest-run"),
+    ("goat", {"name": "our goat"}, ["name"], "without spaces"),
+    ("goat", {"colour": "red"}, [], "unknown option"),
+    ("nope", {}, [], "presets"),
+])
+def test_the_engine_refuses_naming_the_field(preset: str, options: dict, fields: list[str],
+                                             words: str) -> None:
+    with pytest.raises(HouseRulesError) as e:
+        build(preset, options)
+    assert e.value.code == "bad-rules" and e.value.fields == fields and words in str(e.value)
+
+
+def test_named_options_ignores_a_list_of_allowed_names() -> None:
+    assert named_options("nope: unknown option; options are name, min_players, sluffing") == []
+    assert named_options("options.sluff_once=True with sluffing=False: it restricts") == ["sluff_once",
+                                                                                          "sluffing"]
+
+
+def test_the_builder_over_http(server: LiveServer) -> None:
+    options = httpx.get(server.http + "/api/options", timeout=10).json()
+    assert {f["name"] for f in options["rule_fields"]} == {f.name for f in dataclasses.fields(Rules)}
+    goat = next(p for p in options["presets"] if p["name"] == "goat")
+    assert goat["options"] == PRESETS["goat"].options()
+
+    ok = server.post("/api/rules/check",
+                     {"preset": "goat", "options": {"dreck_below": 5, "name": "our-goat"}})
+    assert ok.status_code == 200, ok.text
+    body = ok.json()
+    assert body["changed"] == ["dreck_below"] and body["name"] == "our-goat"
+    assert body["options"]["dreck_below"] == 5
+    assert (body["min_players"], body["max_players"]) == (3, 8) and "the dreck" in body["description"]
+    assert parse_rules_file(body["toml"]) == PRESETS["goat"].replace(name="our-goat", dreck_below=5)
+
+    back = server.post("/api/rules/read", {"text": body["toml"]})
+    assert back.status_code == 200 and back.json() == body
+
+    for path, sent, fields in [
+        ("/api/rules/check", {"preset": "pagat", "options": {"sluffing": True}}, ["first_phase", "sluffing"]),
+        ("/api/rules/check", {"preset": "goat", "options": {"reserve": 99}}, ["reserve"]),
+        ("/api/rules/read", {"text": 'preset = "goat"\n[options]\nhand_size = 9\n'}, ["hand_size"]),
+        ("/api/rules/read", {"text": "preset = [\n"}, []),
+    ]:
+        r = server.post(path, sent)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] == "bad-rules" and r.json()["fields"] == fields and r.json()["message"]
+    for path, sent in [("/api/rules/check", {"preset": "goat", "options": {"hand_size": [1]}}),
+                       ("/api/rules/check", {"options": {}}),
+                       ("/api/rules/read", {"text": 5})]:
+        r = server.post(path, sent)
+        assert r.status_code == 400 and r.json()["error"] == "bad-field", r.text
+
+    made = server.make_room(house_rules=body["toml"], players=3, seats=["easy", "easy"])
+    room = server.hub.rooms[made["room"]]
+    assert room.spec.rules == PRESETS["goat"].replace(name="our-goat", dreck_below=5)
+    assert httpx.get(f"{server.http}/api/rooms/{made['room']}").json()["rules"] == "our-goat"

@@ -96,6 +96,7 @@ from ..engine.actions import (
 )
 from ..engine.base import Phase
 from ..engine.cards import SUIT_NAMES, card_name
+from ..engine.rules import Plays, Rules
 from ..engine.state import State
 from ..engine.view import View
 
@@ -116,6 +117,7 @@ __all__ = [
     "action_id",
     "action_of",
     "legal_ids",
+    "rules_action_ids",
     "observation",
     "observation_entries",
     "observation_string",
@@ -209,6 +211,38 @@ def legal_ids(state: State, seat: int) -> list[int]:
     ids = [by_action[a] for a in state.legal_actions(seat)]
     ids.sort()
     return ids
+
+
+def rules_action_ids(rules: Rules) -> tuple[int, ...]:
+    """The sorted action ids that a deal under ``rules`` can offer: the *compact action space* of
+    the PettingZoo and Gymnasium adapters (``compact_actions=True``).  Compact index ``k`` is full
+    id ``rules_action_ids(rules)[k]``.
+
+    Read off the options: ``play c`` (0..51) and ``pick`` (106) always; ``stock`` (52) under
+    ``turn_from_stock``; ``sluff c`` (53..104) and ``pass`` (105) under ``sluffing``; the runs
+    (107..418) unless ``plays`` is ``single``; pairs (and triples) of one rank (419..548) under
+    ``max_equal_play`` of 2 (3); ``store`` (549) under ``store_three_trumps`` and ``exchange``
+    (550) under ``exchange_two``.  So ``pagat`` has 54 ids, ``goat`` 419, ``helmfrid``
+    549, ``mas`` 55.  A test checks along
+    random deals of every preset that every legal id is in the set.
+    """
+    ids = list(range(PLAY_BASE, PLAY_BASE + 52))
+    if rules.turn_from_stock:
+        ids.append(STOCK_ID)
+    if rules.sluffing:
+        ids.extend(range(SLUFF_BASE, SLUFF_BASE + 52))
+        ids.append(PASS_ID)
+    ids.append(PICK_UP_ID)
+    if rules.plays is not Plays.SINGLE:
+        ids.extend(range(RUN_BASE, EQUAL_BASE))
+    if rules.max_equal_play > 1:
+        ids.extend(i for i in range(EQUAL_BASE, STORE_ID)
+                   if _ACTIONS[i].cards.bit_count() <= rules.max_equal_play)
+    if rules.store_three_trumps:
+        ids.append(STORE_ID)
+    if rules.exchange_two:
+        ids.append(EXCHANGE_ID)
+    return tuple(sorted(ids))
 
 
 # -- observation --------------------------------------------------------------------------

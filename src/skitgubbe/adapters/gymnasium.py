@@ -47,6 +47,19 @@ Rewards: when the deal ends the learner gets ``-1`` if it is the loser, else ``+
 PettingZoo environment's zero-sum scheme seen from one seat); ``info`` then also holds ``"loser"``
 (a seat) and ``"out_order"``.  Otherwise the reward is 0 (or ``illegal_reward``).
 
+Options for learners (off by default): ``auto_forced=True`` takes the learner's decisions that have
+a single legal action (mostly ``pass`` in a sluff window when it cannot sluff) without returning to
+the agent; they do not count towards ``max_turns``.  (The bots see only their views, so this shows
+them nothing.)  ``compact_actions=True`` makes the action space ``Discrete(len(action_ids))`` and the
+masks ``len(action_ids)`` long, with :attr:`SkitgubbeEnv.action_ids` =
+:func:`skitgubbe.adapters.encoding.rules_action_ids` of the rules: index ``k`` is full id
+``action_ids[k]``.
+
+:meth:`SkitgubbeEnv.view` gives the learner's :class:`~skitgubbe.engine.view.View`, so that a skitgubbe
+bot can play the learner's seat as a policy (:func:`skitgubbe.adapters.agents.bot_policy`).
+Through ``gym.make`` the environment is wrapped and Gymnasium 1.x wrappers do not pass on other
+attributes: call ``env.unwrapped.action_masks()`` (or ``env.get_wrapper_attr("action_masks")()``).
+
 Truncation: after ``max_turns`` learner steps (default :data:`DEFAULT_MAX_TURNS`, counting
 penalised illegal attempts), or if the engine abandons the deal at its action limit.  A random
 learner needs about 80 steps for a ``pagat`` deal of three seats.
@@ -62,13 +75,14 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import Bot, make_bot
+from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine.actions import CHANCE
 from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State
 from ..engine.variants import find_variant
 from ..engine.view import View, view_of
 from . import encoding
+from .agents import as_bot
 
 __all__ = ["SkitgubbeEnv", "ENV_ID", "DEFAULT_MAX_TURNS", "register", "resolve_rules", "action_index",
            "observation_array"]
@@ -129,19 +143,25 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         seat: the learner's seat (0-based).
         opponents: a bot name for every other seat (``"random"``, ``"heuristic"``), or a list of
             ``players - 1`` opponents for the other seats in clockwise order from seat 0, skipping
-            ``seat``: each a bot name (a new bot every episode, seeded from ``np_random``) or a bot
-            object (anything with ``choose(view, legal) -> Action``, such as
-            ``skitgubbe.bots.make_bot("counter", rng)`` or an agent being trained: used as it is,
-            for self-play and leagues).
+            ``seat``: each a bot name (a new bot every episode, seeded from ``np_random``) or an
+            agent object, used as it is (for self-play and leagues): a bot (``choose(view, legal)
+            -> Action``, such as ``skitgubbe.bots.make_bot("counter", rng)``), a callable
+            ``(view, legal) -> Action`` or a ``pyspiel.Bot`` (see
+            :func:`skitgubbe.adapters.agents.as_bot`; wrap a policy with ``as_bot(policy,
+            kind="policy")``).  A single object (not in a list) plays every other seat.
         dealer: the dealer's seat, or None to draw it from ``np_random`` at every reset.
         max_turns: learner steps after which the episode is truncated.
         illegal_action: ``"penalise"`` (default: the step is ignored and rewarded
             ``illegal_reward``) or ``"raise"``.
         illegal_reward: the reward of an ignored illegal step.
         render_mode: None, ``"human"`` (print) or ``"ansi"`` (return) the learner's view as text.
+        auto_forced: take the learner's decisions that have a single legal action without
+            returning (module docstring).
+        compact_actions: an action space of only the ids the rules can produce (:attr:`action_ids`).
 
-    Raises ``ValueError`` for an unknown preset or bot, a seat count the rules do not allow, or a
-    seat, list of opponents or option out of range.
+    Raises ``ValueError`` for an unknown preset or bot name, an opponent that is neither a bot name
+    nor an agent object, a seat count the rules do not allow, or a seat, number of opponents or
+    option out of range, and ``TypeError`` for an option that is not a bool.
     """
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 1}
@@ -151,13 +171,15 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         rules: str | Rules = "pagat",
         players: int = 3,
         seat: int = 0,
-        opponents: str | Bot | Sequence[str | Bot] = "random",
+        opponents: object = "random",
         *,
         dealer: int | None = 0,
         max_turns: int = DEFAULT_MAX_TURNS,
         illegal_action: str = "penalise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        auto_forced: bool = False,
+        compact_actions: bool = False,
     ) -> None:
         self.rules = resolve_rules(rules, players)
         self.players = players
@@ -165,24 +187,39 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
             raise ValueError(f"seat {seat!r} does not exist: seats are 0..{players - 1}")
         if dealer is not None and not 0 <= dealer < players:
             raise ValueError(f"dealer seat {dealer} does not exist: seats are 0..{players - 1}")
-        if isinstance(opponents, str) or hasattr(opponents, "choose"):
-            names: list[str | Bot] = [opponents] * (players - 1)  # type: ignore[list-item]
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            given: list[object] = [opponents] * (players - 1)
         else:
-            names = list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{len(names)} opponents for the {players - 1} other seats")
-        for name in names:
-            if isinstance(name, str):
-                make_bot(name, random.Random(0))  # raises ValueError naming the known bots
-            elif not callable(getattr(name, "choose", None)):
-                raise ValueError(f"opponent {name!r:.60} is neither a bot name nor a bot (an object with "
-                                 "choose(view, legal))")
+            given = list(opponents)
+        if len(given) != players - 1:
+            raise ValueError(f"{len(given)} opponents for the {players - 1} other seats")
+        names: list[str | Bot] = []
+        for other in given:
+            if isinstance(other, str):
+                make_bot(other, random.Random(0))  # raises ValueError naming the known bots
+                names.append(other)
+            else:
+                try:
+                    names.append(as_bot(other))
+                except TypeError:
+                    raise ValueError(f"opponent {other!r:.60} is neither a bot name nor a bot or other "
+                                     f"agent: give a bot name ({', '.join(BOT_NAMES)}, ismcts-<K>it...), "
+                                     "a bot with choose(view, legal), a callable (view, legal) -> Action, "
+                                     "or a pyspiel.Bot") from None
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
         if illegal_action not in ("penalise", "raise"):
             raise ValueError(f"illegal_action must be 'penalise' or 'raise', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        for option, value in (("auto_forced", auto_forced), ("compact_actions", compact_actions)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{option} must be True or False, not {value!r}")
+        self.auto_forced = auto_forced
+        self.compact_actions = compact_actions
+        self.action_ids: tuple[int, ...] = (encoding.rules_action_ids(self.rules) if compact_actions
+                                            else tuple(range(encoding.NUM_ACTIONS)))
+        self._index_of = {a: k for k, a in enumerate(self.action_ids)}
         self.seat = seat
         self.opponents = tuple(names)
         self.dealer = dealer
@@ -191,7 +228,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (encoding.OBS_SIZE,), np.float32)
-        self.action_space = spaces.Discrete(encoding.NUM_ACTIONS)
+        self.action_space = spaces.Discrete(len(self.action_ids))
         self._game: State | None = None
         self.turns = 0
         self._bots: list[Bot | None] = []
@@ -238,17 +275,23 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Take action id ``action`` for the learner, then let the bots play up to its next decision
-        or the end of the deal.  Returns ``(observation, reward, terminated, truncated, info)``.
+        """Take action ``action`` (an index of the action space: the action id itself unless
+        ``compact_actions``) for the learner, then let the bots play up to its next decision or the
+        end of the deal.  Returns ``(observation, reward, terminated, truncated, info)``.
 
         Raises ``RuntimeError`` after the episode has ended (call :meth:`reset`), ``ValueError`` for
-        an id outside the action space, and, with ``illegal_action="raise"``,
+        an action outside the action space, and, with ``illegal_action="raise"``,
         :class:`~skitgubbe.engine.state.IllegalActionError` for an illegal one.
         """
         game = self._game
         if game is None or game.is_over or self.turns >= self.max_turns:
             raise RuntimeError("the episode is over: call reset()")
         i = action_index(action)
+        if self.compact_actions:
+            if i >= len(self.action_ids):
+                raise ValueError(f"action {i} is outside the compact action space "
+                                 f"0..{len(self.action_ids) - 1}")
+            i = self.action_ids[i]
         act = encoding.action_of(i)
         self.turns += 1
         reward = 0.0
@@ -276,10 +319,23 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self._observation(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """Bool array of shape ``(NUM_ACTIONS,)``: True for each legal action id now."""
-        mask = np.zeros(encoding.NUM_ACTIONS, dtype=bool)
-        mask[self._legal] = True
+        """Bool array of shape ``(len(action_ids),)`` (``NUM_ACTIONS`` unless ``compact_actions``):
+        True for each legal action now.  Through ``gym.make`` call ``env.unwrapped.action_masks()``."""
+        mask = np.zeros(len(self.action_ids), dtype=bool)
+        mask[self._mask_indices()] = True
         return mask
+
+    def view(self) -> View:
+        """The learner's :class:`~skitgubbe.engine.view.View` now (what the observation encodes), for a
+        skitgubbe bot acting as a policy (:func:`skitgubbe.adapters.agents.bot_policy`).  Raises
+        ``RuntimeError`` before the first ``reset``."""
+        return view_of(self.game, self.seat)
+
+    def _mask_indices(self) -> list[int]:
+        if not self.compact_actions:
+            return self._legal
+        index = self._index_of
+        return [index[i] for i in self._legal]
 
     def render(self) -> str | None:
         """The learner's view as text: printed for ``render_mode="human"``, returned for ``"ansi"``;
@@ -296,11 +352,20 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
     # -- internals ------------------------------------------------------------------------
 
     def _advance(self, game: State) -> None:
-        """Play chance and the bots until the learner is to act or the deal is over."""
+        """Play chance and the bots (and, with ``auto_forced``, the learner's forced decisions) until
+        the learner has a choice or the deal is over."""
         bots = self._bots
         seat = self.seat
-        while not game.is_over and game.to_act != seat:
+        while not game.is_over:
             s = game.to_act
+            if s == seat:
+                if not self.auto_forced:
+                    break
+                legal = game.legal_actions(seat)
+                if len(legal) != 1:
+                    break
+                game.step(legal[0], seat)
+                continue
             if s == CHANCE:
                 game.step(game.chance_action(self._chance), CHANCE)
                 continue
@@ -317,8 +382,8 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         return observation_array(view_of(self.game, self.seat))
 
     def _info(self, *, illegal: bool = False) -> dict[str, Any]:
-        mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
-        mask[self._legal] = 1
+        mask = np.zeros(len(self.action_ids), dtype=np.int8)
+        mask[self._mask_indices()] = 1
         info: dict[str, Any] = {"action_mask": mask, "illegal_action": illegal}
         game = self.game
         if game.is_over:

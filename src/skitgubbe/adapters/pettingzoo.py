@@ -44,6 +44,23 @@ An id that is not legal for the agent to act raises :class:`~skitgubbe.engine.st
 Rewards are given once, when the deal ends: the loser gets ``-1`` and every other seat
 ``+1/(n-1)``, so the rewards of a deal sum to zero.  Every agent is then *terminated*.
 
+Options for learners (both off by default, so the default environment is the one described above):
+
+* ``auto_forced=True``: a decision with a single legal action (mostly ``pass`` in a sluff window of a
+  seat that cannot sluff) is taken by the environment, so agents are asked only when they have a
+  choice.  *This shows hidden information through the turn order*: whether an agent is asked in a
+  sluff window then tells the other agents whether it could sluff (its observation at its own turn
+  is unchanged, but :attr:`agent_selection` and the ``to act`` field of another agent's observation
+  show who is skipped).  Use it to train a learner that reads only its own observations.  Forced
+  actions taken this way do not count towards ``max_turns``.
+* ``compact_actions=True``: the action space is ``Discrete(len(action_ids))`` and the mask has
+  ``len(action_ids)`` entries, where :attr:`raw_env.action_ids` is
+  :func:`skitgubbe.adapters.encoding.rules_action_ids` of the rules: index ``k`` is full action id
+  ``action_ids[k]`` (``pagat`` 54 ids, ``goat`` 419 instead of 551).  The observation is unchanged.
+
+:meth:`raw_env.view` gives an agent's :class:`~skitgubbe.engine.view.View` (what the observation
+encodes), so a skitgubbe bot can act as a policy (:func:`skitgubbe.adapters.agents.bot_policy`).
+
 Truncation: a deal is cut off after ``max_turns`` agent steps (default
 :data:`DEFAULT_MAX_TURNS`; chance steps and the final ``None`` steps of finished agents are not
 counted); every agent is then *truncated* with reward 0.  Random play ends far sooner: the longest
@@ -66,7 +83,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from ..engine.actions import CHANCE
 from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State
-from ..engine.view import view_of
+from ..engine.view import View, view_of
 from . import encoding
 from .gymnasium import action_index, observation_array, resolve_rules
 
@@ -99,9 +116,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         max_turns: agent steps after which the deal is truncated.
         render_mode: None, ``"human"`` (print) or ``"ansi"`` (return the text) of the
             view of the agent to act (:func:`skitgubbe.adapters.encoding.observation_string`).
+        auto_forced: take every decision with a single legal action without asking (module
+            docstring: it shows who could sluff through the turn order).
+        compact_actions: the action space and mask have only the ids the rules can produce
+            (:attr:`action_ids`), not all ``NUM_ACTIONS``.
+
+    Raises ``ValueError`` for an unknown preset, a seat count the rules do not allow, a dealer
+    seat that does not exist or ``max_turns < 1``, and ``TypeError`` for an option that is not a
+    bool.
 
     Attributes besides PettingZoo's: :attr:`game`, ``rules``,
-    ``players``, ``turns`` (agent steps so far in this deal), ``np_random``.
+    ``players``, ``turns`` (agent steps so far in this deal), ``np_random``, ``action_ids`` (the
+    full action id of each action index: ``tuple(range(NUM_ACTIONS))`` unless ``compact_actions``).
     """
 
     metadata: dict[str, Any] = {
@@ -119,6 +145,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         dealer: int | None = 0,
         max_turns: int = DEFAULT_MAX_TURNS,
         render_mode: str | None = None,
+        auto_forced: bool = False,
+        compact_actions: bool = False,
     ) -> None:
         super().__init__()
         self.rules = resolve_rules(rules, players)
@@ -129,9 +157,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        for option, value in (("auto_forced", auto_forced), ("compact_actions", compact_actions)):
+            if not isinstance(value, bool):
+                raise TypeError(f"{option} must be True or False, not {value!r}")
         self.dealer = dealer
         self.max_turns = max_turns
         self.render_mode = render_mode
+        self.auto_forced = auto_forced
+        self.compact_actions = compact_actions
+        self.action_ids: tuple[int, ...] = (encoding.rules_action_ids(self.rules) if compact_actions
+                                            else tuple(range(encoding.NUM_ACTIONS)))
+        self._index_of = {a: k for k, a in enumerate(self.action_ids)}
+        size = len(self.action_ids)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
@@ -139,12 +176,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(0.0, 1.0, (encoding.OBS_SIZE,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (encoding.NUM_ACTIONS,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(encoding.NUM_ACTIONS) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.np_random: np.random.Generator | None = None
         self.np_random_seed: int | None = None
         self._game: State | None = None
@@ -168,7 +205,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """The (cached) action space of ``agent``: ``Discrete(NUM_ACTIONS)``."""
+        """The (cached) action space of ``agent``: ``Discrete(len(action_ids))`` (``NUM_ACTIONS`` unless
+        ``compact_actions``)."""
         return self.action_spaces[agent]
 
     # -- the game -------------------------------------------------------------------
@@ -198,11 +236,35 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._resolve_chance(game)
+        self._play_forced(game)
         self.agent_selection = self.possible_agents[game.to_act]
 
     def _resolve_chance(self, game: State) -> None:
         while game.to_act == CHANCE:
             game.step(game.chance_action(self._chance), CHANCE)
+
+    def _play_forced(self, game: State) -> None:
+        """With ``auto_forced``, take every decision that has a single legal action (and the chance
+        steps after it) until a seat has a choice or the deal is over."""
+        if not self.auto_forced:
+            return
+        while not game.is_over:
+            seat = game.to_act
+            legal = game.legal_actions(seat)
+            if len(legal) != 1:
+                return
+            game.step(legal[0], seat)
+            self._legal = None
+            self._resolve_chance(game)
+
+    def view(self, agent: str) -> View:
+        """What ``agent`` may see now: its seat's :class:`~skitgubbe.engine.view.View` (the
+        observation encodes it), for a skitgubbe bot acting as a policy
+        (:func:`skitgubbe.adapters.agents.bot_policy`).  Raises ``RuntimeError`` before the first
+        ``reset`` and ``ValueError`` for an unknown agent."""
+        if agent not in self._seat_of:
+            raise ValueError(f"no agent {agent!r}: agents are {', '.join(self.possible_agents)}")
+        return view_of(self.game, self._seat_of[agent])
 
     def _legal_ids(self, game: State) -> list[int]:
         legal = self._legal
@@ -211,25 +273,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         return legal
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (NUM_ACTIONS,)}`` for ``agent``
-        (a new dict and new arrays on every call)."""
+        """``{"observation": float32 (OBS_SIZE,), "action_mask": int8 (len(action_ids),)}`` for
+        ``agent`` (a new dict and new arrays on every call)."""
         game = self.game
         seat = self._seat_of[agent]
         view = view_of(game, seat)
         obs = observation_array(view)
-        mask = np.zeros(encoding.NUM_ACTIONS, dtype=np.int8)
+        mask = np.zeros(len(self.action_ids), dtype=np.int8)
         if seat == game.to_act and agent == self.agent_selection and not self._over:
             legal = self._legal
             if legal is None:  # the view already lists the legal actions: no second generation
                 action_id = encoding.action_id
                 legal = self._legal = [action_id(a) for a in view.legal]
-            mask[legal] = 1
+            mask[[self._index_of[i] for i in legal] if self.compact_actions else legal] = 1
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        """Take action id ``action`` for :attr:`agent_selection` (``None`` for an agent that is
-        terminated or truncated).  Raises :class:`~skitgubbe.engine.state.IllegalActionError` for an id that
-        is not legal now and ``ValueError`` for one that is not an action id; the deal is unchanged."""
+        """Take action ``action`` (an index of the action space: the action id itself unless
+        ``compact_actions``) for :attr:`agent_selection` (``None`` for an agent that is terminated or
+        truncated).  Raises :class:`~skitgubbe.engine.state.IllegalActionError` for an action that is not
+        legal now and ``ValueError`` for one outside the action space; the deal is unchanged."""
         game = self.game
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -237,6 +300,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
             return
         seat = self._seat_of[agent]
         i = action_index(action)
+        if self.compact_actions:
+            if i >= len(self.action_ids):
+                raise ValueError(f"action {i} is outside the compact action space "
+                                 f"0..{len(self.action_ids) - 1}")
+            i = self.action_ids[i]
         act = encoding.action_of(i)
         if i not in self._legal_ids(game):
             game.check(act, seat)  # raises with the rules' reason
@@ -247,6 +315,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self._legal = None
         self.turns += 1
         self._resolve_chance(game)
+        self._play_forced(game)
         if game.is_over:
             self._over = True
             if game.loser is None:  # abandoned by the engine: treated as a truncation

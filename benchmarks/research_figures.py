@@ -1,0 +1,144 @@
+"""Print the figures of docs/research.md, each with the command that makes it.
+
+Every figure in research.md comes from one command.  This script lists them (``--list``) and runs
+them: by default the quick ones (seconds to a minute each); ``--all`` adds the slow ones (minutes
+to an hour on the 2-core development machine); ``--only NAME,...`` runs the named ones.  Each
+figure is printed after a line ``== NAME: COMMAND``, so the output can be compared with the docs.
+Timings depend on the machine's load: compare rows of one run, not runs.
+
+The figures ``compact`` and ``forced`` are computed here (they are short); the others run the
+project's own commands in a subprocess.  Figures that need an extra (OpenSpiel, PettingZoo) say
+so when it is missing.
+
+Run::
+
+    .venv/bin/python benchmarks/research_figures.py --list
+    .venv/bin/python benchmarks/research_figures.py            # the quick figures
+    .venv/bin/python benchmarks/research_figures.py --only ismcts
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+SELF = "benchmarks/research_figures.py"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of research.md: its section, the command, and whether it is slow."""
+
+    name: str
+    section: str
+    command: list[str]
+    slow: bool = False
+    inline: Callable[[], None] | None = None
+
+
+def compact_sizes() -> None:
+    """The compact action space of each preset (research.md, "Compact action space")."""
+    from skitgubbe.adapters.encoding import rules_action_ids
+    from skitgubbe.engine.variants import PRESETS
+
+    for name, rules in PRESETS.items():
+        print(f"{name:<20}{len(rules_action_ids(rules)):>5} ids")
+
+
+def forced_share() -> None:
+    """The share of PettingZoo decisions with a single legal action, 30 random deals each."""
+    from skitgubbe.adapters.pettingzoo import env
+
+    for rules, players in (("goat", 4), ("helmfrid", 3), ("howell", 4), ("pagat", 3)):
+        e = env(rules=rules, players=players)
+        forced = total = 0
+        for seed in range(30):
+            e.reset(seed=seed)
+            for agent in e.agent_iter():
+                obs, _, terminated, truncated, _ = e.last()
+                if terminated or truncated:
+                    e.step(None)
+                    continue
+                mask = obs["action_mask"]
+                total += 1
+                forced += int(mask.sum()) == 1
+                e.step(e.action_space(agent).sample(mask))
+        print(f"{rules:<10}{players} seats: {forced / total:.1%} of {total} decisions are forced")
+
+
+FIGURES = [
+    Figure("compact", "Action space: compact action space", [PY, SELF, "--only", "compact"],
+           inline=compact_sizes),
+    Figure("forced", "PettingZoo: options for learners (auto_forced)", [PY, SELF, "--only", "forced"],
+           inline=forced_share),
+    Figure("evaluate", "Evaluating your agent: the heuristic bot's reference rows",
+           ["skitgubbe", "evaluate", "--agent", "heuristic", "--rules", "pagat", "--players", "3",
+            "--deals", "100", "--ladder", "random,heuristic,counter"]),
+    Figure("evaluate-ismcts", "Evaluating your agent: the counter bot against the ismcts rung",
+           ["skitgubbe", "evaluate", "--agent", "counter", "--rules", "pagat", "--players", "3",
+            "--deals", "10", "--ladder", "ismcts-50it"], slow=True),
+    Figure("heuristic-vs-random", "Training example: the heuristic bot against two random bots",
+           ["skitgubbe", "simulate", "--rules", "pagat", "--players", "3", "--games", "3000",
+            "--bots", "heuristic,random,random", "--seed", "1"]),
+    Figure("openspiel-speed", "OpenSpiel: random-play speed",
+           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "20"]),
+    Figure("openspiel-decisions", "OpenSpiel: decisions of uniformly random play",
+           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "200", "--all-seats"], slow=True),
+    Figure("ismcts", "OpenSpiel, Bots: our ismcts against OpenSpiel's IS-MCTS",
+           [PY, "benchmarks/ismcts_vs_openspiel.py", "--players", "2", "--games", "30", "--iterations", "50",
+            "--seed", "1"], slow=True),
+    Figure("training", "Training example: masked REINFORCE", [PY, "examples/train_policy_gradient.py"],
+           slow=True),
+]
+
+
+def _shown(command: list[str]) -> str:
+    """The command as research.md writes it (``python`` for this interpreter)."""
+    return shlex.join(["python" if word == PY else word for word in command])
+
+
+def _run(fig: Figure) -> int:
+    print(f"== {fig.name}: {_shown(fig.command)}   ({fig.section})", flush=True)
+    if fig.inline is not None:
+        fig.inline()
+        return 0
+    command = list(fig.command)
+    if command[0] == "skitgubbe":
+        command = [PY, "-m", "skitgubbe.play.cli", *command[1:]]
+    return subprocess.run(command, cwd=ROOT, check=False).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--list", action="store_true", help="list the figures and their commands")
+    parser.add_argument("--all", action="store_true", help="also the slow figures")
+    parser.add_argument("--only", default="", help="comma separated figure names")
+    args = parser.parse_args()
+    by_name = {f.name: f for f in FIGURES}
+    if args.list:
+        for f in FIGURES:
+            print(f"{f.name:<22}{'slow ' if f.slow else '     '}{_shown(f.command)}")
+        return 0
+    if args.only:
+        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            parser.error(f"no figure {', '.join(unknown)}; figures: {', '.join(by_name)}")
+        chosen = [by_name[n] for n in names]
+    else:
+        chosen = [f for f in FIGURES if args.all or not f.slow]
+    status = 0
+    for fig in chosen:
+        status = _run(fig) or status
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,400 @@
+"""Agents of research frameworks as skitgubbe bots, and skitgubbe bots as framework agents.
+
+**Into a bot** (:func:`as_bot`, for :func:`skitgubbe.batch.evaluate.evaluate`,
+:func:`skitgubbe.batch.tournament.run_tournament` and the Gymnasium environment's ``opponents``):
+
+* a skitgubbe bot (``name``, ``choose(view, legal) -> Action``): used as it is;
+* a callable ``(view, legal) -> Action``;
+* a *policy* ``(observation, action_mask) -> action id``, as trained in the PettingZoo or Gymnasium
+  environment: ``observation`` is the float32 array of shape ``(OBS_SIZE,)`` of
+  :func:`skitgubbe.adapters.encoding.observation`, ``action_mask`` the int8 array of 1s for the legal
+  actions, of shape ``(NUM_ACTIONS,)`` (or, with ``action_ids``, of the compact action space:
+  ``action_mask[k]`` is full id ``action_ids[k]`` and the policy answers an index ``k``);
+* a ``pyspiel.Bot`` (needs ``open_spiel``), or, with ``kind="pyspiel"``, a factory
+  ``player_id -> pyspiel.Bot`` for bots made for one seat (OpenSpiel's ``UniformRandomBot(player_id,
+  rng)``, policy bots), called once per seat: its ``step(state)`` gets a :class:`ViewState`, a
+  stand-in for the ``python_skitgubbe`` state built from the seat's view alone, with the seat's
+  observation tensor and string and its legal actions.  It cannot give an information state (the
+  view has no private history), clone, resample or apply actions, so search bots that need the
+  true game state (OpenSpiel's ``MCTSBot`` and ``ISMCTSBot``) are played through OpenSpiel itself
+  (``open_spiel.python.algorithms.evaluate_bots``) with the skitgubbe bots as ``pyspiel.Bot``\\ s
+  (:func:`pyspiel_bot`).
+
+Every wrapper sees only the seat's :class:`~skitgubbe.engine.view.View` (or its observation): hidden
+cards never reach an agent.  An action that is not legal raises ``ValueError`` naming it.
+
+**Out of a bot**:
+
+* :func:`pyspiel_bot`: a ``pyspiel.Bot`` for ``python_skitgubbe`` that asks the bot with the seat's
+  view (``state.view(player)``) and answers the action id (:func:`skitgubbe.adapters.encoding.action_id`);
+* :func:`bot_policy`: a policy ``(observation, action_mask) -> action index`` for a PettingZoo or
+  Gymnasium environment of this package, which reads the acting seat's view from the environment
+  (``env.view(agent)`` / ``env.view()``).
+
+numpy and open_spiel are imported only when a wrapper that needs them is made or used.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..batch.evaluate import agent_bot
+from ..bots import make_bot
+from ..bots.base import Bot
+from ..engine.actions import Action
+from ..engine.view import View
+from . import encoding
+
+__all__ = ["AGENT_KINDS", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot", "bot_policy", "pyspiel_bot"]
+
+AGENT_KINDS = ("auto", "bot", "callable", "policy", "pyspiel")
+"""The ``kind`` values :func:`as_bot` accepts."""
+
+
+def _is_pyspiel_bot(agent: object) -> bool:
+    pyspiel = sys.modules.get("pyspiel")
+    return pyspiel is not None and isinstance(agent, pyspiel.Bot)
+
+
+def as_bot(
+    agent: object,
+    *,
+    kind: str = "auto",
+    name: str | None = None,
+    action_ids: Sequence[int] | None = None,
+    game: Any = None,
+) -> Bot:
+    """``agent`` as a :class:`~skitgubbe.bots.base.Bot` (see the module docstring for each kind).
+
+    Args:
+        agent: a bot, a callable ``(view, legal) -> Action``, a policy or a ``pyspiel.Bot``.
+        kind: ``"auto"`` (a ``pyspiel.Bot`` if it is one, else a bot if it has ``choose``, else a
+            callable ``(view, legal)``), or one of ``"bot"``, ``"callable"``, ``"policy"``,
+            ``"pyspiel"``.  A policy is never guessed: give ``kind="policy"``.
+        name: the bot's name (default: the agent's ``name``, its function or class name).
+        action_ids: for a policy trained on a compact action space, the full action id of each index
+            (``env.action_ids``); default all ``NUM_ACTIONS`` ids.
+        game: for a ``pyspiel.Bot``, the ``python_skitgubbe`` game its states report through
+            ``get_game()`` (default: none; ``get_game()`` then raises).
+
+    Raises ``ValueError`` for an unknown ``kind`` or bad ``action_ids``, and ``TypeError`` if
+    ``agent`` is not of the kind (naming the kinds allowed).
+    """
+    if kind not in AGENT_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(AGENT_KINDS)}, not {kind!r}")
+    if kind == "auto":
+        if _is_pyspiel_bot(agent):
+            kind = "pyspiel"
+        elif callable(getattr(agent, "choose", None)) or callable(agent):
+            return agent_bot(agent, name=name)
+        else:
+            raise TypeError(f"{agent!r:.80} is not an agent: give a bot (choose(view, legal) -> Action), a "
+                            "callable (view, legal) -> Action, a pyspiel.Bot, or a policy (observation, "
+                            "action_mask) -> action id with kind='policy'")
+    if kind == "pyspiel":
+        if not _is_pyspiel_bot(agent) and not callable(agent):
+            raise TypeError(f"{agent!r:.80} is neither a pyspiel.Bot nor a factory player_id -> pyspiel.Bot")
+        return PyspielAgentBot(agent, name=name or type(agent).__name__, game=game)
+    if kind == "policy":
+        if not callable(agent):
+            raise TypeError(f"a policy is a callable (observation, action_mask) -> action id, "
+                            f"not {agent!r:.80}")
+        label = name or getattr(agent, "__name__", None)
+        return PolicyBot(agent, name=label if isinstance(label, str) else "policy", action_ids=action_ids)
+    if kind == "bot" and not callable(getattr(agent, "choose", None)):
+        raise TypeError(f"{agent!r:.80} is not a bot: a bot has choose(view, legal) -> Action")
+    if kind == "callable" and not callable(agent):
+        raise TypeError(f"{agent!r:.80} is not callable (view, legal) -> Action")
+    return agent_bot(agent, name=name)
+
+
+def _action_ids(action_ids: Sequence[int] | None) -> tuple[int, ...]:
+    if action_ids is None:
+        return tuple(range(encoding.NUM_ACTIONS))
+    ids = tuple(int(i) for i in action_ids)
+    if not ids or len(set(ids)) != len(ids) or not all(0 <= i < encoding.NUM_ACTIONS for i in ids):
+        raise ValueError(f"action_ids must be distinct action ids 0..{encoding.NUM_ACTIONS - 1}")
+    return ids
+
+
+class PolicyBot:
+    """A policy ``(observation, action_mask) -> action index`` as a bot (module docstring).
+
+    :meth:`choose` encodes the view (float32 ``(OBS_SIZE,)``) and the legal actions (int8 mask over
+    ``action_ids``), calls the policy and maps its answer back to an Action.  It raises
+    ``ValueError`` if the policy answers something that is not the index of a legal action, or if a
+    legal action has no index in ``action_ids``.
+    """
+
+    def __init__(self, policy: Callable[[Any, Any], Any], *, name: str = "policy",
+                 action_ids: Sequence[int] | None = None) -> None:
+        self.policy = policy
+        self.name = name
+        self.action_ids = _action_ids(action_ids)
+        self._index = {a: k for k, a in enumerate(self.action_ids)}
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The legal action the policy picks for ``view``."""
+        import numpy as np
+
+        entries = encoding.observation_entries(view)
+        obs = np.zeros(encoding.OBS_SIZE, dtype=np.float32)
+        obs[list(entries)] = list(entries.values())
+        mask = np.zeros(len(self.action_ids), dtype=np.int8)
+        by_index: dict[int, Action] = {}
+        for a in legal:
+            k = self._index.get(encoding.action_id(a))
+            if k is None:
+                raise ValueError(f"legal action {a} has no index in this policy's action_ids")
+            mask[k] = 1
+            by_index[k] = a
+        answer = self.policy(obs, mask)
+        try:
+            k = int(answer)
+        except (TypeError, ValueError):
+            raise ValueError(f"policy {self.name!r} answered {answer!r:.60}, not an action index") from None
+        if k not in by_index:
+            raise ValueError(f"policy {self.name!r} answered index {k}, which is not a legal action "
+                             f"(legal: {sorted(by_index)})")
+        return by_index[k]
+
+
+class ViewState:
+    """A stand-in for a ``python_skitgubbe`` state, built from one seat's view only, handed to a
+    ``pyspiel.Bot`` by :class:`PyspielAgentBot`.
+
+    It answers ``current_player()``, ``legal_actions(player=None)``, ``legal_actions_mask``,
+    ``observation_tensor`` and ``observation_string`` (for the seat only), ``is_terminal``,
+    ``is_chance_node``, ``is_simultaneous_node``, ``is_player_node``, ``num_players``,
+    ``num_distinct_actions``, ``get_game`` and ``view``.  Asking for another seat raises ``ValueError``;
+    ``information_state_string``/``_tensor``, ``clone``, ``child``, ``apply_action``, ``history``
+    and ``resample_from_infostate`` raise ``NotImplementedError`` (the view has no private history
+    and no hidden cards).
+    """
+
+    def __init__(self, view: View, legal_ids: Sequence[int], game: Any = None) -> None:
+        self._view = view
+        self._legal = list(legal_ids)
+        self._game = game
+
+    def _check(self, player: int | None) -> int:
+        seat = self._view.seat
+        if player is not None and int(player) != seat:
+            raise ValueError(f"this state stands in for seat {seat}'s view only, not seat {player} (a "
+                             "pyspiel.Bot made for one seat: give as_bot(lambda p: MyBot(p, ...), "
+                             "kind='pyspiel') so that each seat gets its own)")
+        return seat
+
+    def current_player(self) -> int:
+        """The seat deciding (the view's seat)."""
+        return self._view.seat
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The seat's legal action ids, sorted."""
+        self._check(player)
+        return list(self._legal)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 for each legal action id, ``NUM_ACTIONS`` entries."""
+        self._check(player)
+        mask = [0] * encoding.NUM_ACTIONS
+        for i in self._legal:
+            mask[i] = 1
+        return mask
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """:func:`skitgubbe.adapters.encoding.observation` of the seat's view."""
+        self._check(player)
+        return encoding.observation(self._view)
+
+    def observation_string(self, player: int | None = None) -> str:
+        """:func:`skitgubbe.adapters.encoding.observation_string` of the seat's view."""
+        self._check(player)
+        return encoding.observation_string(self._view)
+
+    def view(self, seat: int) -> View:
+        """The seat's view (as ``python_skitgubbe`` states have it)."""
+        self._check(seat)
+        return self._view
+
+    def is_terminal(self) -> bool:
+        """False: a decision is pending."""
+        return False
+
+    def is_chance_node(self) -> bool:
+        """False."""
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        """False."""
+        return False
+
+    def is_player_node(self) -> bool:
+        """True."""
+        return True
+
+    def num_players(self) -> int:
+        """Seats at the table."""
+        return self._view.players
+
+    def num_distinct_actions(self) -> int:
+        """``NUM_ACTIONS``."""
+        return encoding.NUM_ACTIONS
+
+    def get_game(self) -> Any:
+        """The game given to :func:`as_bot`; raises ``NotImplementedError`` without one."""
+        if self._game is None:
+            raise NotImplementedError("no game was given: as_bot(agent, game=pyspiel.load_game(...))")
+        return self._game
+
+    def _hidden(self, what: str) -> NotImplementedError:
+        return NotImplementedError(f"{what} needs the deal's history or hidden cards, which an agent "
+                                   "evaluated from its seat's view does not get; play through OpenSpiel "
+                                   "(evaluate_bots) instead")
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("information_state_string")
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("information_state_tensor")
+
+    def clone(self) -> ViewState:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("clone")
+
+    def child(self, action: int) -> ViewState:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("child")
+
+    def apply_action(self, action: int) -> None:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("apply_action")
+
+    def history(self) -> list[int]:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("history")
+
+    def resample_from_infostate(self, player: int, sampler: Any) -> ViewState:
+        """Raises ``NotImplementedError`` (see the class docstring)."""
+        raise self._hidden("resample_from_infostate")
+
+
+class PyspielAgentBot:
+    """A ``pyspiel.Bot`` (or a factory ``player_id -> pyspiel.Bot``, called once per seat) as a bot:
+    :meth:`choose` hands it a :class:`ViewState` of the seat's view and maps the id it answers back
+    to an Action.  Raises ``ValueError`` for an id that is not legal."""
+
+    def __init__(self, bot: Any, *, name: str = "pyspiel", game: Any = None) -> None:
+        self.bot = bot
+        self.name = name
+        self.game = game
+        self._per_seat: dict[int, Any] = {}
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The legal action the ``pyspiel.Bot`` steps to."""
+        by_id = {encoding.action_id(a): a for a in legal}
+        bot = self.bot
+        if not _is_pyspiel_bot(bot):
+            bot = self._per_seat.get(view.seat)
+            if bot is None:
+                bot = self._per_seat[view.seat] = self.bot(view.seat)
+        answer = int(bot.step(ViewState(view, sorted(by_id), self.game)))
+        if answer not in by_id:
+            raise ValueError(f"pyspiel bot {self.name!r} answered action id {answer}, not a legal one "
+                             f"(legal: {sorted(by_id)})")
+        return by_id[answer]
+
+
+_PYSPIEL_CLASS: list[type] = []
+
+
+def pyspiel_bot(bot: Bot | str, rng: random.Random | None = None) -> Any:
+    """The skitgubbe bot ``bot`` (a bot object, or a bot name of :func:`skitgubbe.bots.make_bot`
+    made with ``rng``, default ``random.Random(0)``) as a ``pyspiel.Bot`` for ``python_skitgubbe``.
+
+    Its ``step(state)`` gives the bot ``state.view(player)`` (with ``legal`` set to the state's legal
+    actions, which under the OpenSpiel protocol may be only ``pass``) and returns the id of its
+    choice; ``restart_at`` and ``inform_action`` do nothing (a bot reads the whole view each time).
+    Needs ``open_spiel`` (``ImportError`` without it).  Raises ``ValueError`` for an unknown bot
+    name, ``TypeError`` for something that is not a bot, and ``ValueError`` from ``step`` if the
+    bot answers an action that is not legal.
+    """
+    if isinstance(bot, str):
+        bot = make_bot(bot, rng or random.Random(0))
+    if not callable(getattr(bot, "choose", None)):
+        raise TypeError(f"{bot!r:.80} is not a bot (an object with choose(view, legal)) or a bot name")
+    if not _PYSPIEL_CLASS:
+        import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+        class BotAsPyspiel(pyspiel.Bot):  # type: ignore[misc]
+            """A skitgubbe bot as a ``pyspiel.Bot`` (see :func:`pyspiel_bot`)."""
+
+            def __init__(self, bot: Bot) -> None:
+                pyspiel.Bot.__init__(self)
+                self.bot = bot
+                self.name = bot.name
+
+            def step(self, state: Any) -> int:
+                player = state.current_player()
+                ids = state.legal_actions(player)
+                legal = [encoding.action_of(int(i)) for i in ids]
+                view = state.view(player)._replace(legal=tuple(legal))
+                action = self.bot.choose(view, legal)
+                if action not in legal:
+                    raise ValueError(f"bot {self.bot.name!r} chose {action}, not a legal action")
+                return encoding.action_id(action)
+
+            def restart_at(self, state: Any) -> None:
+                pass
+
+            def inform_action(self, state: Any, player_id: int, action: int) -> None:
+                pass
+
+            def provides_policy(self) -> bool:
+                return False
+
+        _PYSPIEL_CLASS.append(BotAsPyspiel)
+    return _PYSPIEL_CLASS[0](bot)
+
+
+def bot_policy(bot: Bot | str, env: Any, rng: random.Random | None = None) -> Callable[[Any, Any], int]:
+    """The skitgubbe bot ``bot`` (an object, or a name made with ``rng``) as a policy
+    ``(observation, action_mask) -> action index`` for ``env``: a PettingZoo environment of this
+    package (it acts for ``env.agent_selection``) or a Gymnasium one (for the learner's seat), also
+    wrapped (``gym.make``: its ``unwrapped`` is used).
+
+    The policy reads the acting seat's view from the environment (``env.view(...)``: that seat's
+    information only), takes the legal actions from ``action_mask`` and answers the index of the
+    bot's choice in the environment's action space (compact or not).  Raises ``TypeError`` for an
+    environment without ``view`` and ``action_ids``, or something that is not a bot; the policy
+    raises ``ValueError`` for an empty mask.
+    """
+    if isinstance(bot, str):
+        bot = make_bot(bot, rng or random.Random(0))
+    if not callable(getattr(bot, "choose", None)):
+        raise TypeError(f"{bot!r:.80} is not a bot (an object with choose(view, legal)) or a bot name")
+    base = getattr(env, "unwrapped", env)
+    if not callable(getattr(base, "view", None)) or not hasattr(base, "action_ids"):
+        raise TypeError(f"{env!r:.80} is not a skitgubbe PettingZoo or Gymnasium environment "
+                        "(it needs view() and action_ids)")
+    chooser: Bot = bot
+
+    def policy(observation: Any, action_mask: Any) -> int:
+        ids: tuple[int, ...] = base.action_ids
+        indices = [k for k, m in enumerate(action_mask) if m]
+        if not indices:
+            raise ValueError("the action mask is empty: no agent is to act")
+        legal = [encoding.action_of(ids[k]) for k in indices]
+        agent = getattr(base, "agent_selection", None)
+        view = base.view(agent) if agent is not None else base.view()
+        action = chooser.choose(view._replace(legal=tuple(legal)), legal)
+        return indices[legal.index(action)]
+
+    policy.__name__ = f"{bot.name}_policy"
+    return policy
+

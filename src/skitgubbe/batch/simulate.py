@@ -4,7 +4,10 @@ family under given rules, or Single Hand Skitgubbe (:data:`skitgubbe.singlehand.
 Deal ``g`` of a run with seed ``S`` is fully determined by ``S`` and ``g``: its
 deck is shuffled with ``random.Random(f"{S}:{g}:deck")``, seat ``i`` uses a bot
 seeded with ``f"{S}:{g}:{i}"``, the dreck shuffle uses ``f"{S}:{g}:chance"``, and
-the dealer rotates (``g % players``), so the same seed gives the same result.
+the dealer rotates (``g % players``), so the same seed gives the same result.  The deals are cut
+into chunks of :data:`CHUNK` that a :class:`~skitgubbe.batch.backend.Backend` may play anywhere
+(``jobs`` local processes, a Ray cluster) and that are merged in deal order, so the result is also
+the same for any backend and number of workers.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ from dataclasses import dataclass, field
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State
+from .backend import Backend, LocalBackend, chunks
 from .runner import Game, play_out, standard
 from .stats import wilson_interval
 
-__all__ = ["SimulationResult", "simulate", "seat_bots"]
+__all__ = ["CHUNK", "SimulationResult", "simulate", "seat_bots"]
+
+CHUNK = 25
+"""Deals per task handed to a backend."""
 
 
 def seat_bots(bot_names: Sequence[str], players: int) -> list[str]:
@@ -110,6 +117,45 @@ class SimulationResult:
         return out
 
 
+@dataclass(frozen=True)
+class _Chunk:
+    """Deals ``start .. start + count - 1`` of a run (module docstring: seeding)."""
+
+    game: Game
+    players: int
+    names: tuple[str, ...]
+    seed: int | str
+    start: int
+    count: int
+    records: bool
+
+
+@dataclass
+class _Part:
+    """What one chunk found: per deal ``(loser or -1, actions, tricks)`` and the records kept."""
+
+    deals: list[tuple[int, int, int]]
+    records: list[Record]
+
+
+def _play_chunk(task: _Chunk) -> _Part:
+    """Play one chunk of deals (a module-level function, so a worker process or Ray can run it)."""
+    game, seed, players = task.game, task.seed, task.players
+    part = _Part([], [])
+    for g in range(task.start, task.start + task.count):
+        deck_seed = f"{seed}:{g}:deck"
+        state = game.deal(players, deck_seed, g % players)
+        bots = [game.bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(task.names)]
+        play_out(state, bots, random.Random(f"{seed}:{g}:chance"), view=game.view)
+        tricks = 0
+        if isinstance(state, State):
+            tricks = state.tricks
+            if task.records:
+                part.records.append(record_of(state, seed=deck_seed))
+        part.deals.append((-1 if state.loser is None else state.loser, len(state.history), tricks))
+    return part
+
+
 def simulate(
     rules: Rules | Game,
     players: int,
@@ -119,13 +165,17 @@ def simulate(
     *,
     progress: Callable[[int], None] | None = None,
     keep: Callable[[Record], None] | None = None,
+    jobs: int = 1,
+    backend: Backend | None = None,
 ) -> SimulationResult:
     """Play ``games`` deals (see the module docstring for seeding) and count the losers.
 
     ``rules``: the rules of the two-phase game, or a :class:`~skitgubbe.batch.runner.Game`
     (:data:`skitgubbe.singlehand.SINGLE_HAND`).  ``progress(g)`` is called after each deal;
-    ``keep(record)`` receives each deal's record (the two-phase game only).  Raises
-    ``ValueError`` for a bad player count, bot name or ``games < 0``.
+    ``keep(record)`` receives each deal's record (the two-phase game only), in deal order.
+    ``backend``: where the deals are played (:mod:`skitgubbe.batch.backend`); by default ``jobs``
+    local processes (1: this process).  The result does not depend on either.  Raises
+    ``ValueError`` for a bad player count, bot name, ``games < 0`` or ``jobs < 1``.
     """
     if games < 0:
         raise ValueError(f"games must be 0 or more, not {games}")
@@ -135,22 +185,32 @@ def simulate(
         game.bot(name, random.Random(0))  # an unknown name fails here, before any deal
     result = SimulationResult(rules if isinstance(rules, Rules) else None, players, names, seed,
                               losses=[0] * players, game=game.name)
-    for g in range(games):
-        deck_seed = f"{seed}:{g}:deck"
-        state = game.deal(players, deck_seed, g % players)
-        bots = [game.bot(name, random.Random(f"{seed}:{g}:{i}")) for i, name in enumerate(names)]
-        play_out(state, bots, random.Random(f"{seed}:{g}:chance"), view=game.view)
-        result.games += 1
-        result.actions += len(state.history)
-        result.longest = max(result.longest, len(state.history))
-        if isinstance(state, State):
-            result.tricks += state.tricks
-            if keep is not None:
-                keep(record_of(state, seed=deck_seed))
-        if state.loser is None:
-            result.abandoned += 1
-        else:
-            result.losses[state.loser] += 1
+    tasks = [_Chunk(game, players, tuple(names), seed, start, count, keep is not None)
+             for start, count in chunks(games, CHUNK)]
+    finished: dict[int, _Part] = {}
+    next_kept = 0
+
+    def on_done(i: int, part: _Part) -> None:
+        nonlocal next_kept
+        finished[i] = part
         if progress is not None:
-            progress(g)
+            for g in range(tasks[i].start, tasks[i].start + tasks[i].count):
+                progress(g)
+        while keep is not None and next_kept in finished:
+            for record in finished[next_kept].records:
+                keep(record)
+            finished[next_kept].records.clear()
+            next_kept += 1
+
+    runner = backend if backend is not None else LocalBackend(jobs)
+    for part in runner.map(_play_chunk, tasks, on_done):
+        for loser, actions, tricks in part.deals:
+            result.games += 1
+            result.actions += actions
+            result.longest = max(result.longest, actions)
+            result.tricks += tricks
+            if loser < 0:
+                result.abandoned += 1
+            else:
+                result.losses[loser] += 1
     return result

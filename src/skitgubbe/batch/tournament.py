@@ -3,7 +3,13 @@
 **Entrants.**  ``bot_names`` lists the entrants in order (see :func:`entrant_labels`).  A
 name given once is one entrant called by that name; a name given more than once gives that
 many separate entrants of the same bot, labelled ``name#1``, ``name#2``, ... (so
-``random,random,random,random`` is four random entrants, each with its own row).
+``random,random,random,random`` is four random entrants, each with its own row).  An entrant
+may also be an *agent object*: a bot (``name``, ``choose(view, legal)``) or a callable
+``(view, legal) -> Action`` (:func:`skitgubbe.batch.evaluate.agent_bot`; a ``pyspiel.Bot`` or a
+policy through :func:`skitgubbe.adapters.agents.as_bot` first).  It is labelled by its name and
+used as it is, in this process (the deals are then played one after the other, whatever
+``jobs`` says), at every seat the seating gives it; its randomness is its own, so only entrants
+given by name are reproduced from the seed.
 
 **Seatings** (:func:`seatings`).  Every deal is played once per seating, and a deal's
 seatings make every entrant play every seat equally often (and all entrants play equally
@@ -71,6 +77,8 @@ from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State, deck_from_seed
 from ..engine.view import View
+from .backend import Backend
+from .evaluate import agent_bot
 from .runner import play_out
 
 __all__ = [
@@ -96,15 +104,17 @@ Keep = Callable[[int, int, Record], None]
 # -- seats -------------------------------------------------------------------------------
 
 
-def entrant_labels(bot_names: Sequence[str]) -> list[str]:
-    """The entrants' labels: each name stripped; a name given more than once becomes
-    ``name#1``, ``name#2``, ... in order.  Raises ``ValueError`` for no names or a name
-    that is no bot."""
-    names = [n.strip() for n in bot_names]
+def entrant_labels(bot_names: Sequence[str | object]) -> list[str]:
+    """The entrants' labels: each name stripped (an agent object's name); a name given more
+    than once becomes ``name#1``, ``name#2``, ... in order.  Raises ``ValueError`` for no
+    names or a name that is no bot, and ``TypeError`` for an entrant that is neither a bot
+    name nor an agent object (a bot or a callable ``(view, legal) -> Action``)."""
+    names = [n.strip() if isinstance(n, str) else agent_bot(n).name for n in bot_names]
     if not names:
         raise ValueError("give at least one bot name")
-    for n in names:
-        make_bot(n, random.Random(0))  # raises ValueError naming the known bots
+    for n, given in zip(names, bot_names, strict=True):
+        if isinstance(given, str):
+            make_bot(n, random.Random(0))  # raises ValueError naming the known bots
     counts = Counter(names)
     seen: Counter[str] = Counter()
     labels = []
@@ -273,6 +283,7 @@ class _DealTask:
     deal: int
     seatings: tuple[tuple[str, ...], ...]
     records: bool
+    agents: tuple[tuple[str, Bot], ...] = ()
 
 
 @dataclass
@@ -311,10 +322,12 @@ def _play_deal(task: _DealTask) -> _DealResult:
     times: dict[str, MoveTimes] = {}
     games: list[GameResult] = []
     records: list[Record] = []
+    agents = dict(task.agents)
     for q, seating in enumerate(task.seatings):
         state = State.new(task.rules, n, dealer=deal % n, deck=deck)
         bots = [
-            _TimedBot(make_bot(_bot_name(label), random.Random(f"{seed}:{deal}:{q}:{i}")),
+            _TimedBot(agents[label] if label in agents
+                      else make_bot(_bot_name(label), random.Random(f"{seed}:{deal}:{q}:{i}")),
                       times.setdefault(label, MoveTimes()))
             for i, label in enumerate(seating)
         ]
@@ -477,22 +490,27 @@ def _rate(bots: Sequence[str], games: Sequence[GameResult]) -> dict[str, tuple[f
 def run_tournament(
     rules: Rules,
     players: int,
-    bot_names: Sequence[str],
+    bot_names: Sequence[str | object],
     deals: int,
     seed: int,
     *,
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     keep: Keep | None = None,
+    backend: Backend | None = None,
 ) -> TournamentResult:
-    """Play ``deals`` duplicate deals between the bots ``bot_names`` at ``players`` seats
-    (the module docstring says how seats are filled and seeded) and gather the results.
+    """Play ``deals`` duplicate deals between the bots ``bot_names`` (bot names or agent
+    objects) at ``players`` seats (the module docstring says how seats are filled and seeded)
+    and gather the results.
 
     ``jobs``: worker processes (default ``os.cpu_count()``); 1 plays in this process.  The
     result is the same for any ``jobs``.  ``progress(done)`` is called after each finished
     deal with the number of deals finished so far; ``keep(deal, seating, record)`` receives
-    every game's record in the order (deal, seating).  Raises ``ValueError`` for a player
-    count outside the rules, ``deals < 1``, ``jobs < 1`` or an unknown bot.
+    every game's record in the order (deal, seating).  ``backend``: where the deals are played
+    instead (:mod:`skitgubbe.batch.backend`, such as a Ray cluster; not with agent objects, which
+    play in this process); the result is the same.  Raises ``ValueError`` for a player count
+    outside the rules, ``deals < 1``, ``jobs < 1`` or an unknown bot, and ``TypeError``
+    for an entrant that is neither a bot name nor an agent object.
     """
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
@@ -505,7 +523,12 @@ def run_tournament(
         raise ValueError(f"jobs must be at least 1, not {jobs}")
     labels = entrant_labels(bot_names)
     orders = seatings(labels, players)
-    tasks = [_DealTask(rules, players, seed, d, tuple(orders), keep is not None) for d in range(deals)]
+    agents = tuple((label, agent_bot(given)) for label, given in zip(labels, bot_names, strict=True)
+                   if not isinstance(given, str))
+    if agents:
+        jobs = 1  # agent objects are used as they are, in this process
+    tasks = [_DealTask(rules, players, seed, d, tuple(orders), keep is not None, agents)
+             for d in range(deals)]
     done: dict[int, _DealResult] = {}
     next_kept = 0
 
@@ -520,7 +543,9 @@ def run_tournament(
             done[next_kept].records.clear()
             next_kept += 1
 
-    if jobs == 1 or deals == 1:
+    if backend is not None and not agents:
+        backend.map(_play_deal, tasks, lambda i, result: collect(result))
+    elif jobs == 1 or deals == 1:
         for task in tasks:
             collect(_play_deal(task))
     else:

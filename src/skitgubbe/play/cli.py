@@ -11,6 +11,7 @@ never wrapped and tables are plain text columns at full width, so nothing is cut
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import sys
@@ -20,11 +21,12 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.measure import Measurement
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
+from ..batch.backend import Backend
 from ..batch.runner import Game
 from ..bots import BOT_NAMES, make_bot
 from ..engine.actions import CHANCE
@@ -136,6 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--games", type=int, default=DEFAULT_GAMES,
                    help=f"number of games; default {DEFAULT_GAMES}")
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same output")
+    q.add_argument("--jobs", type=int, default=None,
+                   help="worker processes; default 1 (the results do not depend on it)")
+    _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
     q = sub.add_parser("tournament",
@@ -146,7 +151,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same table")
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes; default all cores (the results do not depend on it)")
+    _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    _study_parser(sub)
+    _evaluate_parser(sub)
 
     q = sub.add_parser("replay", help="check a game record move by move and show the result")
     q.add_argument("file", type=Path, help="a record file (docs/record-format.md)")
@@ -228,6 +237,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args, console)
         if args.command == "tournament":
             return _tournament(parser, args, console)
+        if args.command == "study":
+            return _study(parser, args, console)
+        if args.command == "evaluate":
+            return _evaluate(parser, args, console)
         if args.command == "rules":
             return _rules(parser, args, console)
         if args.command == "hint":
@@ -392,12 +405,17 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
     with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("games", total=args.games)
+        backend = _ray_backend(parser, args)
         try:
             result = simulate(game or args.rules, args.players, args.games, args.bots, args.seed,
-                              progress=lambda g: bar.advance(task), keep=keep)
+                              progress=lambda g: bar.advance(task), keep=keep, jobs=args.jobs or 1,
+                              backend=backend)
         except ValueError as e:  # a bot name the game does not have (the presets' are checked by argparse)
             console.print(f"error: {e}")
             return 2
+        finally:
+            if backend is not None:
+                backend.close()
     seconds = time.perf_counter() - start
     data = result.to_dict()
     if args.json:
@@ -447,8 +465,14 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
     with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("deals", total=args.deals)
-        result = run_tournament(args.rules, args.players, args.bots, args.deals, args.seed, jobs=args.jobs,
-                                progress=lambda done: bar.update(task, completed=done), keep=keep)
+        backend = _ray_backend(parser, args)
+        try:
+            result = run_tournament(args.rules, args.players, args.bots, args.deals, args.seed,
+                                    jobs=args.jobs, progress=lambda done: bar.update(task, completed=done),
+                                    keep=keep, backend=backend)
+        finally:
+            if backend is not None:
+                backend.close()
     timings = result.timings()
     if args.json:
         print(json.dumps({**result.to_dict(), "timings": timings}, indent=2))
@@ -693,6 +717,249 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                  limits=limits, allowed_origins=args.allow_origin)
 
 
+# -- study and the backends (issue 19) -------------------------------------------------------
+
+
+def _backend_args(q: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` of the commands that run many deals."""
+    q.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="where the deals run: local processes (default; --jobs) or a Ray cluster "
+                   "(extra 'cluster'); the results do not depend on it")
+    q.add_argument("--address", metavar="ADDR", default=None,
+                   help="with --backend ray: the head of a running cluster, HOST:PORT or 'auto'; "
+                   "default: start Ray on this machine for this run")
+
+
+def _study_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..batch.study import DEFAULT_DEALS, STUDIES
+
+    q = sub.add_parser("study", help="answer a rule text's claim by simulation: figure, table, answer "
+                       "(extra 'study'); 'all' also writes an HTML report")
+    q.add_argument("name", choices=(*STUDIES, "all"), metavar="NAME",
+                   help=f"a study ({', '.join(STUDIES)}) or 'all'")
+    q.add_argument("--out", type=Path, required=True, metavar="DIR", help="write the files into DIR")
+    q.add_argument("--deals", type=int, default=DEFAULT_DEALS,
+                   help=f"deals per configuration (some studies play 5 times as many); "
+                   f"default {DEFAULT_DEALS}")
+    q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same results")
+    q.add_argument("--jobs", type=int, default=None,
+                   help="worker processes (local), or CPUs of a Ray started here; default all cores")
+    _backend_args(q)
+    q.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
+def _make_backend(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Backend:
+    """The backend the command line asks for; exits with a usage error for a bad combination."""
+    from ..batch.backend import make_backend
+
+    if args.address and args.backend != "ray":
+        parser.error("--address is for --backend ray")
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        return make_backend(args.backend, jobs=getattr(args, "jobs", None), address=args.address)
+    except RuntimeError as e:  # Ray not installed
+        parser.error(str(e))
+
+
+def _ray_backend(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Backend | None:
+    """``simulate`` and ``tournament``: a Ray backend for ``--backend ray``, else None (the
+    command's own ``--jobs`` processes)."""
+    if args.backend == "local" and not args.address:
+        return None
+    return _make_backend(parser, args)
+
+
+def _study(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    """``study NAME|all``: run the studies, write their files (and the report for 'all')."""
+    from ..batch.study import STUDIES, run_study
+
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    from ..batch.study.report import write_report, write_study
+
+    if importlib.util.find_spec("matplotlib") is None:  # checked before any deal is played
+        parser.error("study draws its figures with matplotlib: pip install 'skitgubbe[study]'")
+    names = list(STUDIES) if args.name == "all" else [args.name]
+    backend = _make_backend(parser, args)
+    err = Console(stderr=True, highlight=False)
+    results, files = [], {}
+    start = time.perf_counter()
+    try:
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("deals"), TimeRemainingColumn(), console=err, transient=True,
+                      disable=not err.is_terminal) as bar:
+            for name in names:
+                task = bar.add_task(name, total=None)
+
+                def advance(done: int, total: int, task: TaskID = task) -> None:
+                    bar.update(task, completed=done, total=total)
+
+                result = run_study(name, backend, deals=args.deals, seed=args.seed, progress=advance)
+                results.append(result)
+                files[name] = [str(p) for p in write_study(result, args.out)]
+    finally:
+        backend.close()
+    seconds = time.perf_counter() - start
+    report = None
+    if args.name == "all":
+        report = write_report(results, args.out, command=f"skitgubbe study all --deals {args.deals} "
+                              f"--seed {args.seed}")
+    if args.json:
+        print(json.dumps({"studies": [{**r.to_dict(), "files": files[r.name]} for r in results],
+                          "report": str(report) if report else None}, indent=2))
+    else:
+        for r in results:
+            console.print(f"[bold]{r.title}[/bold] ({r.name}; {r.source})")
+            console.print(r.answer)
+            console.print(f"files: {', '.join(files[r.name])}\n")
+        if report:
+            console.print(f"report: {report}")
+    err.print(f"{len(results)} stud{'y' if len(results) == 1 else 'ies'} in {seconds:.0f} s "
+              f"({backend.name} backend)")
+    return 0
+
+
+# -- skitgubbe evaluate ------------------------------------------------------------------------
+
+
+def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``evaluate`` subcommand's arguments (see :func:`_evaluate`)."""
+    from ..batch.evaluate import DEFAULT_DEALS as EVAL_DEALS
+    from ..batch.evaluate import LADDER
+
+    q = sub.add_parser("evaluate", help="rate an agent against the bot ladder on the fixed, versioned deal "
+                       "set (docs/research.md, 'Evaluating your agent')")
+    q.add_argument("--agent", required=True, metavar="MODULE:FACTORY",
+                   help="the agent: MODULE:FACTORY (a module or a .py file, and a function or class "
+                   "called with no arguments that returns it, or the agent itself), or a bot name for a "
+                   "reference row")
+    q.add_argument("--kind", default="auto", choices=("auto", "bot", "callable", "policy", "pyspiel"),
+                   help="what the agent is: a bot, a callable (view, legal) -> Action, a policy "
+                   "(observation, action_mask) -> action id, a pyspiel.Bot (or a factory player_id -> "
+                   "pyspiel.Bot); default auto (a policy is never guessed)")
+    q.add_argument("--compact-actions", action="store_true",
+                   help="the policy answers indices of the preset's compact action space")
+    q.add_argument("--rules", type=_evaluate_rules, default=find_variant("pagat"),
+                   help="preset name or a house-rules .toml file; default pagat")
+    q.add_argument("--players", type=int, default=None, help="seats; default the preset's usual table")
+    q.add_argument("--deals", type=int, default=EVAL_DEALS,
+                   help=f"the first DEALS deals of the set, each in every seat; default {EVAL_DEALS}")
+    q.add_argument("--ladder", type=_bots_arg, default=list(LADDER),
+                   help=f"rungs, comma separated bot names; default {','.join(LADDER)}")
+    q.add_argument("--jobs", type=int, default=1,
+                   help="processes (the agent is copied into each: it must pickle); default 1")
+    q.add_argument("--json", action="store_true", help="print as JSON")
+
+
+def _evaluate_rules(text: str) -> Rules:
+    try:
+        return load_rules(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _load_agent(spec: str) -> object:
+    """The agent ``spec`` names: ``MODULE:FACTORY`` (a module name or a ``.py`` path), the object
+    called if it is a class or a function of no arguments (else it is the agent itself); a spec
+    without ``:`` is a bot name.  Raises ``ValueError`` saying what failed."""
+    if ":" not in spec:
+        return make_bot(spec, random.Random(0))
+    module_name, _, attr = spec.rpartition(":")
+    import importlib
+
+    try:
+        if module_name.endswith(".py"):
+            loc = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
+            if loc is None or loc.loader is None:
+                raise ImportError(f"cannot load {module_name}")
+            module = importlib.util.module_from_spec(loc)
+            loc.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except (ImportError, OSError) as e:
+        raise ValueError(f"--agent {spec}: cannot import {module_name}: {e}") from None
+    if not hasattr(module, attr):
+        raise ValueError(f"--agent {spec}: {module_name} has no {attr!r}")
+    obj = getattr(module, attr)
+    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "choose") and _takes_no_arguments(obj)):
+        obj = obj()
+    return obj
+
+
+def _takes_no_arguments(fn: object) -> bool:
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params)
+
+
+def _openspiel_game(rules: Rules, players: int, agent: object, kind: str) -> object:
+    """The ``python_skitgubbe`` game of ``rules`` for a ``pyspiel.Bot`` agent (its states' ``get_game``),
+    else None (also for rules that are not a preset)."""
+    pyspiel = sys.modules.get("pyspiel")
+    is_bot = pyspiel is not None and isinstance(agent, pyspiel.Bot)
+    if not (is_bot or kind == "pyspiel") or rules.name not in PRESETS:
+        return None
+    import pyspiel as loaded  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+    from ..adapters import openspiel  # registers python_skitgubbe
+
+    return loaded.load_game(f"{openspiel.GAME_NAME}(rules={rules.name},players={players})")
+
+
+def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
+    """``skitgubbe evaluate``: :func:`skitgubbe.batch.evaluate.evaluate` of the agent, as a table or JSON."""
+    from ..adapters.agents import as_bot
+    from ..adapters.encoding import rules_action_ids
+    from ..batch.evaluate import evaluate
+
+    _check_table(parser, args.rules, args.players)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    try:
+        loaded = _load_agent(args.agent)
+        own = getattr(loaded, "name", None)
+        agent = as_bot(loaded, kind=args.kind, name=own if isinstance(own, str) else args.agent,
+                       action_ids=rules_action_ids(args.rules) if args.compact_actions else None,
+                       game=_openspiel_game(args.rules, args.players, loaded, args.kind))
+    except (ValueError, TypeError) as e:
+        parser.error(str(e))
+    err = Console(stderr=True, highlight=False)
+    total = args.deals * len(args.ladder)
+    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("deals", total=total)
+        finished: dict[str, int] = {}
+
+        def progress(rung: str, done: int) -> None:
+            finished[rung] = done
+            bar.update(task, completed=sum(finished.values()))
+
+        result = evaluate(agent, args.rules, args.players, deals=args.deals, ladder=args.ladder,
+                          jobs=args.jobs, progress=progress)
+    if args.json:
+        data = result.to_dict()
+        data["agent_ms"] = {r.rung: r.agent_ms for r in result.rungs}
+        print(json.dumps(data, indent=2))
+        return 0
+    console.print(f"{result.agent} on {args.rules.name}, {args.players} players: deal set {result.version}, "
+                  f"deals 0..{args.deals - 1} in every seat = {args.deals * args.players} games per rung "
+                  f"(digest {result.digest[:12]})")
+    columns = ("rung", "games", "losses", "loser rate", "95% interval", "rating", "95% interval",
+               "agent ms/move")
+    rows = [(r.rung, str(r.games), str(r.losses), f"{r.loser_rate:.1%}", f"{r.low:.1%} - {r.high:.1%}",
+             f"{r.rating:+.0f}", f"{r.rating_low:+.0f} - {r.rating_high:+.0f}", f"{r.agent_ms:.3g}")
+            for r in result.rungs]
+    print_table(console, f"per rung (a fair share of losses is {1 / args.players:.1%}; rating: Elo points "
+                "above the rung's bot, 0 = as strong)", columns, rows)
+    return 0
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-

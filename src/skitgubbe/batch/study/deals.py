@@ -1,0 +1,155 @@
+"""The studies' one kind of work: seeded deals between bots, each reduced to a small summary.
+
+A :class:`DealTask` is one chunk of deals of one configuration (rules, seats, line-up of bots);
+:func:`play_deals` plays it.  Deal ``d`` of a configuration with seed ``S`` and label ``L`` is
+shuffled with ``deck_from_seed(f"{S}:{L}:{d}")``, its dealer is ``d % players``, chance (the
+dreck) draws from ``random.Random(f"{S}:{L}:{d}:chance")`` and the bot at seat ``i`` from
+``random.Random(f"{S}:{L}:{d}:{i}")``.  The line-up is turned round the table by ``shift =
+(d + d // players) % players`` (the bot listed first sits at seat ``shift``), so over
+``players**2`` deals the first-listed bot meets every dealer at every seat.  A deal's summary
+depends only on these, so chunks may run anywhere, in any order.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ...bots import HeuristicBot, make_bot
+from ...bots.base import Bot
+from ...engine.actions import CHANCE, Action
+from ...engine.base import Phase
+from ...engine.cards import rank_of, suit_of
+from ...engine.rules import Rules
+from ...engine.state import State, deck_from_seed
+from ..runner import play_out
+
+__all__ = ["DealTask", "DealSummary", "SeatHand", "play_deals", "build_bot", "LOW_RANK"]
+
+LOW_RANK = 6
+"""A *low card* in the studies: a non-trump of rank 6 or below (2 to 6)."""
+
+_TUNABLE = ("trump_power", "pick_penalty", "kill_bonus", "center", "sluff_margin")
+
+
+def build_bot(spec: str, rng: random.Random) -> Bot:
+    """A bot from a study's bot spec: a :func:`~skitgubbe.bots.make_bot` name, or
+    ``heuristic/WEIGHT=VALUE`` for a heuristic bot with one tuning weight changed on this
+    instance (weights: ``trump_power``, ``pick_penalty``, ``kill_bonus``, ``center``,
+    ``sluff_margin``; see :class:`~skitgubbe.bots.HeuristicBot`).  Raises ``ValueError`` for an
+    unknown bot, weight or a value that is no number."""
+    name, _, setting = spec.partition("/")
+    bot = make_bot(name, rng)
+    if not setting:
+        return bot
+    key, _, value = setting.partition("=")
+    if not isinstance(bot, HeuristicBot) or key not in _TUNABLE:
+        raise ValueError(f"{spec!r}: only a heuristic or counter bot takes a weight, "
+                         f"one of {', '.join(_TUNABLE)}")
+    try:
+        setattr(bot, key, float(value))
+    except ValueError:
+        raise ValueError(f"{spec!r}: {value!r} is not a number") from None
+    return bot
+
+
+@dataclass(frozen=True)
+class SeatHand:
+    """One seat's hand when phase two starts (after the trump card and the dreck joined hands):
+    ``size`` cards, ``trumps``, ``low`` (non-trumps of rank :data:`LOW_RANK` or below), ``aces``
+    and ``kings`` (non-trump), ``trump_top`` (the rank of its best trump, 0 for none)."""
+
+    size: int
+    trumps: int
+    low: int
+    aces: int
+    kings: int
+    trump_top: int
+
+    @property
+    def power(self) -> int:
+        """Trumps plus non-trump aces and kings: the Flurst page's "power" cards."""
+        return self.trumps + self.aces + self.kings
+
+
+@dataclass(frozen=True)
+class DealSummary:
+    """One deal: ``deal`` index, ``dealer``, ``first_leader``, ``shift`` (the seat of the bot
+    listed first), ``loser`` (-1 if abandoned), ``actions`` (chance included), ``tricks`` (both
+    phases) and ``hands``: each seat's :class:`SeatHand` at the start of phase two (empty if the
+    deal never got there)."""
+
+    deal: int
+    dealer: int
+    first_leader: int
+    shift: int
+    loser: int
+    actions: int
+    tricks: int
+    hands: tuple[SeatHand, ...]
+
+    @property
+    def abandoned(self) -> bool:
+        """True if the deal reached the action limit without a loser."""
+        return self.loser < 0
+
+
+@dataclass(frozen=True)
+class DealTask:
+    """Deals ``start .. start + count - 1`` of the configuration ``label`` under ``rules`` at
+    ``players`` seats, the bots of ``lineup`` (bot specs, :func:`build_bot`; repeated over the
+    seats if shorter) turned round the table as the module docstring says."""
+
+    rules: Rules
+    players: int
+    lineup: tuple[str, ...]
+    seed: int
+    label: str
+    start: int
+    count: int
+
+
+def _hand(mask: int, trump: int) -> SeatHand:
+    size = trumps = low = aces = kings = top = 0
+    while mask:
+        bit = mask & -mask
+        c = bit.bit_length() - 1
+        mask ^= bit
+        r, s = rank_of(c), suit_of(c)
+        size += 1
+        if s == trump:
+            trumps += 1
+            top = max(top, r)
+        elif r <= LOW_RANK:
+            low += 1
+        elif r == 14:
+            aces += 1
+        elif r == 13:
+            kings += 1
+    return SeatHand(size, trumps, low, aces, kings, top)
+
+
+def play_deals(task: DealTask) -> list[DealSummary]:
+    """Play the task's deals (module docstring: seeding) and summarize each, in deal order."""
+    n = task.players
+    out: list[DealSummary] = []
+    for d in range(task.start, task.start + task.count):
+        key = f"{task.seed}:{task.label}:{d}"
+        shift = (d + d // n) % n
+        state = State.new(task.rules, n, dealer=d % n, deck=deck_from_seed(key, decks=task.rules.decks))
+        first_leader = state.first_leader
+        bots = [build_bot(task.lineup[((s - shift) % n) % len(task.lineup)], random.Random(f"{key}:{s}"))
+                for s in range(n)]
+        box: list[tuple[SeatHand, ...]] = []
+
+        def snap(st: State, seat: int, action: Action, box: list[tuple[SeatHand, ...]] = box) -> None:
+            if not box and st.phase == Phase.TWO and st.to_act != CHANCE:
+                box.append(tuple(_hand(h, st.trump_suit) for h in st.hands))
+
+        play_out(state, bots, random.Random(f"{key}:chance"), on_step=snap)
+        out.append(DealSummary(
+            deal=d, dealer=d % n, first_leader=first_leader, shift=shift,
+            loser=-1 if state.loser is None else state.loser,
+            actions=len(state.history), tricks=state.tricks, hands=box[0] if box else (),
+        ))
+    return out

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 from pathlib import Path
 
 import pytest
 
 from skitgubbe.batch.backend import LocalBackend, RayBackend, chunks, make_backend
+from skitgubbe.batch.evaluate import evaluate
 from skitgubbe.batch.simulate import simulate
 from skitgubbe.batch.study import run_study
 from skitgubbe.batch.tournament import run_tournament
+from skitgubbe.bots import make_bot
 from skitgubbe.engine.record import Record, dumps
 from skitgubbe.engine.variants import find_variant
 from skitgubbe.play.cli import main
@@ -108,6 +111,25 @@ def test_cli_simulate_jobs_do_not_change_the_output(capsys: pytest.CaptureFixtur
     assert outs[0] == outs[1]
 
 
+def _figures(result: object) -> list[tuple[object, ...]]:
+    """An evaluation's figures without its timing."""
+    return [(r.rung, r.games, r.losses, r.abandoned, r.loser_rate) for r in result.rungs]  # type: ignore[attr-defined]
+
+
+def test_evaluate_on_a_backend_equals_the_plain_run(capsys: pytest.CaptureFixture[str]) -> None:
+    agent = make_bot("heuristic", random.Random(0))
+    plain = evaluate(agent, PAGAT, 3, deals=4, ladder=["random", "heuristic"])
+    on_backend = evaluate(agent, PAGAT, 3, deals=4, ladder=["random", "heuristic"], backend=LocalBackend(2))
+    assert _figures(plain) == _figures(on_backend) and plain.rungs[0].games == 12
+    outs = []
+    for extra in ([], ["--jobs", "2"]):
+        assert main(["evaluate", "--agent", "heuristic", "--deals", "3", "--ladder", "random", "--json",
+                     *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        outs.append([(r["rung"], r["games"], r["losses"]) for r in data["rungs"]])
+    assert outs[0] == outs[1]
+
+
 @needs_ray
 def test_ray_tournament_and_simulate_equal_the_local_run() -> None:
     with RayBackend(RAY_ADDRESS) as ray:
@@ -116,6 +138,10 @@ def test_ray_tournament_and_simulate_equal_the_local_run() -> None:
     local = run_tournament(PAGAT, 3, ["counter", "heuristic", "random"], 4, 7, jobs=1)
     assert tour.to_dict() == local.to_dict()
     assert sim.to_dict() == simulate(GOAT, 4, 50, ["heuristic", "random"], 8).to_dict()
+    agent = make_bot("heuristic", random.Random(0))
+    with RayBackend(RAY_ADDRESS) as ray:
+        on_ray = evaluate(agent, PAGAT, 3, deals=3, ladder=["random"], backend=ray)
+    assert _figures(on_ray) == _figures(evaluate(agent, PAGAT, 3, deals=3, ladder=["random"]))
 
 
 @needs_ray

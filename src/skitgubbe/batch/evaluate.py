@@ -61,6 +61,7 @@ from ..engine.actions import Action
 from ..engine.rules import Rules
 from ..engine.state import State, deck_from_seed
 from ..engine.view import View
+from .backend import Backend
 from .runner import play_out
 from .stats import wilson_interval
 
@@ -269,6 +270,11 @@ def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, l
     return games, losses, abandoned, timed.seconds, timed.decisions
 
 
+def _play_span(task: tuple[Bot, Rules, int, str, int, int]) -> tuple[int, int, int, float, int]:
+    """:func:`_play_deals` of one block, as a backend's task (one picklable argument)."""
+    return _play_deals(*task)
+
+
 def evaluate(
     agent: object,
     rules: Rules,
@@ -278,13 +284,16 @@ def evaluate(
     ladder: Sequence[str] = LADDER,
     jobs: int = 1,
     progress: Callable[[str, int], None] | None = None,
+    backend: Backend | None = None,
 ) -> EvaluationResult:
     """Play ``agent`` (see :func:`agent_bot`) on the first ``deals`` deals of ``rules``' set, in every
     seat, against each rung of ``ladder`` (module docstring), and gather the results.
 
     ``jobs`` > 1 plays blocks of deals in that many processes (the agent is then pickled into each:
-    every block starts from a copy of it).  ``progress(rung, deals_done)`` is called after each
-    block.  Raises ``ValueError`` for a seat count outside the rules, ``deals < 1``, ``jobs < 1``,
+    every block starts from a copy of it); ``backend`` plays the blocks there instead
+    (:mod:`skitgubbe.batch.backend`, such as a Ray cluster; the agent is pickled likewise).  The
+    figures are the same either way.  ``progress(rung, deals_done)`` is called after each block.
+    Raises ``ValueError`` for a seat count outside the rules, ``deals < 1``, ``jobs < 1``,
     an empty ladder or a rung that is no bot, ``TypeError`` for an agent that is not one (or, with
     ``jobs > 1``, cannot be pickled), and whatever the agent raises (``ValueError`` for an action
     that is not legal).
@@ -302,18 +311,27 @@ def evaluate(
     for name in rungs:
         make_bot(name, random.Random(0))  # raises ValueError naming the known bots
     bot = agent_bot(agent)
-    if jobs > 1:
+    if jobs > 1 or backend is not None:
         try:
             pickle.dumps(bot)
         except Exception as exc:
-            raise TypeError(f"with jobs > 1 the agent is copied into each process, but it cannot be "
-                            f"pickled ({exc}); use jobs=1") from exc
+            raise TypeError(f"with jobs > 1 or a backend the agent is copied into each process, but it "
+                            f"cannot be pickled ({exc}); use jobs=1") from exc
     block = max(1, min(50, -(-deals // jobs)))
     results: list[RungResult] = []
     for rung in rungs:
         spans = [(k, min(k + block, deals)) for k in range(0, deals, block)]
         parts: list[tuple[int, int, int, float, int]] = []
-        if jobs == 1 or len(spans) == 1:
+        if backend is not None:
+            tasks = [(bot, rules, players, rung, a, b) for a, b in spans]
+
+            def done(i: int, _part: tuple[int, int, int, float, int], rung: str = rung,
+                     spans: list[tuple[int, int]] = spans) -> None:
+                if progress is not None:
+                    progress(rung, spans[i][1])
+
+            parts = backend.map(_play_span, tasks, done)
+        elif jobs == 1 or len(spans) == 1:
             for first, last in spans:
                 parts.append(_play_deals(bot, rules, players, rung, first, last))
                 if progress is not None:

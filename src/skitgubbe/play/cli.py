@@ -850,6 +850,7 @@ def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     q.add_argument("--jobs", type=int, default=1,
                    help="processes (the agent is copied into each: it must pickle); default 1")
     q.add_argument("--json", action="store_true", help="print as JSON")
+    _backend_args(q)
 
 
 def _evaluate_rules(text: str) -> Rules:
@@ -941,8 +942,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
             finished[rung] = done
             bar.update(task, completed=sum(finished.values()))
 
-        result = evaluate(agent, args.rules, args.players, deals=args.deals, ladder=args.ladder,
-                          jobs=args.jobs, progress=progress)
+        backend = _ray_backend(parser, args)
+        try:
+            result = evaluate(agent, args.rules, args.players, deals=args.deals, ladder=args.ladder,
+                              jobs=args.jobs, progress=progress, backend=backend)
+        except TypeError as e:  # an agent that cannot be copied into other processes
+            parser.error(str(e))
+        finally:
+            if backend is not None:
+                backend.close()
     if args.json:
         data = result.to_dict()
         data["agent_ms"] = {r.rung: r.agent_ms for r in result.rungs}

@@ -322,6 +322,9 @@ def main() -> int:
     p.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8000 (default: start one)")
     p.add_argument("--db", help="with --url: the server's database URL, for the leak check")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+    p.add_argument("--client-nice", type=int, default=0, metavar="N",
+                   help="lower this process's priority by N once the server is up, so that the server "
+                   "under test gets the CPU first when both share one machine; default 0")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -347,6 +350,8 @@ def main() -> int:
             except httpx.HTTPError:
                 time.sleep(0.1)
     args.server_pid = server.pid if server is not None else None
+    if args.client_nice:
+        os.nice(args.client_nice)
     ws_url = base.replace("http", "ws", 1) + "/ws"
     # The clients keep every message's card set for the leak check: hundreds of thousands of small
     # objects, whose cyclic garbage collections would stall this process's event loop and show up

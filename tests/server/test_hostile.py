@@ -269,6 +269,28 @@ def test_the_room_limit_is_per_client_and_per_window(tmp_path: Path) -> None:
     run(tmp_path, body, limits=Limits(rooms_per_client=2, rooms_window=600, max_rooms=6))
 
 
+def test_two_linked_tables_are_two_rooms_against_the_limits(tmp_path: Path) -> None:
+    goat = {"people": 10, "preset": "goat", "house_rules": None}
+
+    async def body(hub: Hub, clock: Clock) -> None:
+        for _ in range(2):
+            await hub.create_room("Ann", client="10.0.0.1", seats=["open", "easy"], **PAGAT3)
+        with pytest.raises(RoomError) as e:  # one room left of three: two tables do not fit
+            await hub.create_two_tables("Ann", client="10.0.0.1", **goat)
+        assert e.value.code == "too-many-rooms" and "two tables are two rooms" in str(e.value)
+        assert len(hub.rooms) == 2  # nothing was made
+        made = await hub.create_two_tables("Bo", client="10.0.0.2", **goat)
+        assert len(made["rooms"]) == 2 and len(hub.rooms) == 4
+        with pytest.raises(RoomError) as e:  # both tables counted for Bo's client: one room left
+            await hub.create_two_tables("Bo", client="10.0.0.2", **goat)
+        assert e.value.code == "too-many-rooms"
+        await hub.create_room("Cy", client="10.0.0.3", seats=["open", "easy"], **PAGAT3)
+        with pytest.raises(RoomError) as e:  # the server's ceiling counts both tables too
+            await hub.create_two_tables("Cy", client="10.0.0.3", **goat)
+        assert e.value.code == "server-full" and len(hub.rooms) == 5
+    run(tmp_path, body, limits=Limits(rooms_per_client=3, rooms_window=600, max_rooms=6))
+
+
 def test_connections_of_one_client_are_limited(tmp_path: Path) -> None:
     server = LiveServer(f"sqlite:///{tmp_path}/s.db", limits=Limits(connections_per_client=2)).start()
 

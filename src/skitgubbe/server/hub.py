@@ -320,16 +320,17 @@ class Hub:
             except Exception as e:  # note it and look again next time
                 self.errors.append(f"expiring rooms: {type(e).__name__}: {e}")
 
-    def _reserve_room(self, client: str) -> deque[float] | None:
+    def _reserve_room(self, client: str | None) -> deque[float] | None:
         """Count a room about to be made by ``client`` against the limits, at once (so that
         concurrent requests see it), or raise (see :meth:`create_room`).  Returns the client's
-        record, whose last entry is this room's (None without a per-client limit)."""
+        record, whose last entry is this room's (None without a per-client limit, or for a room the
+        server makes itself, ``client`` None: only the server's room limit counts then)."""
         limits = self.limits
         if limits.max_rooms and len(self.rooms) + self._creating >= limits.max_rooms:
             raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
                             "try again later")
         made = None
-        if limits.rooms_per_client:
+        if limits.rooms_per_client and client is not None:
             now = self.clock()
             made = self._made.setdefault(client, deque())
             while made and made[0] <= now - limits.rooms_window:
@@ -341,6 +342,23 @@ class Hub:
             made.append(now)
         self._creating += 1
         return made
+
+    def _check_budget(self, client: str, rooms: int) -> None:
+        """Raise as :meth:`_reserve_room` would unless ``client`` may make ``rooms`` more rooms now
+        (two linked tables are made together or not at all).  Counts nothing."""
+        limits = self.limits
+        if limits.max_rooms and len(self.rooms) + self._creating + rooms > limits.max_rooms:
+            raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
+                            "try again later")
+        if limits.rooms_per_client:
+            now = self.clock()
+            made = [m for m in self._made.get(client, ()) if m > now - limits.rooms_window]
+            if len(made) + rooms > limits.rooms_per_client:
+                wait = max(1, math.ceil(made[len(made) + rooms - limits.rooms_per_client - 1]
+                                        + limits.rooms_window - now)) if made else 1
+                raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
+                                   f"{limits.rooms_window:g} seconds, and two tables are two rooms: try "
+                                   f"again in {wait} seconds", wait)
 
     async def create_room(self, name: str, *, client: str = "", **spec_args: Any) -> dict[str, Any]:
         """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its
@@ -433,13 +451,14 @@ class Hub:
             sizes = check_rules(rules, people)
         except ValueError as e:
             raise RoomError("bad-table", str(e)) from None
+        self._check_budget(client, 2)  # both tables count against the limits, made together
         made = await self.create_room(name, client=client, preset=preset, house_rules=house_rules,
                                       players=sizes[WINNERS], seats=["open"] * (sizes[WINNERS] - 1),
                                       turn_seconds=turn_seconds, sluff_seconds=sluff_seconds)
         winners = self.rooms[made["room"]]
         spec = RoomSpec(winners.spec.rules, sizes[LOSERS], ("open",) * sizes[LOSERS], winners.spec.fill_bot,
                         winners.spec.turn_seconds, winners.spec.sluff_seconds)
-        losers = await self._create_linked(spec, [])
+        losers = await self._create_linked(spec, [], client=client)  # the maker's second room
         code = self._new_code()
         session = TwoTables(code, sizes, rounds=[(winners.code, losers.code)])
         self.sessions[code] = session
@@ -447,19 +466,28 @@ class Hub:
         self._broadcast(winners, self.live[winners.code])
         return {**made, "session": code, "rooms": [winners.code, losers.code]}
 
-    async def _create_linked(self, spec: RoomSpec, joins: list[dict[str, Any]]) -> Room:
+    async def _create_linked(self, spec: RoomSpec, joins: list[dict[str, Any]], *,
+                             client: str | None = None) -> Room:
         """Store and open a room of ``spec`` whose players ``joins`` (``join`` payloads) are already
-        seated; its deal starts at once when no seat is left open.  Raises :class:`RoomError`
-        ``server`` when the database refuses it."""
+        seated; its deal starts at once when no seat is left open.  The room counts against the
+        limits like any other (:meth:`create_room`): against ``client``'s when a client asked for
+        it, else against the server's room limit only.  Raises :class:`RoomError` ``server`` when
+        the database refuses it, and what :meth:`create_room` raises for the limits."""
         code = self._new_code()
         room = Room(code, spec)
         rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
         rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
+        made = self._reserve_room(client)
+        stamp = made[-1] if made is not None else 0.0
         try:
             await self.writer.write(rows)
         except SQLAlchemyError as e:
+            if made is not None and stamp in made:  # not counted after all
+                made.remove(stamp)
             self.errors.append(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
+        finally:
+            self._creating -= 1
         for j in joins:
             room.apply_entry("join", j)
         self._add(room)

@@ -141,14 +141,25 @@ class Table:
         self.plain_two = False
 
     def copy(self) -> Table:
-        """An independent copy: the table and its owners copied."""
-        other = object.__new__(Table)
-        d = other.__dict__
-        d.update(self.__dict__)
-        d["table"] = self.table.copy()
-        d["table_owners"] = self.table_owners.copy()
-        return other
+        """An independent copy: the table and its owners copied.
 
+        The fields are set one by one, in the order ``__init__`` sets them, so that the copy
+        keeps CPython's compact attribute layout (a copy made through ``__dict__`` reads its
+        attributes several times slower)."""
+        other = object.__new__(type(self))
+        other.table = self.table.copy()
+        other.table_owners = self.table_owners.copy()
+        other.kill_at = self.kill_at
+        other.killed = self.killed
+        other.forced = self.forced
+        other.runs = self.runs
+        other.min_run = self.min_run
+        other.from_two = self.from_two
+        other.pick_top = self.pick_top
+        other.anti = self.anti
+        other.extra_ends = self.extra_ends
+        other.plain_two = self.plain_two
+        return other
     def check(self, players: int) -> None:
         """Raise ``AssertionError`` naming the first invariant (class docstring) that fails;
         ``players`` is the number of seats."""
@@ -208,8 +219,9 @@ class Table:
         self.table = []
         self.table_owners = []
         self.forced = False
-        while st.seats.blue >> leader & 1:  # a Blåmattis has nothing to lead: the next seat leads
-            leader = st.seats.next_active(leader)
+        seats = st.seats
+        while seats.blue >> leader & 1:  # a Blåmattis has nothing to lead: the next seat leads
+            leader = seats.next_active(leader)
         st.to_act = leader
         self.check_lead(st)
 
@@ -240,12 +252,13 @@ class Table:
         th = top.bit_length() - 1
         ts = th // 13
         m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
-        if ts != st.undealt.trump_suit and ts != self.anti:
-            m |= hand & SUIT_MASKS[st.undealt.trump_suit]
+        trump = st.undealt.trump_suit
+        if ts != trump and ts != self.anti:
+            m |= hand & SUIT_MASKS[trump]
             if st.rules.beat_any_suit:  # any higher non-trump (the Flurst page read literally)
                 r = th % 13
                 for s in range(4):
-                    if s not in (ts, st.undealt.trump_suit):
+                    if s not in (ts, trump):
                         m |= hand & SUIT_MASKS[s] & ~((2 << (13 * s + r)) - 1)
         return m
 
@@ -379,10 +392,14 @@ class Table:
         return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"
 
     def play(self, st: State, s: int, cards: int) -> None:
-        hands = st.seats.hands
+        """Seat ``s`` leads or beats with the play ``cards`` (a card set: one card or a run); then
+        a seat out, the trick killed, the avstickshög drawn, the next seat to act or the end
+        (pagat.com, "Play in the second phase"; Flurst, "The Second Part").  Unchecked."""
+        seats = st.seats
+        hands = seats.hands
         left = hands[s] ^ cards
         hands[s] = left
-        known = st.seats.known
+        known = seats.known
         if known[s] & cards:
             known[s] &= ~cards
         ev = st.events
@@ -398,12 +415,12 @@ class Table:
         elif k == 1:
             ev.append(Event("one-card", s))
         elif k == 0 and not st.undealt.reserve:  # with cards in the avstickshög a seat is not out yet
-            st.seats.out_order.append(s)
+            seats.out_order.append(s)
             ev.append(Event("out", s))
-            if st.seats.in_game() == 1:
+            if seats.in_game() == 1:
                 if self._ends_trick(st, cards):
                     self._kill(st, s)
-                st.finish(st.seats.next_active(s))
+                st.finish(seats.next_active(s))
                 return
         if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(st, cards)):
             self._kill(st, s)
@@ -411,10 +428,10 @@ class Table:
                 st.undealt.draw_reserve(st, s)
                 if st.phase == Phase.OVER:
                     return
-            self._lead_two(st, s if hands[s] else st.seats.next_active(s), st.seats.in_game())
+            self._lead_two(st, s if hands[s] else seats.next_active(s), seats.in_game())
             return
-        if st.seats.blue:
-            st.to_act = st.seats.next_active(s)
+        if seats.blue:
+            st.to_act = seats.next_active(s)
             return
         # the next seat clockwise that holds cards
         n = st.players
@@ -455,11 +472,15 @@ class Table:
         self.table_owners = []
 
     def pick_up(self, st: State, s: int) -> None:
+        """Seat ``s`` picks up as ``rules.pick_up`` says (:func:`pick_up_take`; a Blåmattis its
+        first card: the lowest on the table), then the next seat acts or a new trick is led.
+        Unchecked."""
+        seats = st.seats
         table = self.table
         # two seats with an avstickshög: picking up a last card led loses at once
-        led_last = bool(st.undealt.reserve) and len(table) == 1 and not st.seats.hands[self.table_owners[0]]
-        if st.seats.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
-            st.seats.blue ^= 1 << s
+        led_last = bool(st.undealt.reserve) and len(table) == 1 and not seats.hands[self.table_owners[0]]
+        if seats.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
+            seats.blue ^= 1 << s
             low = fold(table[0])
             take = low & -low
             if not table[0] & take:  # two packs: the lowest card is a second-pack copy
@@ -482,18 +503,18 @@ class Table:
                 del self.table_owners[:below]
             elif mode is PickUp.LOWEST_CARD:
                 table[0] ^= take
-        st.seats.hands[s] |= take
-        st.seats.known[s] |= take
+        seats.hands[s] |= take
+        seats.known[s] |= take
         st.events.append(_event(Event, ("pick-up", s, take, (), -1)))
         if led_last:
             other = 1 - s
-            st.seats.out_order.append(other)
+            seats.out_order.append(other)
             st.events.append(Event("out", other))
             st.finish(s)
             return
         if table:
             self.forced = st.rules.forced_pickup
-            st.to_act = st.seats.next_active(s)
+            st.to_act = seats.next_active(s)
         else:
             st.tricks += 1
-            self._lead_two(st, st.seats.next_active(s), st.seats.in_game())
+            self._lead_two(st, seats.next_active(s), seats.in_game())

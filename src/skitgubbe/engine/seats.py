@@ -43,17 +43,21 @@ class Seats:
         self.blue = 0
 
     def copy(self) -> Seats:
-        """An independent copy: every list copied (the cards are ints)."""
-        other = object.__new__(Seats)
-        d = other.__dict__
-        d.update(self.__dict__)
-        d["hands"] = self.hands.copy()
-        d["piles"] = self.piles.copy()
-        d["known"] = self.known.copy()
-        d["sees"] = self.sees.copy()
-        d["out_order"] = self.out_order.copy()
-        return other
+        """An independent copy: every list copied (the cards are ints).
 
+        The fields are set one by one, in the order ``__init__`` sets them, so that the copy
+        keeps CPython's compact attribute layout (a copy made through ``__dict__`` reads its
+        attributes several times slower)."""
+        other = object.__new__(type(self))
+        other.players = self.players
+        other.confusion = self.confusion
+        other.hands = self.hands.copy()
+        other.piles = self.piles.copy()
+        other.known = self.known.copy()
+        other.sees = self.sees.copy()
+        other.out_order = self.out_order.copy()
+        other.blue = self.blue
+        return other
     def left_of(self, seat: int) -> int:
         """The seat to the left (next clockwise) of ``seat``."""
         return (seat + 1) % self.players

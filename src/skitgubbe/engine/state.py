@@ -476,17 +476,34 @@ class State:
 
     def clone(self) -> State:
         """An independent copy: every part copied (:meth:`Seats.copy <skitgubbe.engine.seats.Seats.copy>`
-        and the others), the history, the events and the needy seats too."""
+        and the others), the history, the events and the needy seats too.  The fields are set one
+        by one in the order :meth:`new` sets them (see :meth:`Seats.copy
+        <skitgubbe.engine.seats.Seats.copy>`: a copy through ``__dict__`` reads slower)."""
         other = object.__new__(type(self))
-        d = other.__dict__
-        d.update(self.__dict__)
-        d["seats"] = self.seats.copy()
-        d["undealt"] = self.undealt.copy()
-        d["trick"] = self.trick.copy()
-        d["two"] = self.two.copy()
-        d["history"] = self.history.copy()
-        d["events"] = self.events.copy()
-        d["needy"] = self.needy.copy()
+        other.double = self.double
+        other.full = self.full
+        other.rules = self.rules
+        other.players = self.players
+        other.dealer = self.dealer
+        other.first_leader = self.first_leader
+        other.live = self.live
+        other.ask_all = self.ask_all
+        other.action_limit = self.action_limit
+        other.seats = self.seats.copy()
+        other.undealt = self.undealt.copy()
+        other.history = self.history.copy()
+        other.events = self.events.copy()
+        other.tricks = self.tricks
+        other.loser = self.loser
+        other.abandoned = self.abandoned
+        other.needy = self.needy.copy()
+        other.dreck = self.dreck
+        other.dreck_move = self.dreck_move
+        other.position = self.position
+        other.phase = self.phase
+        other.trick = self.trick.copy()
+        other.two = self.two.copy()
+        other.to_act = self.to_act
         return other
 
     def parts(self) -> dict[str, object]:
@@ -871,22 +888,23 @@ class State:
         history.append((s, action))
         kind = action[0]
         phase = self.phase
-        if phase == _ONE and self.trick.occasion >= 0 and (s != self.trick.occasion or kind != _SLUFF):
-            self.trick.occasion = -1  # a sluffing occasion ends when anything else happens
         if phase == _TWO:
             if kind == _PLAY:
                 self.two.play(self, s, action[1])
             else:
                 self.two.pick_up(self, s)
         elif phase == _ONE:
+            trick = self.trick
+            if trick.occasion >= 0 and (s != trick.occasion or kind != _SLUFF):
+                trick.occasion = -1  # a sluffing occasion ends when anything else happens
             if kind in (_PLAY, _STOCK):
-                self.trick.play(self, s, action)
+                trick.play(self, s, action)
             elif kind == _SLUFF:
-                self.trick.sluff(self, s, action[1])
+                trick.sluff(self, s, action[1])
             elif kind == Kind.PASS:
-                self.trick.pass_(self, s)
+                trick.pass_(self, s)
             else:  # Mas: PICK_UP, STORE, EXCHANGE
-                self.trick.act_beat(self, s, kind)
+                trick.act_beat(self, s, kind)
         elif self.trick.chance_seats:
             self.trick.give_chance(self, list(action.order))
         else:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from helpers import state_fields
 from skitgubbe import State, find_variant
 from skitgubbe.bots.determinize import Determinizer, determinize
 from skitgubbe.engine.actions import CHANCE
@@ -22,8 +23,6 @@ from skitgubbe.engine.rules import Rules
 from skitgubbe.engine.variants import PRESETS
 from skitgubbe.engine.view import History, view_of
 from skitgubbe.engine.worlds import RebuildError, unseen_places, world_from_view
-
-from helpers import state_fields
 
 TABLES = [(name, n) for name, rules in sorted(PRESETS.items())
           for n in sorted({rules.min_players, min(4, rules.max_players), rules.max_players})]

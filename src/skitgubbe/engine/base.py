@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .actions import Action, Kind
-from .rules import Rules, short_repr
+from .rules import short_repr
 
 __all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "describe_action",
            "PUBLIC"]

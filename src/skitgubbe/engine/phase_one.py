@@ -117,6 +117,31 @@ class Trick:
     while no chance deal waits.
     """
 
+    strength: tuple[int, ...]
+    beat: bool
+    chance_seats: list[int]
+    chance_cards: int
+    chance_to_piles: bool
+    round_seats: list[int]
+    round_pos: int
+    window_start: int
+    last_winner: int
+    leader: int
+    contributed: list[int]
+    rounds: list[list[tuple[int, int]]]
+    round_cards: list[tuple[int, int]]
+    sluffs: list[tuple[int, int]]
+    trick_cards: int
+    trick_ranks: int
+    round_high: int
+    winner: int
+    pending: int
+    sluffed: int
+    occasion: int
+    occasion_hand: int
+    tie_rank: int
+    last_put: int
+
     def __init__(self, rules: Rules, players: int) -> None:
         """An empty trick of a new deal under ``rules`` with ``players`` seats; no leader yet."""
         strength = list(range(15))
@@ -124,10 +149,10 @@ class Trick:
             strength[14] = 1
         self.strength = tuple(strength)
         self.beat = rules.first_phase is FirstPhase.BEAT
-        self.chance_seats: list[int] = []
+        self.chance_seats = []
         self.chance_cards = 0
         self.chance_to_piles = False
-        self.round_seats: list[int] = []
+        self.round_seats = []
         self.round_pos = 0
         self.window_start = 0
         self.last_winner = -1
@@ -231,7 +256,8 @@ class Trick:
             self._collect(st)
             return
         s = self.round_seats[self.round_pos]
-        if not st.seats.hands[s] and not (st.rules.turn_from_stock and len(st.undealt.stock) > st.undealt.spare):
+        undealt = st.undealt
+        if not st.seats.hands[s] and not (st.rules.turn_from_stock and len(undealt.stock) > undealt.spare):
             if st.rules.stock_end is StockEnd.SKIP_EMPTY and len(self.rounds) > 1:
                 self._split_trick(st)  # Koira: a tied seat ran out while the tie was being settled
                 return
@@ -286,6 +312,9 @@ class Trick:
         return head, list(dict.fromkeys(s for s, c in self.round_cards if _RANK[c] == head))
 
     def legal(self, st: State, s: int) -> list[Action]:
+        """Every legal phase-one action of seat ``s`` now (:meth:`State.legal_actions
+        <skitgubbe.engine.state.State.legal_actions>`): plays, turning up the stock, sluffs and
+        passing (Mas: leading, beating, picking up, storing, exchanging); empty for ``s < 0``."""
         if s < 0:
             return []
         out: list[Action] = []
@@ -360,7 +389,9 @@ class Trick:
         return seat in self._head(st)[1]
 
     def sluffable(self, st: State, s: int) -> int:
-        """Card set ``s`` may sluff now (Flurst "Sloughing" and its restrictions)."""
+        """The cards (card set) seat ``s`` may sluff now, out of turn or in turn (Flurst
+        "Sloughing" and its restrictions; the ``sluff_*`` options of
+        :class:`~skitgubbe.engine.rules.Rules`); 0 outside phase one."""
         if not st.rules.sluffing or st.phase != Phase.ONE or not self.trick_cards:
             return 0
         m = st.seats.hands[s] & self.trick_ranks
@@ -383,11 +414,13 @@ class Trick:
             return m
         if rules.sluff_guard_high and self.round_high and self._due(st, s):
             m &= ~self._guarded(st, s)
-        if m and rules.sluff_guard_last and len(st.undealt.stock) <= st.undealt.spare and self._contender(st, s):
+        last = len(st.undealt.stock) <= st.undealt.spare  # the stock cannot replace a sluffed card
+        if m and rules.sluff_guard_last and last and self._contender(st, s):
             return 0
-        if (m and rules.sluff_guard_last_card and len(st.undealt.stock) <= st.undealt.spare and self._due(st, s)
-                and st.seats.hands[s].bit_count() == 1 and self.round_high
-                and self.strength[_RANK[st.seats.hands[s].bit_length() - 1]] >= self.strength[self.round_high]):
+        hand = st.seats.hands[s]
+        power = self.strength
+        if (m and rules.sluff_guard_last_card and last and self._due(st, s) and hand.bit_count() == 1
+                and self.round_high and power[_RANK[hand.bit_length() - 1]] >= power[self.round_high]):
             return 0  # its only card, which would beat or tie: it must be played (catsatcards.com, Flurst)
         return m
 
@@ -913,9 +946,9 @@ class Trick:
     def _clear(self, players: int) -> None:
         """No trick on the table (``players`` seats)."""
         self.contributed = [0] * players
-        self.rounds: list[list[tuple[int, int]]] = []
-        self.round_cards: list[tuple[int, int]] = []
-        self.sluffs: list[tuple[int, int]] = []
+        self.rounds = []
+        self.round_cards = []
+        self.sluffs = []
         self.trick_cards = 0
         self.trick_ranks = 0
         self.round_high = 0

@@ -185,7 +185,8 @@ class Table:
         self.min_run = 3 if rules.plays is Plays.RUN3 else 2
         self.from_two = rules.plays is Plays.RUN_FROM_TWO
         self.pick_top = rules.pick_up is PickUp.TOP_CARD
-        self.anti = anti_trump_suit(rules.anti_trump, st.undealt.trump_suit) if st.undealt.trump_suit >= 0 else -1
+        trump = st.undealt.trump_suit
+        self.anti = anti_trump_suit(rules.anti_trump, trump) if trump >= 0 else -1
         self.forced = False
         self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
         self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0

@@ -37,9 +37,9 @@ trick is collected, never depend on cards a seat has not seen.
 from __future__ import annotations
 
 import random
-from operator import attrgetter
 from collections.abc import Sequence
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import (  # noqa: F401
@@ -140,8 +140,9 @@ def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
     return twins_in_order(deck) if decks == 2 else tuple(deck)
 
 
-def _read(path: str, doc: str) -> property:
-    """A read-only property of :class:`State` giving a part's field (``"seats.hands"``)."""
+def _read(path: str, doc: str) -> Any:
+    """A read-only property of :class:`State` giving a part's field (``"seats.hands"``); typed
+    ``Any`` so that the class body can annotate each with its field's type."""
     return property(attrgetter(path), doc=f"{doc} (read-only; ``state.{path}``).")
 
 
@@ -226,62 +227,98 @@ class State:
     Card sets are ``int`` bitmasks (bit i = card i), seat sets bit s = seat s.
     """
 
+    rules: Rules
+    double: bool
+    full: int
+    players: int
+    dealer: int
+    first_leader: int
+    live: bool
+    ask_all: bool
+    action_limit: int
+    phase: int
+    to_act: int
+    history: list[tuple[int, Action]]
+    events: list[Event]
+    tricks: int
+    loser: int | None
+    abandoned: bool
+    needy: list[int]
+    dreck: int
+    dreck_move: int
+    position: Position | None
+    seats: Seats
+    undealt: Undealt
+    trick: Trick
+    two: Table
+
     # seats: :class:`~skitgubbe.engine.seats.Seats`
-    hands = _read("seats.hands", "each seat's hand (list of card sets, one per seat)")
-    piles = _read("seats.piles", "each seat's pile: the cards won in phase-one tricks (list of card sets)")
-    known = _read("seats.known", "per seat, the cards publicly known to be in its hand (list of card sets)")
-    sees = _read("seats.sees", "per seat, the seats (seat set) that see what it holds")
-    out_order = _read("seats.out_order", "the seats that went out, in order (list of seats)")
-    blue = _read("seats.blue", "the Blåmattis seats (seat set)")
+    hands: list[int] = _read("seats.hands", "each seat's hand (list of card sets, one per seat)")
+    piles: list[int] = _read("seats.piles",
+                             "each seat's pile: the cards won in phase-one tricks (list of card sets)")
+    known: list[int] = _read("seats.known",
+                             "per seat, the cards publicly known to be in its hand (list of card sets)")
+    sees: list[int] = _read("seats.sees", "per seat, the seats (seat set) that see what it holds")
+    out_order: list[int] = _read("seats.out_order", "the seats that went out, in order (list of seats)")
+    blue: int = _read("seats.blue", "the Blåmattis seats (seat set)")
 
     # undealt: :class:`~skitgubbe.engine.stock.Undealt`
-    deck = _read("undealt.deck", "the deck order dealt from (tuple of cards, first dealt first), () for a position")
-    stock = _read("undealt.stock", "the stock (list of cards), top card last")
-    reserve = _read("undealt.reserve", "the avstickshög (list of cards), top card last")
-    trump_card = _read("undealt.trump_card", "the trump card, -1 until drawn or set aside")
-    trump_holder = _read("undealt.trump_holder", "the seat that drew the trump card, -1 if none")
-    trump_suit = _read("undealt.trump_suit", "the trump suit 0..3, -1 until revealed")
-    spare = _read("undealt.spare", "stock cards (0 or 1) that can neither be turned up nor replace a sluff")
+    deck: tuple[int, ...] = _read("undealt.deck",
+                                  "the deck order dealt from (tuple of cards), () for a position")
+    stock: list[int] = _read("undealt.stock", "the stock (list of cards), top card last")
+    reserve: list[int] = _read("undealt.reserve", "the avstickshög (list of cards), top card last")
+    trump_card: int = _read("undealt.trump_card", "the trump card, -1 until drawn or set aside")
+    trump_holder: int = _read("undealt.trump_holder", "the seat that drew the trump card, -1 if none")
+    trump_suit: int = _read("undealt.trump_suit", "the trump suit 0..3, -1 until revealed")
+    spare: int = _read("undealt.spare",
+                       "stock cards (0 or 1) that can neither be turned up nor replace a sluff")
 
     # trick: :class:`~skitgubbe.engine.phase_one.Trick`
-    strength = _read("trick.strength", "the phase-one strength of each rank 0..14 (tuple)")
-    beat = _read("trick.beat", "Mas: phase one is beat-or-pick-up")
-    leader = _read("trick.leader", "the seat that led the current phase-one trick, -1 before the first")
-    rounds = _read("trick.rounds", "the rounds of the phase-one trick (list of lists of (seat, card))")
-    round_cards = _read("trick.round_cards", "the current round (list of (seat, card)): the last of rounds")
-    round_seats = _read("trick.round_seats", "the seats of the current round, in playing order")
-    round_pos = _read("trick.round_pos", "how many seats of the current round have played")
-    sluffs = _read("trick.sluffs", "the cards sluffed into the trick (list of (seat, card))")
-    trick_cards = _read("trick.trick_cards", "every card in the phase-one trick (card set)")
-    trick_ranks = _read("trick.trick_ranks", "every card of the ranks in the trick (card set)")
-    contributed = _read("trick.contributed", "per seat, the cards it put into the trick (list of card sets)")
-    round_high = _read("trick.round_high", "the highest rank played in the current round, 0 if none")
-    winner = _read("trick.winner", "the seat that won the settled trick, -1 while unsettled")
-    last_winner = _read("trick.last_winner", "the seat that won the latest phase-one trick, -1 if none")
-    pending = _read("trick.pending", "the seats (seat set) still to answer in the open sluff window")
-    window_start = _read("trick.window_start", "the seat from which the first pending seat is looked for")
-    sluffed = _read("trick.sluffed", "the seats (seat set) that have sluffed into the current trick")
-    occasion = _read("trick.occasion", "the seat whose sluffing occasion is under way, -1 if none")
-    occasion_hand = _read("trick.occasion_hand", "that seat's hand when its occasion began (card set)")
-    tie_rank = _read("trick.tie_rank", "the tied rank that started the current war or bounce round, 0 if none")
-    last_put = _read("trick.last_put", "the card most recently put into the trick, -1 if none")
-    chance_seats = _read("trick.chance_seats", "the seats a waiting chance deal (not the dreck) goes to, in order")
-    chance_cards = _read("trick.chance_cards", "the cards of that chance deal (card set)")
-    chance_to_piles = _read("trick.chance_to_piles", "that chance deal goes into piles (Koira's split), not hands")
+    strength: tuple[int, ...] = _read("trick.strength", "the phase-one strength of each rank 0..14 (tuple)")
+    beat: bool = _read("trick.beat", "Mas: phase one is beat-or-pick-up")
+    leader: int = _read("trick.leader", "the seat that led the current phase-one trick, -1 before the first")
+    rounds: list[list[tuple[int, int]]] = _read("trick.rounds",
+                                                "the rounds of the trick (list of lists of (seat, card))")
+    round_cards: list[tuple[int, int]] = _read("trick.round_cards",
+                                               "the current round (list of (seat, card)): the last of rounds")
+    round_seats: list[int] = _read("trick.round_seats", "the seats of the current round, in playing order")
+    round_pos: int = _read("trick.round_pos", "how many seats of the current round have played")
+    sluffs: list[tuple[int, int]] = _read("trick.sluffs",
+                                          "the cards sluffed into the trick (list of (seat, card))")
+    trick_cards: int = _read("trick.trick_cards", "every card in the phase-one trick (card set)")
+    trick_ranks: int = _read("trick.trick_ranks", "every card of the ranks in the trick (card set)")
+    contributed: list[int] = _read("trick.contributed",
+                                   "per seat, the cards it put into the trick (list of card sets)")
+    round_high: int = _read("trick.round_high", "the highest rank played in the current round, 0 if none")
+    winner: int = _read("trick.winner", "the seat that won the settled trick, -1 while unsettled")
+    last_winner: int = _read("trick.last_winner", "the seat that won the latest phase-one trick, -1 if none")
+    pending: int = _read("trick.pending", "the seats (seat set) still to answer in the open sluff window")
+    window_start: int = _read("trick.window_start",
+                              "the seat from which the first pending seat is looked for")
+    sluffed: int = _read("trick.sluffed", "the seats (seat set) that have sluffed into the current trick")
+    occasion: int = _read("trick.occasion", "the seat whose sluffing occasion is under way, -1 if none")
+    occasion_hand: int = _read("trick.occasion_hand", "that seat's hand when its occasion began (card set)")
+    tie_rank: int = _read("trick.tie_rank", "the tied rank that started the current war or bounce, 0 if none")
+    last_put: int = _read("trick.last_put", "the card most recently put into the trick, -1 if none")
+    chance_seats: list[int] = _read("trick.chance_seats",
+                                    "the seats a waiting chance deal (not the dreck) goes to")
+    chance_cards: int = _read("trick.chance_cards", "the cards of that chance deal (card set)")
+    chance_to_piles: bool = _read("trick.chance_to_piles", "that chance deal goes into piles (Koira's split)")
 
     # two: :class:`~skitgubbe.engine.phase_two.Table`
-    table = _read("two.table", "the phase-two plays on the table (list of card sets), the lead first")
-    table_owners = _read("two.table_owners", "the seat of each play on the table")
-    kill_at = _read("two.kill_at", "how many plays kill the phase-two trick")
-    killed = _read("two.killed", "the cards out of play (card set)")
-    forced = _read("two.forced", "a pick-up has forced the following seats to pick up")
-    runs = _read("two.runs", "phase two: plays may be runs")
-    min_run = _read("two.min_run", "phase two: the fewest cards in a run of two or more")
-    from_two = _read("two.from_two", "phase two: runs must start with a 2")
-    pick_top = _read("two.pick_top", "phase two: a pick-up takes the top play")
-    anti = _read("two.anti", "the anti-trump suit 0..3, -1 for none")
-    extra_ends = _read("two.extra_ends", "phase two: a trick may end otherwise than by the kill count")
-    plain_two = _read("two.plain_two", "phase two: no option the fast random sampler does not handle")
+    table: list[int] = _read("two.table",
+                             "the phase-two plays on the table (list of card sets), the lead first")
+    table_owners: list[int] = _read("two.table_owners", "the seat of each play on the table")
+    kill_at: int = _read("two.kill_at", "how many plays kill the phase-two trick")
+    killed: int = _read("two.killed", "the cards out of play (card set)")
+    forced: bool = _read("two.forced", "a pick-up has forced the following seats to pick up")
+    runs: bool = _read("two.runs", "phase two: plays may be runs")
+    min_run: int = _read("two.min_run", "phase two: the fewest cards in a run of two or more")
+    from_two: bool = _read("two.from_two", "phase two: runs must start with a 2")
+    pick_top: bool = _read("two.pick_top", "phase two: a pick-up takes the top play")
+    anti: int = _read("two.anti", "the anti-trump suit 0..3, -1 for none")
+    extra_ends: bool = _read("two.extra_ends", "phase two: a trick may end otherwise than by the kill count")
+    plain_two: bool = _read("two.plain_two", "phase two: no option the fast random sampler does not handle")
 
     @classmethod
     def new(
@@ -533,12 +570,6 @@ class State:
                    ("the avstickshög", _card_set(self.undealt.reserve))]
         places += [("the trick", self.trick.trick_cards), ("the table", _union(self.two.table)),
                    ("out of play", self.two.killed)]
-        undealt = self.undealt
-        held = 0
-        for _, m in places:
-            held |= m
-        if undealt.trump_card >= 0 and not held >> undealt.trump_card & 1:
-            places.append(("the trump card", 1 << undealt.trump_card))
         if self.phase == Phase.DRECK and not self.trick.chance_seats:
             places.append(("the dreck", self.dreck))
         seen = 0
@@ -546,6 +577,9 @@ class State:
             if seen & m:
                 raise AssertionError(f"a card in {where} is in another place too")
             seen |= m
+        trump_card = self.undealt.trump_card
+        if trump_card >= 0:  # set aside, or already in a hand (or the dreck, or out of play)
+            seen |= 1 << trump_card
         if self.position is None and self.undealt.deck and seen != self.full:
             raise AssertionError("a card of the deal is nowhere")
 

@@ -238,7 +238,8 @@ class Worlds:
         # a shown bottom card stays last; a written position (the rules show a bottom card, none is
         # shown) has no deck at all
         had_deck = not (view.rules.exposed_bottom and view.exposed_card < 0)
-        st.undealt.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, had_deck, view.rules.decks)
+        rules = view.rules
+        st.undealt.deck = _synthetic_deck(rules.exposed_bottom, view.exposed_card, had_deck, rules.decks)
         st.position = None
         st.needy = list(needy)
         st.dreck = 0

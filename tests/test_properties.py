@@ -104,8 +104,8 @@ def trump_apart(state: State) -> bool:
 
 
 def check_cards(state: State) -> None:
-    """Each of the 52 cards is in exactly one place, and every part of the state keeps its
-    invariants (:meth:`State.check_parts`)."""
+    """Each of the 52 cards is in exactly one place, and every part of the
+    state keeps its invariants (:meth:`State.check_parts`)."""
     state.check_parts()
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
     seen = 0

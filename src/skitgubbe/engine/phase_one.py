@@ -230,6 +230,10 @@ class Trick:
             raise AssertionError("trick: a chance deal's cards are set but no seats to deal to")
 
     def start(self, st: State, leader: int) -> None:
+        """Start a phase-one trick led by seat ``leader``: its first round's seats (the leader and
+        its left under ``pairs``, every seat, or under Koira's ``skip-empty`` every seat holding
+        cards, under ``all-play``; pagat.com, "Play in the first phase"; Flurst, "The First
+        Part"), then whoever acts first."""
         n = st.players
         self._clear(st.players)
         self.leader = leader
@@ -269,6 +273,8 @@ class Trick:
         st.to_act = s
 
     def first_pending(self, st: State) -> int:
+        """The first seat of the open sluff window (:attr:`pending`) clockwise from
+        :attr:`window_start`: the seat asked next.  Raises ``AssertionError`` with no window open."""
         n = st.players
         s = self.window_start
         for _ in range(n):
@@ -494,6 +500,8 @@ class Trick:
                 "phase one")
 
     def explain(self, st: State, s: int, action: Action) -> str:
+        """Why phase-one ``action`` is not legal for seat ``s`` now, in the rules' terms (one
+        line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
         kind = action.kind
         if self.beat:
             return self._explain_beat(st, s, action)
@@ -615,6 +623,10 @@ class Trick:
     # -- doing ---------------------------------------------------------------
 
     def play(self, st: State, s: int, action: Action) -> None:
+        """Seat ``s`` plays ``action`` (``play``: one card, or two or three of one rank, each
+        replaced from the stock; ``stock``: the top stock card turned up) to the trick; then the
+        round resolved, a sluff window opened, the next seat to act (pagat.com, "Play in the first
+        phase"; Flurst, "The First Part").  Unchecked."""
         cards = action.cards
         if self.beat:
             self._play_beat(st, s, cards)
@@ -859,6 +871,9 @@ class Trick:
         self.window_start = (after + 1) % st.players
 
     def sluff(self, st: State, s: int, cards: int) -> None:
+        """Seat ``s`` sluffs ``cards`` (a card set of ranks already in the trick) and draws a
+        replacement for each; the window is updated (Flurst, "Sloughing"; docs/sluffing.md).
+        Unchecked."""
         st.seats.hands[s] ^= cards
         st.seats.known[s] &= ~cards
         self.trick_cards |= cards
@@ -892,6 +907,8 @@ class Trick:
         self._advance_one(st)
 
     def pass_(self, st: State, s: int) -> None:
+        """Seat ``s`` is done sluffing: it leaves the open sluff window (docs/sluffing.md).
+        Unchecked."""
         self.pending &= ~(1 << s)
         st.events.append(_event(Event, ("pass", s, 0, (), -1)))
         self._advance_one(st)
@@ -994,6 +1011,8 @@ class Trick:
         st.to_act = CHANCE
 
     def deal_dreck(self, st: State, order: tuple[int, ...]) -> None:
+        """Deal the dreck in ``order`` (cards, the chance action's shuffle) to the needy seats one
+        at a time, then start phase two (Flurst, "Make sure everyone has at least six cards")."""
         self._give_dreck(st, st.needy, list(order))
 
     def _give_dreck(self, st: State, needy: list[int], order: list[int]) -> None:

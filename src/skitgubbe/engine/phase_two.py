@@ -178,6 +178,9 @@ class Table:
             raise AssertionError(f"table: {len(self.table)} plays stand with a kill count of {self.kill_at}")
 
     def start(self, st: State, leader: int) -> None:
+        """Begin phase two with seat ``leader`` to lead (the next seat in the game if it holds
+        nothing): the rule flags cached, seats without cards out, Blåmattis or the loser (the
+        ``empty_hand`` option; pagat.com, "Play in the second phase"; ruling E15)."""
         n = st.players
         rules = st.rules
         st.phase = Phase.TWO
@@ -269,6 +272,9 @@ class Table:
         return single_actions(Kind.PLAY, m)
 
     def legal(self, st: State, s: int) -> list[Action]:
+        """Every legal phase-two action of seat ``s`` (the seat to act): leads, or beats and the
+        pick-up (pagat.com, "Play in the second phase"; Flurst, "The Second Part"; the high
+        trump, forced pick-up and Blåmattis options); with two packs the copies the seat holds."""
         held = st.seats.hands[s]
         table = self.table
         if table and (self.forced or st.seats.blue >> s & 1):
@@ -347,6 +353,8 @@ class Table:
         return how + kill + out
 
     def explain(self, st: State, s: int, action: Action) -> str:
+        """Why phase-two ``action`` is not legal for seat ``s`` now, in the rules' terms (one
+        line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
         if s != st.to_act:
             return f"it is seat {st.to_act}'s turn, not yours"
         kind = action.kind

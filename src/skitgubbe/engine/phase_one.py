@@ -321,6 +321,8 @@ class Trick:
         """Every legal phase-one action of seat ``s`` now (:meth:`State.legal_actions
         <skitgubbe.engine.state.State.legal_actions>`): plays, turning up the stock, sluffs and
         passing (Mas: leading, beating, picking up, storing, exchanging); empty for ``s < 0``."""
+        seats = st.seats
+        undealt = st.undealt
         if s < 0:
             return []
         out: list[Action] = []
@@ -329,15 +331,15 @@ class Trick:
         if s == st.to_act and not self.pending:
             forced = self._must_match(st, s)
             # two packs: one action for a card held twice (the first pack's copy)
-            out.extend(single_actions(Kind.PLAY, one_copy(forced or st.seats.hands[s])))
+            out.extend(single_actions(Kind.PLAY, one_copy(forced or seats.hands[s])))
             if st.rules.max_equal_play > 1:  # two or three cards of one rank as one play
-                hand = forced or st.seats.hands[s]
+                hand = forced or seats.hands[s]
                 for r in range(2, 15):
                     same = hand & RANK_MASKS[r]
                     if same.bit_count() > 1:
                         out.extend(Action(Kind.PLAY, sub) for sub in _subsets(same)
                                    if 1 < sub.bit_count() <= st.rules.max_equal_play)
-            if not forced and st.rules.turn_from_stock and len(st.undealt.stock) > st.undealt.spare:
+            if not forced and st.rules.turn_from_stock and len(undealt.stock) > undealt.spare:
                 out.append(STOCK_ACTION)
         if st.rules.sluffing:
             m = one_copy(self.sluffable(st, s))
@@ -351,9 +353,10 @@ class Trick:
         """Mas (pagat.com, "Mas with turned up trump"): lead any card; the follower beats the
         led card by suit or trump, or picks it up; storing three trumps and exchanging the
         2 of trumps are open to the seat to act."""
+        undealt = st.undealt
         hand = st.seats.hands[s]
         rules = st.rules
-        trump = st.undealt.trump_suit
+        trump = undealt.trump_suit
         if not self.round_cards:
             out = list(single_actions(Kind.PLAY, hand))
         else:
@@ -361,26 +364,28 @@ class Trick:
             out.append(PICK_UP_ACTION)
         if rules.store_three_trumps and self._can_store(st, s):
             out.append(STORE_ACTION)
-        if rules.exchange_two and st.undealt.stock and hand >> (trump * 13) & 1:
+        if rules.exchange_two and undealt.stock and hand >> (trump * 13) & 1:
             out.append(EXCHANGE_ACTION)
         return out
 
     def _beaters(self, st: State, hand: int) -> int:
         """Mas: the cards of ``hand`` that beat the led card (a higher card of its suit, or
         any trump when a non-trump was led)."""
+        undealt = st.undealt
         led = self.round_cards[0][1]
         suit = led // 13
         m = hand & SUIT_MASKS[suit] & ~((2 << led) - 1)
-        if suit != st.undealt.trump_suit:
-            m |= hand & SUIT_MASKS[st.undealt.trump_suit]
+        if suit != undealt.trump_suit:
+            m |= hand & SUIT_MASKS[undealt.trump_suit]
         return m
 
     def _can_store(self, st: State, s: int) -> bool:
         """Mas: ``s`` holds exactly three trumps and nothing else, and the stock holds at least
         three cards to draw a new hand from (ruling MA3)."""
+        undealt = st.undealt
         hand = st.seats.hands[s]
-        return (hand.bit_count() == 3 and not hand & ~SUIT_MASKS[st.undealt.trump_suit]
-                and len(st.undealt.stock) >= 3)
+        return (hand.bit_count() == 3 and not hand & ~SUIT_MASKS[undealt.trump_suit]
+                and len(undealt.stock) >= 3)
 
     def _due(self, st: State, seat: int) -> bool:
         """True if ``seat`` has yet to play in the current round of an unsettled trick."""
@@ -398,9 +403,11 @@ class Trick:
         """The cards (card set) seat ``s`` may sluff now, out of turn or in turn (Flurst
         "Sloughing" and its restrictions; the ``sluff_*`` options of
         :class:`~skitgubbe.engine.rules.Rules`); 0 outside phase one."""
+        seats = st.seats
+        undealt = st.undealt
         if not st.rules.sluffing or st.phase != Phase.ONE or not self.trick_cards:
             return 0
-        m = st.seats.hands[s] & self.trick_ranks
+        m = seats.hands[s] & self.trick_ranks
         rules = st.rules
         if rules.sluff_settled_only and self.winner < 0:
             return 0
@@ -420,10 +427,10 @@ class Trick:
             return m
         if rules.sluff_guard_high and self.round_high and self._due(st, s):
             m &= ~self._guarded(st, s)
-        last = len(st.undealt.stock) <= st.undealt.spare  # the stock cannot replace a sluffed card
+        last = len(undealt.stock) <= undealt.spare  # the stock cannot replace a sluffed card
         if m and rules.sluff_guard_last and last and self._contender(st, s):
             return 0
-        hand = st.seats.hands[s]
+        hand = seats.hands[s]
         power = self.strength
         if (m and rules.sluff_guard_last_card and last and self._due(st, s) and hand.bit_count() == 1
                 and self.round_high and power[_RANK[hand.bit_length() - 1]] >= power[self.round_high]):
@@ -502,6 +509,8 @@ class Trick:
     def explain(self, st: State, s: int, action: Action) -> str:
         """Why phase-one ``action`` is not legal for seat ``s`` now, in the rules' terms (one
         line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
+        seats = st.seats
+        undealt = st.undealt
         kind = action.kind
         if self.beat:
             return self._explain_beat(st, s, action)
@@ -525,7 +534,7 @@ class Trick:
                 return self._match_reason(st, forced)
             if not st.rules.turn_from_stock:
                 return "these rules do not allow turning up the stock"
-            if not st.undealt.stock or not st.undealt.spare:
+            if not undealt.stock or not undealt.spare:
                 return "the stock is empty"
             return "the stock's last card cannot be turned up: it becomes the trump card"
         cards = action.cards
@@ -535,19 +544,20 @@ class Trick:
         if n != 1 and (k == 1 or n > k or not one_rank):
             return ("play exactly one card to a trick in phase one" if k == 1 else
                     f"play one card, or up to {k} cards of one rank, to a trick in phase one")
-        if cards & ~st.seats.hands[s]:
-            return f"you do not hold {card_label((cards & ~st.seats.hands[s]).bit_length() - 1)}"
+        if cards & ~seats.hands[s]:
+            return f"you do not hold {card_label((cards & ~seats.hands[s]).bit_length() - 1)}"
         forced = self._must_match(st, s)
         if forced:
             return self._match_reason(st, forced)
         return "that play is not allowed now"  # pragma: no cover
 
     def _explain_beat(self, st: State, s: int, action: Action) -> str:
+        undealt = st.undealt
         kind = action.kind
         if s != st.to_act:
             return f"it is seat {st.to_act}'s turn, not yours"
         hand = st.seats.hands[s]
-        trump = st.undealt.trump_suit
+        trump = undealt.trump_suit
         if kind == Kind.STORE:
             if not st.rules.store_three_trumps:
                 return "these rules do not let a seat store three trumps"
@@ -557,7 +567,7 @@ class Trick:
         if kind == Kind.EXCHANGE:
             if not st.rules.exchange_two:
                 return "these rules do not let the 2 of trumps be exchanged"
-            if not st.undealt.stock:
+            if not undealt.stock:
                 return "the turned-up trump has been drawn: there is nothing to exchange it for"
             return f"you do not hold the {card_label(trump * 13)}"
         if kind == Kind.PICK_UP:
@@ -581,12 +591,13 @@ class Trick:
         return f"you must match the {_RANK_WORD[rank]}: you hold {held}"
 
     def _explain_sluff(self, st: State, s: int, cards: int) -> str:
+        seats = st.seats
         if not st.rules.sluffing:
             return "these rules have no sluffing"
         if cards.bit_count() != 1:
             return "sluff one card at a time"
-        if cards & ~st.seats.hands[s]:
-            return f"you do not hold {card_label((cards & ~st.seats.hands[s]).bit_length() - 1)}"
+        if cards & ~seats.hands[s]:
+            return f"you do not hold {card_label((cards & ~seats.hands[s]).bit_length() - 1)}"
         if st.rules.sluff_once and self.sluffed >> s & 1 and self.occasion != s:
             return "in these rules you sluff only once in a trick (one card after another), and you have"
         if st.rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
@@ -627,23 +638,25 @@ class Trick:
         replaced from the stock; ``stock``: the top stock card turned up) to the trick; then the
         round resolved, a sluff window opened, the next seat to act (pagat.com, "Play in the first
         phase"; Flurst, "The First Part").  Unchecked."""
+        seats = st.seats
+        undealt = st.undealt
         cards = action.cards
         if self.beat:
             self._play_beat(st, s, cards)
             return
         if cards:
             c = cards.bit_length() - 1
-            st.seats.hands[s] ^= cards
-            if st.seats.known[s]:
-                st.seats.known[s] &= ~cards
+            seats.hands[s] ^= cards
+            if seats.known[s]:
+                seats.known[s] &= ~cards
             st.events.append(_event(Event, ("play", s, cards, (), -1)))
             if cards & (cards - 1):  # two or three cards of one rank: each is replaced
                 for other in cards_in(cards ^ (1 << c)):
                     self.round_cards.append((s, other))
-                    st.undealt.draw(st, s)
-            st.undealt.draw(st, s)
+                    undealt.draw(st, s)
+            undealt.draw(st, s)
         else:  # turned up from the stock
-            c = st.undealt.stock.pop()
+            c = undealt.stock.pop()
             cards = 1 << c
             st.events.append(_event(Event, ("stock", s, cards, (), -1)))
         self.round_cards.append((s, c))
@@ -664,9 +677,10 @@ class Trick:
 
     def _play_beat(self, st: State, s: int, cards: int) -> None:
         """Mas: lead, or beat the led card and win the trick; then draw up to the hand size."""
+        seats = st.seats
         c = cards.bit_length() - 1
-        st.seats.hands[s] ^= cards
-        st.seats.known[s] &= ~cards
+        seats.hands[s] ^= cards
+        seats.known[s] &= ~cards
         st.events.append(Event("play", s, cards))
         st.undealt.draw_up(st, s)
         self.round_cards.append((s, c))
@@ -680,14 +694,16 @@ class Trick:
 
     def act_beat(self, st: State, s: int, kind: int) -> None:
         """Mas: pick up the led card, store three trumps, or exchange the 2 of trumps."""
+        seats = st.seats
+        undealt = st.undealt
         if kind == Kind.PICK_UP:
             led = self.trick_cards
-            st.seats.hands[s] |= led
-            st.seats.known[s] |= led
+            seats.hands[s] |= led
+            seats.known[s] |= led
             st.events.append(Event("pick-up", s, led))
-            nxt = st.seats.left_of(s)
+            nxt = seats.left_of(s)
             self._clear(st.players)
-            if not st.undealt.stock:  # the turned-up trump was drawn in this trick: phase one ends
+            if not undealt.stock:  # the turned-up trump was drawn in this trick: phase one ends
                 self.leader = nxt
                 self.round_seats = [nxt]
                 self.round_pos = 0
@@ -696,19 +712,19 @@ class Trick:
             self.start(st, nxt)
             return
         if kind == Kind.STORE:
-            stored = st.seats.hands[s]
-            st.seats.hands[s] = 0
-            st.seats.known[s] &= ~stored
-            st.seats.piles[s] |= stored
+            stored = seats.hands[s]
+            seats.hands[s] = 0
+            seats.known[s] &= ~stored
+            seats.piles[s] |= stored
             st.events.append(Event("store", s, stored))
-            st.undealt.draw_up(st, s)
+            undealt.draw_up(st, s)
             return
         # EXCHANGE: the 2 of trumps goes face up under the stock, the turned-up trump to the hand
-        two = st.undealt.trump_suit * 13
-        turned = st.undealt.stock[0]
-        st.seats.hands[s] ^= (1 << two) | (1 << turned)
-        st.seats.known[s] = (st.seats.known[s] & ~(1 << two)) | (1 << turned)
-        st.undealt.stock[0] = two
+        two = undealt.trump_suit * 13
+        turned = undealt.stock[0]
+        seats.hands[s] ^= (1 << two) | (1 << turned)
+        seats.known[s] = (seats.known[s] & ~(1 << two)) | (1 << turned)
+        undealt.stock[0] = two
         st.events.append(Event("exchange", s, (1 << two) | (1 << turned)))
 
     def _resolve_round(self, st: State) -> bool:
@@ -771,19 +787,21 @@ class Trick:
 
     def _next_trick(self, st: State, leader: int) -> None:
         """Start the next phase-one trick with ``leader``, unless the rules end phase one now."""
+        seats = st.seats
+        undealt = st.undealt
         end = st.rules.stock_end
-        if not st.undealt.stock and end in (StockEnd.STOP, StockEnd.STOP_UNLESS_TWO) and (
-                end is StockEnd.STOP or any(h.bit_count() < 2 for h in st.seats.hands)):
+        if not undealt.stock and end in (StockEnd.STOP, StockEnd.STOP_UNLESS_TWO) and (
+                end is StockEnd.STOP or any(h.bit_count() < 2 for h in seats.hands)):
             self._clear(st.players)
             self.leader = leader
             self.round_seats = [leader]
             self.round_pos = 0
             self._end_phase_one(st)
             return
-        if end is StockEnd.SKIP_EMPTY and not st.seats.hands[leader] and not st.undealt.stock:
+        if end is StockEnd.SKIP_EMPTY and not seats.hands[leader] and not undealt.stock:
             n = st.players
             nxt = (leader + 1) % n
-            while nxt != leader and not st.seats.hands[nxt]:
+            while nxt != leader and not seats.hands[nxt]:
                 nxt = (nxt + 1) % n
             leader = nxt
         self.start(st, leader)
@@ -791,11 +809,12 @@ class Trick:
     def _last_holder_collects(self, st: State) -> None:
         """Koira, once at most one seat holds cards: it would win every trick alone, so its
         cards go to its pile (ruling K1), and phase one is over."""
+        seats = st.seats
         for s in range(st.players):
-            if st.seats.hands[s]:
-                st.seats.piles[s] |= st.seats.hands[s]
-                st.events.append(Event("win", s, st.seats.hands[s]))
-                st.seats.hands[s] = 0
+            if seats.hands[s]:
+                seats.piles[s] |= seats.hands[s]
+                st.events.append(Event("win", s, seats.hands[s]))
+                seats.hands[s] = 0
         self.round_seats = [self.leader]
         self.round_pos = 0
         self._end_phase_one(st)
@@ -874,20 +893,22 @@ class Trick:
         """Seat ``s`` sluffs ``cards`` (a card set of ranks already in the trick) and draws a
         replacement for each; the window is updated (Flurst, "Sloughing"; docs/sluffing.md).
         Unchecked."""
-        st.seats.hands[s] ^= cards
-        st.seats.known[s] &= ~cards
+        seats = st.seats
+        undealt = st.undealt
+        seats.hands[s] ^= cards
+        seats.known[s] &= ~cards
         self.trick_cards |= cards
         self.contributed[s] |= cards
         if self.occasion != s:
-            self.occasion_hand = st.seats.hands[s] | cards
+            self.occasion_hand = seats.hands[s] | cards
         self.sluffed |= 1 << s
         self.occasion = s  # under sluff_once the seat may go on sluffing until it does anything else
         st.events.append(Event("sluff", s, cards))
         for c in cards_in(cards):
             self.sluffs.append((s, c))
             self.last_put = c
-            if not (st.rules.restaurant and st.undealt.spare and len(st.undealt.stock) == 1):
-                st.undealt.draw(st, s)
+            if not (st.rules.restaurant and undealt.spare and len(undealt.stock) == 1):
+                undealt.draw(st, s)
         # Others' options can only have shrunk (the stock is shorter); the sluffer is
         # asked again.  Live tables open no window before the trick is settled.
         if not (st.live and self.winner < 0):
@@ -897,7 +918,7 @@ class Trick:
             keep = 0
             if st.ask_all:  # nobody leaves the window but by passing (or running out of cards)
                 for seat in range(st.players):
-                    if (pending >> seat & 1 or seat == s) and st.seats.hands[seat]:
+                    if (pending >> seat & 1 or seat == s) and seats.hands[seat]:
                         keep |= 1 << seat
             else:
                 for seat in range(st.players):
@@ -925,39 +946,41 @@ class Trick:
     # -- the end of phase one ---------------------------------------------------
 
     def _end_phase_one(self, st: State) -> None:
+        seats = st.seats
+        undealt = st.undealt
         n = st.players
-        hands = st.seats.hands
+        hands = seats.hands
         st.events.append(Event("end-one", self.round_seats[self.round_pos]))
         for s in range(n):
             back = self.contributed[s]
             if back:
                 hands[s] |= back
-                st.seats.known[s] |= back
+                seats.known[s] |= back
                 st.events.append(Event("take-back", s, back))
             if st.rules.expose_leftover and hands[s]:
-                st.seats.known[s] |= hands[s]
+                seats.known[s] |= hands[s]
                 st.events.append(Event("exposed", s, hands[s]))
         due = self.round_seats[self.round_pos] if self.round_seats else self.leader
-        while st.undealt.stock:  # only the bottom card can be left (restaurant rules): the seat due draws it
-            st.undealt.draw(st, due)
+        while undealt.stock:  # only the bottom card can be left (restaurant rules): the seat due draws it
+            undealt.draw(st, due)
         self._clear(st.players)
         for s in range(n):
-            hands[s] |= st.seats.piles[s]
-            st.seats.known[s] |= st.seats.piles[s]  # every won card was seen face up
-            st.seats.piles[s] = 0
-        tc = st.undealt.trump_card
+            hands[s] |= seats.piles[s]
+            seats.known[s] |= seats.piles[s]  # every won card was seen face up
+            seats.piles[s] = 0
+        tc = undealt.trump_card
         if tc >= 0:
-            st.undealt.trump_suit = suit_of(tc)
-            holder = st.undealt.trump_holder
+            undealt.trump_suit = suit_of(tc)
+            holder = undealt.trump_holder
             shown = st.rules.show_trump_card or st.rules.exposed_bottom or holder < 0
             if holder < 0:  # set aside at the deal: it names the suit, then leaves the game
                 st.two.killed |= 1 << tc
             else:
                 hands[holder] |= 1 << tc
                 if shown:
-                    st.seats.known[holder] |= 1 << tc
-            st.events.append(Event("trump", holder, 1 << tc, (st.undealt.trump_suit,),
-                                     -1 if shown else st.seats.sees[holder]))
+                    seats.known[holder] |= 1 << tc
+            st.events.append(Event("trump", holder, 1 << tc, (undealt.trump_suit,),
+                                     -1 if shown else seats.sees[holder]))
         self._redistribute_dreck(st)
 
     def _clear(self, players: int) -> None:
@@ -979,13 +1002,15 @@ class Trick:
 
     def _redistribute_dreck(self, st: State) -> None:
         """The dreck (Flurst "Make sure everyone has at least six cards")."""
+        seats = st.seats
+        undealt = st.undealt
         rules = st.rules
         n = st.players
-        hands = st.seats.hands
+        hands = seats.hands
         order = [(st.dealer + 1 + i) % n for i in range(n)]
         below = rules.dreck_below
         if below < 0:  # the rank of the trump card (pagat.com, "Number of cards needed")
-            below = rank_of(st.undealt.trump_card) if st.undealt.trump_card >= 0 else 0
+            below = rank_of(undealt.trump_card) if undealt.trump_card >= 0 else 0
         needy = [s for s in order if hands[s].bit_count() < below] if below else []
         if not needy:
             st.two.start(st, self._second_leader(st))
@@ -993,14 +1018,14 @@ class Trick:
         dreck = 0
         for r in range(2, rules.dreck_max_rank + 1):
             dreck |= RANK_MASKS[r]
-        if rules.dreck_trump_rank and st.undealt.trump_suit >= 0:
-            card = 1 << (st.undealt.trump_suit * 13 + rules.dreck_trump_rank - 2)
+        if rules.dreck_trump_rank and undealt.trump_suit >= 0:
+            card = 1 << (undealt.trump_suit * 13 + rules.dreck_trump_rank - 2)
             dreck |= card | card << TWIN  # both copies with two packs
         # the deal's packs only; a trump card set aside at the deal is out of play, not dreck
         dreck &= st.full & ~st.two.killed
         for s in range(n):
             hands[s] &= ~dreck
-            st.seats.known[s] &= ~dreck
+            seats.known[s] &= ~dreck
         st.dreck = dreck
         st.needy = needy
         st.events.append(Event("dreck", -1, dreck, tuple(needy)))
@@ -1016,6 +1041,7 @@ class Trick:
         self._give_dreck(st, st.needy, list(order))
 
     def _give_dreck(self, st: State, needy: list[int], order: list[int]) -> None:
+        seats = st.seats
         k = len(needy)
         if st.rules.dreck_remainder_aside and len(order) % k:
             # catsatcards.com, Flurst: what does not share out evenly joins the first trick of
@@ -1031,18 +1057,19 @@ class Trick:
         for i, c in enumerate(order):
             shares[needy[i % k]] |= 1 << c
         for s, got in shares.items():
-            st.seats.hands[s] |= got
+            seats.hands[s] |= got
         if k == 1:
-            st.seats.known[needy[0]] |= st.dreck
+            seats.known[needy[0]] |= st.dreck
         st.events.append(Event("dreck-dealt", -1, 0, tuple(needy)))
         if k > 1:  # who got which cards: each seat its own share
             for s, got in shares.items():
-                st.events.append(Event("dreck-share", s, got, (), st.seats.sees[s]))
+                st.events.append(Event("dreck-share", s, got, (), seats.sees[s]))
         st.two.start(st, self._second_leader(st))
 
     def _second_leader(self, st: State) -> int:
-        if st.rules.second_lead is SecondLead.TRUMP_DRAWER and st.undealt.trump_holder >= 0:
-            return st.undealt.trump_holder
+        undealt = st.undealt
+        if st.rules.second_lead is SecondLead.TRUMP_DRAWER and undealt.trump_holder >= 0:
+            return undealt.trump_holder
         if self.last_winner >= 0:
             return self.last_winner
         return st.first_leader

@@ -181,6 +181,7 @@ class Table:
         """Begin phase two with seat ``leader`` to lead (the next seat in the game if it holds
         nothing): the rule flags cached, seats without cards out, Blåmattis or the loser (the
         ``empty_hand`` option; pagat.com, "Play in the second phase"; ruling E15)."""
+        seats = st.seats
         n = st.players
         rules = st.rules
         st.phase = Phase.TWO
@@ -198,25 +199,25 @@ class Table:
                           and rules.empty_hand is not EmptyHand.BLAMATTIS and not st.double)
         self.table = []
         self.table_owners = []
-        empty = [s for s in ((st.dealer + 1 + i) % n for i in range(n)) if not st.seats.hands[s]]
+        empty = [s for s in ((st.dealer + 1 + i) % n for i in range(n)) if not seats.hands[s]]
         if empty and rules.empty_hand is EmptyHand.LOSES:
             st.events.append(Event("blamattis", empty[0]))
             st.finish(empty[0])
             return
         for s in empty:
             if rules.empty_hand is EmptyHand.BLAMATTIS:
-                st.seats.blue |= 1 << s
+                seats.blue |= 1 << s
                 st.events.append(Event("blamattis", s))
             else:
-                st.seats.out_order.append(s)
+                seats.out_order.append(s)
                 st.events.append(Event("out", s))
-        holding = [s for s in range(n) if st.seats.hands[s]]
-        if len(holding) + st.seats.blue.bit_count() <= 1 or not holding:
+        holding = [s for s in range(n) if seats.hands[s]]
+        if len(holding) + seats.blue.bit_count() <= 1 or not holding:
             st.finish(holding[0] if holding else None)
             return
-        if not st.seats.hands[leader]:
-            leader = st.seats.next_active(leader)
-        self._lead_two(st, leader, st.seats.in_game())
+        if not seats.hands[leader]:
+            leader = seats.next_active(leader)
+        self._lead_two(st, leader, seats.in_game())
 
     def _lead_two(self, st: State, leader: int, active: int) -> None:
         self.kill_at = active
@@ -243,10 +244,11 @@ class Table:
     def high_trump(self, st: State) -> int:
         """The highest trump still in the game (not killed or out of play), or -1.  With two
         packs, the highest trump of which a copy is still in the game (a first-pack card)."""
-        if st.undealt.trump_suit < 0:
+        undealt = st.undealt
+        if undealt.trump_suit < 0:
             return -1
         gone = self.killed & self.killed >> TWIN if st.double else self.killed
-        return (SUIT_MASKS[st.undealt.trump_suit] & ~gone).bit_length() - 1
+        return (SUIT_MASKS[undealt.trump_suit] & ~gone).bit_length() - 1
 
     def beat_candidates(self, st: State, hand: int) -> int:
         """Phase two: the cards of card set ``hand`` that may take part in a beat of the top play
@@ -275,9 +277,10 @@ class Table:
         """Every legal phase-two action of seat ``s`` (the seat to act): leads, or beats and the
         pick-up (pagat.com, "Play in the second phase"; Flurst, "The Second Part"; the high
         trump, forced pick-up and Blåmattis options); with two packs the copies the seat holds."""
-        held = st.seats.hands[s]
+        seats = st.seats
+        held = seats.hands[s]
         table = self.table
-        if table and (self.forced or st.seats.blue >> s & 1):
+        if table and (self.forced or seats.blue >> s & 1):
             return [PICK_UP_ACTION]
         # two packs: plays are worked out on card kinds, then given the copies the seat holds
         hand = fold(held) if st.double else held
@@ -355,6 +358,7 @@ class Table:
     def explain(self, st: State, s: int, action: Action) -> str:
         """Why phase-two ``action`` is not legal for seat ``s`` now, in the rules' terms (one
         line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
+        seats = st.seats
         if s != st.to_act:
             return f"it is seat {st.to_act}'s turn, not yours"
         kind = action.kind
@@ -363,10 +367,10 @@ class Table:
         if kind != Kind.PLAY:
             return f"there is no {kind.name.lower().replace('_', ' ')} in phase two: play a card or pick up"
         cards = action.cards
-        missing = cards & ~st.seats.hands[s]
+        missing = cards & ~seats.hands[s]
         if missing:
             return f"you do not hold {card_label(missing.bit_length() - 1)}"
-        if self.table and st.seats.blue >> s & 1:
+        if self.table and seats.blue >> s & 1:
             return "you start phase two with no cards (Blåmattis): first you must pick up the lowest card"
         if self.table and self.forced:
             return "a seat has picked up: everyone after it must pick up too until the table is empty"
@@ -404,6 +408,7 @@ class Table:
         """Seat ``s`` leads or beats with the play ``cards`` (a card set: one card or a run); then
         a seat out, the trick killed, the avstickshög drawn, the next seat to act or the end
         (pagat.com, "Play in the second phase"; Flurst, "The Second Part").  Unchecked."""
+        undealt = st.undealt
         seats = st.seats
         hands = seats.hands
         left = hands[s] ^ cards
@@ -423,7 +428,7 @@ class Table:
             ev.append(Event("three-cards", s))
         elif k == 1:
             ev.append(Event("one-card", s))
-        elif k == 0 and not st.undealt.reserve:  # with cards in the avstickshög a seat is not out yet
+        elif k == 0 and not undealt.reserve:  # with cards in the avstickshög a seat is not out yet
             seats.out_order.append(s)
             ev.append(Event("out", s))
             if seats.in_game() == 1:
@@ -433,8 +438,8 @@ class Table:
                 return
         if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(st, cards)):
             self._kill(st, s)
-            if st.undealt.reserve:
-                st.undealt.draw_reserve(st, s)
+            if undealt.reserve:
+                undealt.draw_reserve(st, s)
                 if st.phase == Phase.OVER:
                     return
             self._lead_two(st, s if hands[s] else seats.next_active(s), seats.in_game())
@@ -452,15 +457,16 @@ class Table:
     def _ends_trick(self, st: State, cards: int) -> bool:
         """True if the play ``cards`` just put on the table ends the trick: the kill count
         reached, a trump on a non-trump (if the rules say so), or a complete suit."""
+        undealt = st.undealt
         table = self.table
         if len(table) >= self.kill_at:
             return True
         rules = st.rules
         cards = fold(cards)  # two packs: card kinds
         suit = ((cards & -cards).bit_length() - 1) // 13
-        if rules.trump_ends_trick and len(table) >= 2 and suit == st.undealt.trump_suit:
+        if rules.trump_ends_trick and len(table) >= 2 and suit == undealt.trump_suit:
             below = fold(table[-2])
-            if (below.bit_length() - 1) // 13 != st.undealt.trump_suit:
+            if (below.bit_length() - 1) // 13 != undealt.trump_suit:
                 return True
         if rules.complete_suit_ends:
             on_table = 0

@@ -74,16 +74,17 @@ class Undealt:
         return other
     def draw(self, st: State, seat: int) -> None:
         """Replenish ``seat`` by one card; the last stock card is set aside as the trump card."""
+        seats = st.seats
         stock = self.stock
         if not stock:
             return
         c = stock.pop()
         if stock or st.rules.bottom_aside:
-            st.seats.hands[seat] |= 1 << c
-            st.events.append(_event(Event, ("draw", seat, 1 << c, (), st.seats.sees[seat])))
+            seats.hands[seat] |= 1 << c
+            st.events.append(_event(Event, ("draw", seat, 1 << c, (), seats.sees[seat])))
         elif st.trick.beat:  # Mas: the turned-up trump is drawn into the hand, face up
-            st.seats.hands[seat] |= 1 << c
-            st.seats.known[seat] |= 1 << c
+            seats.hands[seat] |= 1 << c
+            seats.known[seat] |= 1 << c
             self.trump_card = c
             self.trump_holder = seat
             st.events.append(Event("draw", seat, 1 << c))

@@ -73,12 +73,17 @@ class Undealt:
         other.spare = self.spare
         return other
     def draw(self, st: State, seat: int) -> None:
-        """Replenish ``seat`` by one card; the last stock card is set aside as the trump card."""
-        seats = st.seats
+        """Seat ``seat`` draws the top stock card into its hand (nothing if the stock is empty).
+        The last stock card is the trump card: set aside face down (pagat.com, "keeps it face
+        down"), shown as it is drawn (``trump_shown_when_drawn``, catsatcards.com), or in Mas drawn
+        into the hand face up; with ``bottom_aside`` it was set aside at the deal and every stock
+        card is drawn (Flurst, "No bottom card").  Records the event (``draw``, ``trump-aside``
+        or ``trump-drawn``)."""
         stock = self.stock
         if not stock:
             return
         c = stock.pop()
+        seats = st.seats
         if stock or st.rules.bottom_aside:
             seats.hands[seat] |= 1 << c
             st.events.append(_event(Event, ("draw", seat, 1 << c, (), seats.sees[seat])))
@@ -98,7 +103,8 @@ class Undealt:
                 st.events.append(Event("trump-aside", seat))
 
     def draw_up(self, st: State, seat: int) -> None:
-        """Mas: draw until ``seat`` holds ``hand_size`` cards or the stock is empty."""
+        """Mas: seat ``seat`` draws (:meth:`draw`) until it holds ``rules.hand_size`` cards or the
+        stock is empty (pagat.com, "Mas")."""
         while self.stock and st.seats.hands[seat].bit_count() < st.rules.hand_size:
             self.draw(st, seat)
 
@@ -106,19 +112,20 @@ class Undealt:
         """Two seats with an avstickshög (pagat.com, "Two Player Game"): after a kill each seat
         draws one card from it, ``last`` (the seat that played last) first.  A seat with no cards
         once the pile is empty is out, and then the other loses."""
-        seats = (last, 1 - last)
-        for seat in seats:
+        seats = st.seats
+        pair = (last, 1 - last)
+        for seat in pair:
             if self.reserve:
                 c = self.reserve.pop()
-                st.seats.hands[seat] |= 1 << c
-                st.events.append(Event("reserve-draw", seat, 1 << c, (), st.seats.sees[seat]))
+                seats.hands[seat] |= 1 << c
+                st.events.append(Event("reserve-draw", seat, 1 << c, (), seats.sees[seat]))
         if self.reserve:
             return
-        for seat in seats:
-            if not st.seats.hands[seat] and seat not in st.seats.out_order:
-                st.seats.out_order.append(seat)
+        for seat in pair:
+            if not seats.hands[seat] and seat not in seats.out_order:
+                seats.out_order.append(seat)
                 st.events.append(Event("out", seat))
-        holding = [seat for seat in seats if st.seats.hands[seat]]
+        holding = [seat for seat in pair if seats.hands[seat]]
         if len(holding) == 1:
             st.finish(holding[0])
 

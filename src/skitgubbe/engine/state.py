@@ -515,7 +515,8 @@ class State:
         """An independent copy: every part copied (:meth:`Seats.copy <skitgubbe.engine.seats.Seats.copy>`
         and the others), the history, the events and the needy seats too.  The fields are set one
         by one in the order :meth:`new` sets them (see :meth:`Seats.copy
-        <skitgubbe.engine.seats.Seats.copy>`: a copy through ``__dict__`` reads slower)."""
+        <skitgubbe.engine.seats.Seats.copy>`: a copy through ``__dict__`` reads slower); fields
+        that a subclass adds are not copied."""
         other = object.__new__(type(self))
         other.double = self.double
         other.full = self.full

@@ -60,7 +60,9 @@ __all__ = [
     "refused",
     "sluff",
     "sluffs_of",
+    "snapshot",
     "stack_deck",
+    "state_fields",
     "unmatched_leader_filler",
 ]
 
@@ -225,7 +227,7 @@ def phase_two(rules: Rules, hands: Sequence[str], trump: str = "H", leader: int 
     cards and the trump card are shown)."""
     state = State.from_phase_two(rules, [cs(h) for h in hands], trump_suit=SUITS.index(trump), leader=leader)
     if open_hands:
-        state.known = list(state.hands)
+        state.seats.known = list(state.hands)
     for m in moves:
         state.apply(parse_action(m))
     return state
@@ -288,14 +290,25 @@ def pick(state: State, rng: random.Random) -> tuple[int, Action]:
 # -- checks -------------------------------------------------------------------------------------------
 
 
+def state_fields(state: State) -> dict[str, object]:
+    """Every field of ``state``: the deal's own (by name) and each part's (``"seats.hands"``,
+    ``"trick.rounds"``...; :meth:`State.parts`)."""
+    out: dict[str, object] = {k: v for k, v in state.__dict__.items() if k not in state.parts()}
+    for name, part in state.parts().items():
+        for k, v in vars(part).items():
+            out[f"{name}.{k}"] = v
+    return out
+
+
 def snapshot(state: State, *, full_history: bool = False) -> dict[str, object]:
-    """Every attribute of ``state`` as immutable data (lists become tuples).  The history and
-    events lists are append-only; by default only their length and last entry are kept."""
+    """Every field of ``state`` and of its parts (:func:`state_fields`) as immutable data (lists
+    become tuples).  The history and events lists are append-only; by default only their length
+    and last entry are kept."""
     out: dict[str, object] = {}
-    for k, v in state.__dict__.items():
+    for k, v in state_fields(state).items():
         if k in ("history", "events") and not full_history:
             out[k] = (len(v), v[-1] if v else None)
-        elif k == "rounds":
+        elif k == "trick.rounds":
             out[k] = tuple(map(tuple, v))
         elif type(v) is list:
             out[k] = tuple(v)

@@ -124,7 +124,7 @@ def test_a_king_counts_as_the_top_card_once_the_ace_is_killed() -> None:
     (king,) = parse_cards("KH")
     live = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
     st.hands[1] &= ~cs("AH")  # as if the ace had been killed
-    st.killed |= cs("AH")
+    st.two.killed |= cs("AH")
     dead = bot.strengths(view_of(st, 0), track(view_of(st, 0)))[king]
     # the same card beaten (the 5H) out of the seven cards the others may hold, then six
     assert live == pytest.approx(bot.power_scale / 7 + 13 * bot.rank_tiebreak)

@@ -126,7 +126,9 @@ def places(state: State) -> dict[str, int]:
 
 
 def check_cards(state: State) -> None:
-    """Each of the 52 cards (104 with two packs) is in exactly one place."""
+    """Each of the 52 cards (104 with two packs) is in exactly one place, and every part of the
+    state keeps its invariants (:meth:`State.check_parts`)."""
+    state.check_parts()
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
     full = full_deck(state.rules.decks)
     seen = 0

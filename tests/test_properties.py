@@ -22,7 +22,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import pick, snapshot
+from helpers import pick, snapshot, state_fields
 from skitgubbe.engine.actions import CHANCE, Action, Kind
 from skitgubbe.engine.base import Phase
 from skitgubbe.engine.cards import FULL_DECK, cards_in, is_run, mask_of, rank_of, suit_of
@@ -104,7 +104,9 @@ def trump_apart(state: State) -> bool:
 
 
 def check_cards(state: State) -> None:
-    """Each of the 52 cards is in exactly one place."""
+    """Each of the 52 cards is in exactly one place, and every part of the
+    state keeps its invariants (:meth:`State.check_parts`)."""
+    state.check_parts()
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
     seen = 0
     where: dict[int, str] = {}
@@ -549,7 +551,7 @@ def test_clones_are_independent(
     # no list, nor list inside a list, is shared: scribbling on every one of a clone's leaves
     # the state it was taken from alone
     scribbled = kept.clone()
-    for value in scribbled.__dict__.values():
+    for value in state_fields(scribbled).values():
         if type(value) is list:
             for inner in value:
                 if type(inner) is list:

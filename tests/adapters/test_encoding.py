@@ -188,7 +188,7 @@ def _swap_hidden(state: State, seat: int, rng: random.Random) -> State | None:
                 elif where == "reserve":
                     other.reserve[i] = new
                 else:
-                    other.trump_card = new
+                    other.undealt.trump_card = new  # (a field write: through its part)
             return other
     return None
 

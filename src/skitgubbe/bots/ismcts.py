@@ -507,7 +507,8 @@ _MOVES_LIMIT = 100_000
 def _key(st: State) -> tuple[object, ...]:
     """What decides a phase-two move of the counter model in ``st`` (not its loop check, which
     reads the history)."""
-    return (tuple(st.hands), tuple(st.table), st.to_act, st.kill_at, st.forced, st.blue)
+    seats, two = st.seats, st.two  # the parts, read directly on this hot path
+    return (tuple(seats.hands), tuple(two.table), st.to_act, two.kill_at, two.forced, seats.blue)
 
 
 def _rewards(st: State) -> list[float]:

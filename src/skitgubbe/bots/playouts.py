@@ -47,9 +47,10 @@ def _plain_options(st: State, p: int) -> int | Action:
     """Under ``State.plain_two``, for the seat ``p`` to act: the card set its plays are drawn from
     (the engine's candidates when following, else the hand), or the action it must take at once:
     pick up (nothing may be played) or go out (the whole hand is one legal play)."""
-    hand = st.hands[p]
-    if st.table:
-        m = st.beat_candidates(hand)  # the engine's own: no anti-trump under these rules
+    two = st.two  # the parts, read directly on this hot path (State's read-only surface is slower)
+    hand = st.seats.hands[p]
+    if two.table:
+        m = two.beat_candidates(st, hand)  # the engine's own: no anti-trump under these rules
         if not m:
             return PICK_UP_ACTION
     else:
@@ -57,7 +58,7 @@ def _plain_options(st: State, p: int) -> int | Action:
     if not hand & ~m:  # every card may be played: go out if the hand is one play
         if hand & (hand - 1) == 0:
             return Action(_PLAY, hand)
-        if st.runs:
+        if two.runs:
             low = hand & -hand
             hs = (low.bit_length() - 1) // 13
             if hand & SUIT_MASKS[hs] == hand and (hand + low) & hand == 0:
@@ -95,20 +96,22 @@ def _greedy_suit(s: int, bits: int, runs: bool) -> tuple[int, Action]:
 def greedy_two(st: State, p: int) -> Action:
     """The greedy phase-two move of seat ``p`` (module docstring): per suit from a cache under the
     plain rules when ``p`` is to act, else :func:`greedy_listed`; the same move either way."""
-    if not (st.plain_two and st.to_act == p):
+    two = st.two
+    if not (two.plain_two and st.to_act == p):
         return greedy_listed(st, p)
     m = _plain_options(st, p)
     if isinstance(m, Action):
         return m
     best: Action | None = None
     best_v = -10**9
-    base = 4 if st.runs else 0
-    trump = st.trump_suit
+    runs = two.runs
+    base = 4 if runs else 0
+    trump = st.undealt.trump_suit
     s = 0
     while m:
         bits = m & _SUIT_BITS
         if bits:
-            hit = _greedy_in_suit[base + s][bits] or _greedy_suit(s, bits, st.runs)
+            hit = _greedy_in_suit[base + s][bits] or _greedy_suit(s, bits, runs)
             v = hit[0] - 13 if s == trump else hit[0]
             if v > best_v:
                 best, best_v = hit[1], v
@@ -190,16 +193,17 @@ def heuristic_two(st: State, p: int) -> Action:
     """The heuristic bot's phase-two move of seat ``p`` (module docstring): per suit from a cache
     under the plain rules when ``p`` is to act, else :func:`heuristic_listed`; the same move
     either way.  Source of the rules: :class:`~skitgubbe.bots.heuristic.HeuristicBot`."""
-    if not (st.plain_two and st.to_act == p):
+    two = st.two
+    if not (two.plain_two and st.to_act == p):
         return heuristic_listed(st, p)
     m = _plain_options(st, p)
     if isinstance(m, Action):
         return m
-    size = min(7, max(2, st.hands[p].bit_count()))
-    table = st.table
-    kills = bool(table) and len(table) + 1 >= st.kill_at
-    trump = st.trump_suit
-    runs = st.runs
+    size = min(7, max(2, st.seats.hands[p].bit_count()))
+    table = two.table
+    kills = bool(table) and len(table) + 1 >= two.kill_at
+    trump = st.undealt.trump_suit
+    runs = two.runs
     cache = _heuristic_in_suit
     best: Action | None = None
     best_v = -1e18
@@ -262,8 +266,9 @@ def outcome_key(st: State) -> tuple[object, ...]:
     """What decides how phase two goes on from ``st`` when every seat plays a fixed rule: the
     hands, the table and who played each of its plays, the seat to act, the kill size, the forced
     pick-up and Blåmattis flags, the avstickshög and how many seats are out."""
-    return (tuple(st.hands), tuple(st.table), tuple(st.table_owners), st.to_act, st.kill_at,
-            st.forced, st.blue, tuple(st.reserve), len(st.out_order))
+    seats, two = st.seats, st.two
+    return (tuple(seats.hands), tuple(two.table), tuple(two.table_owners), st.to_act, two.kill_at,
+            two.forced, seats.blue, tuple(st.undealt.reserve), len(seats.out_order))
 
 
 def heuristic_outcome(st: State, seat: int, limit: int, memo: OutcomeMemo | None = None) -> int:
@@ -307,10 +312,11 @@ def _play_on(st: State, bits: int, limit: int, memo: OutcomeMemo | None) -> tupl
     path: list[tuple[object, ...]] = []
     n = 0
     safe = loser = -1
+    out_order = st.seats.out_order  # (the part's own list: the engine appends to it, never replaces it)
     while st.phase == _TWO:
         if bits:
             safe = 0
-            for s in st.out_order:
+            for s in out_order:
                 safe |= 1 << s
             if safe & bits == bits:
                 break

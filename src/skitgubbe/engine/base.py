@@ -1,15 +1,13 @@
-"""Types shared by the state machine's modules: phases, events, outcome, errors,
-and :class:`StateBase`, the attributes every part of the machine reads."""
+"""Types shared by the state machine's modules: phases, events, outcome, errors."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 from .actions import Action, Kind
-from .position import Position
-from .rules import Rules, short_repr
+from .rules import short_repr
 
-__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "StateBase", "describe_action",
+__all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "describe_action",
            "PUBLIC"]
 
 
@@ -116,124 +114,3 @@ class Outcome(NamedTuple):
     loser: int | None
     out_order: tuple[int, ...]
     abandoned: bool = False
-
-
-class StateBase:
-    """The attributes of a deal in progress, shared by the phase modules.
-
-    See :class:`skitgubbe.engine.state.State` for what each means.
-    """
-
-    rules: Rules
-    double: bool  # two packs (rules.decks == 2): cards 52..103 are the second pack's copies
-    full: int  # every card of the deal's packs (cards.FULL_DECK or cards.DOUBLE_DECK)
-    players: int
-    dealer: int
-    first_leader: int
-    live: bool
-    ask_all: bool  # every seat holding cards is asked in every sluff window (State.new ask_every_seat)
-    action_limit: int
-    deck: tuple[int, ...]
-    phase: int
-    to_act: int
-    hands: list[int]
-    piles: list[int]
-    known: list[int]
-    stock: list[int]
-    trump_card: int
-    trump_holder: int
-    trump_suit: int
-    history: list[tuple[int, Action]]
-    events: list[Event]
-    sees: list[int]  # per seat, the seats that see what it holds (seen_by), for private events
-    tricks: int
-    out_order: list[int]
-    loser: int | None
-    abandoned: bool
-    needy: list[int]
-    dreck: int
-    dreck_move: int
-    position: Position | None  # the phase-two position play started from, if any
-
-    # phase one (see phase_one.py)
-    strength: tuple[int, ...]  # phase-one strength of each rank 0..14 (aces low or high)
-    spare: int  # stock cards that cannot be turned up or replace a sluff (the bottom trump card)
-    leader: int
-    round_seats: list[int]
-    round_pos: int
-    round_cards: list[tuple[int, int]]
-    rounds: list[list[tuple[int, int]]]
-    sluffs: list[tuple[int, int]]
-    trick_cards: int
-    trick_ranks: int
-    contributed: list[int]
-    round_high: int
-    winner: int
-    pending: int
-    sluffed: int  # seats (bitmask) that have sluffed into the current trick
-    occasion: int  # the seat whose sluffing occasion is under way (sluff_once), or -1
-    occasion_hand: int  # that seat's hand when the occasion began: only these cards may be sluffed
-    tie_rank: int  # the tied rank that started the current war or bounce round, 0 if none
-    window_start: int
-    last_winner: int
-    beat: bool  # Mas: phase one is beat-or-pick-up (FirstPhase.BEAT)
-    last_put: int  # the card most recently put into the trick (played or sluffed), -1 if none
-    # a chance deal other than the dreck waiting in Phase.DRECK (Koira's split, an incomplete trick)
-    chance_seats: list[int]  # the seats dealt to, in dealing order (empty: none pending)
-    chance_cards: int  # the cards to deal
-    chance_to_piles: bool  # into piles (Koira's split) rather than hands
-    reserve: list[int]  # the avstickshög (two seats), top card last
-    # phase two (see phase_two.py)
-    table: list[int]
-    table_owners: list[int]
-    kill_at: int
-    killed: int
-    # rule flags cached when phase two starts (the hot path reads these, not self.rules)
-    runs: bool  # plays may be runs
-    min_run: int  # fewest cards in a run of two or more
-    from_two: bool  # runs must start with a 2
-    pick_top: bool  # a pick-up takes the top play
-    anti: int  # the anti-trump suit, -1 for none
-    forced: bool  # a pick-up has forced the following seats to pick up
-    extra_ends: bool  # a trick may end otherwise than by the kill count
-    plain_two: bool  # no option that the fast random sampler does not handle
-    blue: int  # seats (bitmask) that are Blåmattis: no cards yet, in the game until they pick up
-
-    def left_of(self, seat: int) -> int:
-        """The seat to the left (next clockwise) of ``seat``."""
-        return (seat + 1) % self.players
-
-    def seen_by(self, seat: int) -> int:
-        """The seats (bitmask) that see what ``seat`` holds: the seat, and under 3-player
-        confusion its partner hand (one person holds both; Flurst, "3-player confusion")."""
-        if self.rules.confusion:
-            return 1 << seat | 1 << (seat + 3) % 6
-        return 1 << seat
-
-    def _next_active(self, seat: int) -> int:
-        """The first seat clockwise after ``seat`` that is still in the game: it holds
-        cards, or is a Blåmattis yet to pick up (``seat`` itself if no other is)."""
-        n = self.players
-        hands = self.hands
-        blue = self.blue
-        s = (seat + 1) % n
-        while not hands[s] and not blue >> s & 1 and s != seat:
-            s = (s + 1) % n
-        return s
-
-    def _in_game(self) -> int:
-        """Seats still in the game: holding cards, or a Blåmattis yet to pick up."""
-        hands = self.hands
-        return len(hands) - hands.count(0) + self.blue.bit_count()
-
-    def _finish(self, loser: int | None) -> None:
-        self.phase = Phase.OVER
-        self.to_act = -2
-        self.loser = loser
-        self.pending = 0
-        if loser is not None:
-            self.events.append(Event("loser", loser))
-
-    def _start_phase_two(self, leader: int) -> None:
-        """Begin phase two with ``leader`` to lead (implemented in phase_two.py)."""
-        raise NotImplementedError  # pragma: no cover

@@ -15,14 +15,18 @@ held cards when it was led; it ends too when every card has been picked up.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
-from .base import Event, Phase, StateBase
+from .base import Event, Phase
 from .beating import anti_trump_suit, beats
 from .cards import SUIT_MASKS, SUIT_NAMES, TWIN, canonical, card_label, fold, format_cards, is_run
 from .rules import EmptyHand, PickUp, Plays
 
-__all__ = ["PhaseTwo", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = ["Table", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
 
 
 def pick_up_take(plays: Sequence[int], mode: PickUp) -> tuple[int, int, int]:
@@ -89,130 +93,223 @@ _event = tuple.__new__  # builds an Event from a full 5-tuple without the Python
 _PLAY_ONE = single_actions(Kind.PLAY, (1 << 52) - 1)
 
 
-class PhaseTwo(StateBase):
-    """The phase-two part of :class:`skitgubbe.engine.state.State` (a mixin)."""
+class Table:
+    """The phase-two table and the cards killed: a part of the state that owns its data, and the
+    phase-two rules as its methods.
 
-    def _start_phase_two(self, leader: int) -> None:
-        n = self.players
-        rules = self.rules
-        self.phase = Phase.TWO
+    The methods take the :class:`~skitgubbe.engine.state.State` (``st``) whose part this is: they
+    read and write the other parts through it (the seats, the avstickshög) and the deal's own
+    fields (``phase``, ``to_act``, ``events``, ``tricks``).  Only the state and the engine call
+    them.
+
+    Attributes (card sets are ``int`` bitmasks, bit i = card i):
+        table: the plays on the table (list of card sets, each one card or a run), bottom (the
+            lead) first; ``table_owners`` the seat of each play.
+        kill_at: how many plays kill the trick: the seats in the game when it was led (0 before
+            phase two).
+        killed: the cards out of play (card set): killed tricks, the trump card set aside at the
+            deal, the dreck put aside, a written position's cards out of play.
+        forced: a pick-up has forced the following seats to pick up (``forced_pickup``).
+    The rule flags, cached when phase two starts (the hot path reads these, not ``st.rules``;
+    all false before it):
+        runs: plays may be runs; ``min_run`` the fewest cards in a run of two or more;
+            ``from_two``: runs must start with a 2.
+        pick_top: a pick-up takes the top play.
+        anti: the anti-trump suit 0..3, -1 for none.
+        extra_ends: a trick may end otherwise than by the kill count.
+        plain_two: no option that the fast random sampler (:meth:`random`) does not handle.
+
+    Invariants (:meth:`check`): ``table`` and ``table_owners`` have the same length; every play
+    is a non-empty card set, the plays are pairwise disjoint and share no card with ``killed``;
+    each owner is a seat; ``0 <= len(table) < kill_at`` once a trick is led (a full table is
+    killed at once).
+    """
+
+    def __init__(self) -> None:
+        """An empty table, nothing killed, the rule flags off (set by :meth:`start`)."""
+        self.table: list[int] = []
+        self.table_owners: list[int] = []
+        self.kill_at = 0
+        self.killed = 0
+        self.forced = False
+        self.runs = False
+        self.min_run = 2
+        self.from_two = False
+        self.pick_top = False
+        self.anti = -1
+        self.extra_ends = False
+        self.plain_two = False
+
+    def copy(self) -> Table:
+        """An independent copy: the table and its owners copied.
+
+        The fields are set one by one, in the order ``__init__`` sets them, so that the copy
+        keeps CPython's compact attribute layout (a copy made through ``__dict__`` reads its
+        attributes several times slower)."""
+        other = object.__new__(type(self))
+        other.table = self.table.copy()
+        other.table_owners = self.table_owners.copy()
+        other.kill_at = self.kill_at
+        other.killed = self.killed
+        other.forced = self.forced
+        other.runs = self.runs
+        other.min_run = self.min_run
+        other.from_two = self.from_two
+        other.pick_top = self.pick_top
+        other.anti = self.anti
+        other.extra_ends = self.extra_ends
+        other.plain_two = self.plain_two
+        return other
+    def check(self, players: int) -> None:
+        """Raise ``AssertionError`` naming the first invariant (class docstring) that fails;
+        ``players`` is the number of seats."""
+        if len(self.table) != len(self.table_owners):
+            raise AssertionError("table: the plays and their owners differ in number")
+        seen = self.killed
+        for p, s in zip(self.table, self.table_owners, strict=True):
+            if p <= 0:
+                raise AssertionError("table: an empty play")
+            if seen & p:
+                raise AssertionError("table: a card is on the table twice, or on the table and killed")
+            seen |= p
+            if not 0 <= s < players:
+                raise AssertionError(f"table: the owner {s} of a play is not a seat")
+        if self.table and len(self.table) >= self.kill_at:
+            raise AssertionError(f"table: {len(self.table)} plays stand with a kill count of {self.kill_at}")
+
+    def start(self, st: State, leader: int) -> None:
+        """Begin phase two with seat ``leader`` to lead (the next seat in the game if it holds
+        nothing): the rule flags cached, seats without cards out, Blåmattis or the loser (the
+        ``empty_hand`` option; pagat.com, "Play in the second phase"; ruling E15)."""
+        seats = st.seats
+        n = st.players
+        rules = st.rules
+        st.phase = Phase.TWO
         self.runs = rules.plays is not Plays.SINGLE
         self.min_run = 3 if rules.plays is Plays.RUN3 else 2
         self.from_two = rules.plays is Plays.RUN_FROM_TWO
         self.pick_top = rules.pick_up is PickUp.TOP_CARD
-        self.anti = anti_trump_suit(rules.anti_trump, self.trump_suit) if self.trump_suit >= 0 else -1
+        trump = st.undealt.trump_suit
+        self.anti = anti_trump_suit(rules.anti_trump, trump) if trump >= 0 else -1
         self.forced = False
         self.extra_ends = rules.complete_suit_ends or rules.trump_ends_trick
         self.plain_two = (rules.plays in (Plays.SINGLE, Plays.RUN) and self.anti < 0
                           and not rules.high_trump_kills_only and not rules.forced_pickup
                           and not rules.beat_any_suit
-                          and rules.empty_hand is not EmptyHand.BLAMATTIS and not self.double)
+                          and rules.empty_hand is not EmptyHand.BLAMATTIS and not st.double)
         self.table = []
         self.table_owners = []
-        empty = [s for s in ((self.dealer + 1 + i) % n for i in range(n)) if not self.hands[s]]
+        empty = [s for s in ((st.dealer + 1 + i) % n for i in range(n)) if not seats.hands[s]]
         if empty and rules.empty_hand is EmptyHand.LOSES:
-            self.events.append(Event("blamattis", empty[0]))
-            self._finish(empty[0])
+            st.events.append(Event("blamattis", empty[0]))
+            st.finish(empty[0])
             return
         for s in empty:
             if rules.empty_hand is EmptyHand.BLAMATTIS:
-                self.blue |= 1 << s
-                self.events.append(Event("blamattis", s))
+                seats.blue |= 1 << s
+                st.events.append(Event("blamattis", s))
             else:
-                self.out_order.append(s)
-                self.events.append(Event("out", s))
-        holding = [s for s in range(n) if self.hands[s]]
-        if len(holding) + self.blue.bit_count() <= 1 or not holding:
-            self._finish(holding[0] if holding else None)
+                seats.out_order.append(s)
+                st.events.append(Event("out", s))
+        holding = [s for s in range(n) if seats.hands[s]]
+        if len(holding) + seats.blue.bit_count() <= 1 or not holding:
+            st.finish(holding[0] if holding else None)
             return
-        if not self.hands[leader]:
-            leader = self._next_active(leader)
-        self._lead_two(leader, self._in_game())
+        if not seats.hands[leader]:
+            leader = seats.next_active(leader)
+        self._lead_two(st, leader, seats.in_game())
 
-    def _lead_two(self, leader: int, active: int) -> None:
+    def _lead_two(self, st: State, leader: int, active: int) -> None:
         self.kill_at = active
         self.table = []
         self.table_owners = []
         self.forced = False
-        while self.blue >> leader & 1:  # a Blåmattis has nothing to lead: the next seat leads
-            leader = self._next_active(leader)
-        self.to_act = leader
-        self._check_lead()
+        seats = st.seats
+        while seats.blue >> leader & 1:  # a Blåmattis has nothing to lead: the next seat leads
+            leader = seats.next_active(leader)
+        st.to_act = leader
+        self.check_lead(st)
 
-    def _check_lead(self) -> None:
+    def check_lead(self, st: State) -> None:
         """High trump rule: a seat on lead holding only the highest trump left passes the lead
         to its right (the next seat counterclockwise that holds cards)."""
-        if self.rules.high_trump_kills_only and not self.table and not self._legal_two(self.to_act):
-            n = self.players
-            s = (self.to_act - 1) % n
-            while not self.hands[s]:
+        if st.rules.high_trump_kills_only and not self.table and not self.legal(st, st.to_act):
+            n = st.players
+            s = (st.to_act - 1) % n
+            while not st.seats.hands[s]:
                 s = (s - 1) % n
-            self.events.append(Event("lead-passes", self.to_act, 0, (s,)))
-            self.to_act = s
+            st.events.append(Event("lead-passes", st.to_act, 0, (s,)))
+            st.to_act = s
 
-    def high_trump(self) -> int:
+    def high_trump(self, st: State) -> int:
         """The highest trump still in the game (not killed or out of play), or -1.  With two
         packs, the highest trump of which a copy is still in the game (a first-pack card)."""
-        if self.trump_suit < 0:
+        undealt = st.undealt
+        if undealt.trump_suit < 0:
             return -1
-        gone = self.killed & self.killed >> TWIN if self.double else self.killed
-        return (SUIT_MASKS[self.trump_suit] & ~gone).bit_length() - 1
+        gone = self.killed & self.killed >> TWIN if st.double else self.killed
+        return (SUIT_MASKS[undealt.trump_suit] & ~gone).bit_length() - 1
 
-    def beat_candidates(self, hand: int) -> int:
+    def beat_candidates(self, st: State, hand: int) -> int:
         """Phase two: the cards of card set ``hand`` that may take part in a beat of the top play
         (a higher card of its suit, or a trump on a non-trump; the table must not be empty).  With
         two packs ``hand`` and the result are card kinds (:func:`~skitgubbe.engine.cards.fold`)."""
-        top = fold(self.table[-1]) if self.double else self.table[-1]
+        top = fold(self.table[-1]) if st.double else self.table[-1]
         th = top.bit_length() - 1
         ts = th // 13
         m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
-        if ts != self.trump_suit and ts != self.anti:
-            m |= hand & SUIT_MASKS[self.trump_suit]
-            if self.rules.beat_any_suit:  # any higher non-trump (the Flurst page read literally)
+        trump = st.undealt.trump_suit
+        if ts != trump and ts != self.anti:
+            m |= hand & SUIT_MASKS[trump]
+            if st.rules.beat_any_suit:  # any higher non-trump (the Flurst page read literally)
                 r = th % 13
                 for s in range(4):
-                    if s not in (ts, self.trump_suit):
+                    if s not in (ts, trump):
                         m |= hand & SUIT_MASKS[s] & ~((2 << (13 * s + r)) - 1)
         return m
 
-    def _plays(self, m: int) -> tuple[Action, ...]:
+    def _plays(self, st: State, m: int) -> tuple[Action, ...]:
         if self.runs:
             return run_actions(m, self.min_run, self.from_two)
         return single_actions(Kind.PLAY, m)
 
-    def _legal_two(self, s: int) -> list[Action]:
-        held = self.hands[s]
+    def legal(self, st: State, s: int) -> list[Action]:
+        """Every legal phase-two action of seat ``s`` (the seat to act): leads, or beats and the
+        pick-up (pagat.com, "Play in the second phase"; Flurst, "The Second Part"; the high
+        trump, forced pick-up and Blåmattis options); with two packs the copies the seat holds."""
+        seats = st.seats
+        held = seats.hands[s]
         table = self.table
-        if table and (self.forced or self.blue >> s & 1):
+        if table and (self.forced or seats.blue >> s & 1):
             return [PICK_UP_ACTION]
         # two packs: plays are worked out on card kinds, then given the copies the seat holds
-        hand = fold(held) if self.double else held
-        acts = self._plays(self.beat_candidates(hand) if table else hand)
-        if self.rules.high_trump_kills_only:
-            ht = self.high_trump()
+        hand = fold(held) if st.double else held
+        acts = self._plays(st, self.beat_candidates(st, hand) if table else hand)
+        if st.rules.high_trump_kills_only:
+            ht = self.high_trump(st)
             top_suit = (fold(table[-1]).bit_length() - 1) // 13 if table else -1
-            ends = self.rules.trump_ends_trick and table and top_suit != self.trump_suit
+            ends = st.rules.trump_ends_trick and table and top_suit != st.undealt.trump_suit
             if ht >= 0 and hand >> ht & 1 and len(table) + 1 < self.kill_at and not ends:
                 acts = tuple(a for a in acts if not a.cards >> ht & 1)
-        if self.double and held >> TWIN:
+        if st.double and held >> TWIN:
             acts = tuple(a if not a.cards & ~held else a._replace(cards=canonical(a.cards, held))
                          for a in acts)
         return [*acts, PICK_UP_ACTION] if table else list(acts)
 
-    def _random_two(self, u: float) -> Action:
+    def random(self, st: State, u: float) -> Action:
         """The legal action at index ``int(u * len(legal))`` of :meth:`_legal_two` for
         the seat to act, found without building the list when it can."""
         if not self.plain_two:
-            legal = self._legal_two(self.to_act)
+            legal = self.legal(st, st.to_act)
             return legal[int(u * len(legal))]
-        hand = self.hands[self.to_act]
+        hand = st.seats.hands[st.to_act]
         table = self.table
         if table:
             top = table[-1]
             th = top.bit_length() - 1
             ts = th // 13
             m = hand & SUIT_MASKS[ts] & ~((2 << th) - 1)
-            trump = self.trump_suit
+            trump = st.undealt.trump_suit
             if ts != trump:
                 m |= hand & SUIT_MASKS[trump]
             if self.runs:
@@ -233,10 +330,10 @@ class PhaseTwo(StateBase):
             m &= m - 1
         return _PLAY_ONE[(m & -m).bit_length() - 1]
 
-    def _reason_two(self, s: int, action: Action) -> str:
+    def reason(self, st: State, s: int, action: Action) -> str:
         """Why a legal phase-two ``action`` of seat ``s`` is allowed, in the rules' words (one line)."""
         if action.kind == Kind.PICK_UP:
-            take, _, _ = pick_up_take(self.table, self.rules.pick_up)
+            take, _, _ = pick_up_take(self.table, st.rules.pick_up)
             taken = format_cards(take, unicode=True)
             return f"instead of beating you may always pick up: you would take {taken}"
         cards = action.cards
@@ -244,7 +341,7 @@ class PhaseTwo(StateBase):
         kill = ""
         if self.table and len(self.table) + 1 >= self.kill_at:
             kill = f"; it is play {self.kill_at} of {self.kill_at}: it kills the trick"
-        out = "; it is your last card: you go out" if cards == self.hands[s] else ""
+        out = "; it is your last card: you go out" if cards == st.seats.hands[s] else ""
         if not self.table:
             return f"you lead: any card{' or run' if cards.bit_count() > 1 else ''} may be led ({what}){out}"
         top = fold(self.table[-1])  # two packs: card kinds
@@ -252,29 +349,32 @@ class PhaseTwo(StateBase):
         low = (fold(cards) & -fold(cards)).bit_length() - 1
         if low // 13 == th // 13:
             how = f"{what} beats the {card_label(th)}: a higher {SUIT_NAMES[th // 13][:-1]}"
-        elif low // 13 != self.trump_suit:  # beat_any_suit
+        elif low // 13 != st.undealt.trump_suit:  # beat_any_suit
             how = f"{what} beats the {card_label(th)}: a higher card, and in these rules any suit will do"
         else:
             how = f"{what} is a trump: it beats any {SUIT_NAMES[th // 13][:-1]}"
         return how + kill + out
 
-    def _explain_two(self, s: int, action: Action) -> str:
-        if s != self.to_act:
-            return f"it is seat {self.to_act}'s turn, not yours"
+    def explain(self, st: State, s: int, action: Action) -> str:
+        """Why phase-two ``action`` is not legal for seat ``s`` now, in the rules' terms (one
+        line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
+        seats = st.seats
+        if s != st.to_act:
+            return f"it is seat {st.to_act}'s turn, not yours"
         kind = action.kind
         if kind == Kind.PICK_UP:
             return "there is nothing on the table to pick up: lead any card"
         if kind != Kind.PLAY:
             return f"there is no {kind.name.lower().replace('_', ' ')} in phase two: play a card or pick up"
         cards = action.cards
-        missing = cards & ~self.hands[s]
+        missing = cards & ~seats.hands[s]
         if missing:
             return f"you do not hold {card_label(missing.bit_length() - 1)}"
-        if self.table and self.blue >> s & 1:
+        if self.table and seats.blue >> s & 1:
             return "you start phase two with no cards (Blåmattis): first you must pick up the lowest card"
         if self.table and self.forced:
             return "a seat has picked up: everyone after it must pick up too until the table is empty"
-        if self.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
+        if st.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
             return "these rules allow one card per play in phase two"
         if cards & cards >> TWIN:
             return "the two copies of a card never touch: play them separately (double deck)"
@@ -287,31 +387,36 @@ class PhaseTwo(StateBase):
             return f"a run must have at least {self.min_run} cards in these rules"
         if n > 1 and self.from_two and low % 13:
             return "in these rules a run must start with the 2 of its suit"
-        ht = self.high_trump() if self.rules.high_trump_kills_only else -1
+        ht = self.high_trump(st) if st.rules.high_trump_kills_only else -1
         if ht >= 0 and cards >> ht & 1:
             return (f"the {card_label(ht)} is the highest trump left: it may only be played to kill a trick "
                     f"(play {self.kill_at} of {self.kill_at})")
         top = fold(self.table[-1])
         th = top.bit_length() - 1
         ts = th // 13
-        if ts == self.trump_suit:
+        if ts == st.undealt.trump_suit:
             how = "only a higher trump can"
         elif ts == self.anti:
             how = f"only a higher {SUIT_NAMES[ts][:-1]} can: trumps cannot beat the anti-trump suit"
-        elif self.rules.beat_any_suit:
+        elif st.rules.beat_any_suit:
             how = "only a higher card of a suit that is not trumps, or a trump, can"
         else:
             how = f"only a higher {SUIT_NAMES[ts][:-1]} or a trump can"
         return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"
 
-    def _play_two(self, s: int, cards: int) -> None:
-        hands = self.hands
+    def play(self, st: State, s: int, cards: int) -> None:
+        """Seat ``s`` leads or beats with the play ``cards`` (a card set: one card or a run); then
+        a seat out, the trick killed, the avstickshög drawn, the next seat to act or the end
+        (pagat.com, "Play in the second phase"; Flurst, "The Second Part").  Unchecked."""
+        undealt = st.undealt
+        seats = st.seats
+        hands = seats.hands
         left = hands[s] ^ cards
         hands[s] = left
-        known = self.known
+        known = seats.known
         if known[s] & cards:
             known[s] &= ~cards
-        ev = self.events
+        ev = st.events
         table = self.table
         ev.append(_event(Event, (_BEAT if table else _LEAD, s, cards, (), -1)))
         table.append(cards)
@@ -323,44 +428,45 @@ class PhaseTwo(StateBase):
             ev.append(Event("three-cards", s))
         elif k == 1:
             ev.append(Event("one-card", s))
-        elif k == 0 and not self.reserve:  # with cards in the avstickshög a seat is not out yet
-            self.out_order.append(s)
+        elif k == 0 and not undealt.reserve:  # with cards in the avstickshög a seat is not out yet
+            seats.out_order.append(s)
             ev.append(Event("out", s))
-            if self._in_game() == 1:
-                if self._ends_trick(cards):
-                    self._kill(s)
-                self._finish(self._next_active(s))
+            if seats.in_game() == 1:
+                if self._ends_trick(st, cards):
+                    self._kill(st, s)
+                st.finish(seats.next_active(s))
                 return
-        if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(cards)):
-            self._kill(s)
-            if self.reserve:
-                self._draw_reserve(s)
-                if self.phase == Phase.OVER:
+        if len(table) >= self.kill_at or (self.extra_ends and self._ends_trick(st, cards)):
+            self._kill(st, s)
+            if undealt.reserve:
+                undealt.draw_reserve(st, s)
+                if st.phase == Phase.OVER:
                     return
-            self._lead_two(s if hands[s] else self._next_active(s), self._in_game())
+            self._lead_two(st, s if hands[s] else seats.next_active(s), seats.in_game())
             return
-        if self.blue:
-            self.to_act = self._next_active(s)
+        if seats.blue:
+            st.to_act = seats.next_active(s)
             return
         # the next seat clockwise that holds cards
-        n = self.players
+        n = st.players
         nxt = s + 1 if s + 1 < n else 0
         while not hands[nxt]:
             nxt = nxt + 1 if nxt + 1 < n else 0
-        self.to_act = nxt
+        st.to_act = nxt
 
-    def _ends_trick(self, cards: int) -> bool:
+    def _ends_trick(self, st: State, cards: int) -> bool:
         """True if the play ``cards`` just put on the table ends the trick: the kill count
         reached, a trump on a non-trump (if the rules say so), or a complete suit."""
+        undealt = st.undealt
         table = self.table
         if len(table) >= self.kill_at:
             return True
-        rules = self.rules
+        rules = st.rules
         cards = fold(cards)  # two packs: card kinds
         suit = ((cards & -cards).bit_length() - 1) // 13
-        if rules.trump_ends_trick and len(table) >= 2 and suit == self.trump_suit:
+        if rules.trump_ends_trick and len(table) >= 2 and suit == undealt.trump_suit:
             below = fold(table[-2])
-            if (below.bit_length() - 1) // 13 != self.trump_suit:
+            if (below.bit_length() - 1) // 13 != undealt.trump_suit:
                 return True
         if rules.complete_suit_ends:
             on_table = 0
@@ -370,42 +476,26 @@ class PhaseTwo(StateBase):
                 return True
         return False
 
-    def _kill(self, s: int) -> None:
+    def _kill(self, st: State, s: int) -> None:
         killed = 0
         for p in self.table:
             killed |= p
         self.killed |= killed
-        self.tricks += 1
-        self.events.append(Event("kill", s, killed))
+        st.tricks += 1
+        st.events.append(Event("kill", s, killed))
         self.table = []
         self.table_owners = []
 
-    def _draw_reserve(self, last: int) -> None:
-        """Two seats with an avstickshög (pagat.com, "Two Player Game"): after a kill each seat
-        draws one card from it, ``last`` (the seat that played last) first.  A seat with no cards
-        once the pile is empty is out, and then the other loses."""
-        seats = (last, 1 - last)
-        for seat in seats:
-            if self.reserve:
-                c = self.reserve.pop()
-                self.hands[seat] |= 1 << c
-                self.events.append(Event("reserve-draw", seat, 1 << c, (), self.sees[seat]))
-        if self.reserve:
-            return
-        for seat in seats:
-            if not self.hands[seat] and seat not in self.out_order:
-                self.out_order.append(seat)
-                self.events.append(Event("out", seat))
-        holding = [seat for seat in seats if self.hands[seat]]
-        if len(holding) == 1:
-            self._finish(holding[0])
-
-    def _pick_up(self, s: int) -> None:
+    def pick_up(self, st: State, s: int) -> None:
+        """Seat ``s`` picks up as ``rules.pick_up`` says (:func:`pick_up_take`; a Blåmattis its
+        first card: the lowest on the table), then the next seat acts or a new trick is led.
+        Unchecked."""
+        seats = st.seats
         table = self.table
         # two seats with an avstickshög: picking up a last card led loses at once
-        led_last = bool(self.reserve) and len(table) == 1 and not self.hands[self.table_owners[0]]
-        if self.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
-            self.blue ^= 1 << s
+        led_last = bool(st.undealt.reserve) and len(table) == 1 and not seats.hands[self.table_owners[0]]
+        if seats.blue >> s & 1:  # a Blåmattis's first turn: the lowest card on the table
+            seats.blue ^= 1 << s
             low = fold(table[0])
             take = low & -low
             if not table[0] & take:  # two packs: the lowest card is a second-pack copy
@@ -418,8 +508,8 @@ class PhaseTwo(StateBase):
             take = table.pop()
             self.table_owners.pop()
         else:
-            mode = self.rules.pick_up
-            take, below, above = (pick_up_take if self.double else _take)(table, mode)
+            mode = st.rules.pick_up
+            take, below, above = (pick_up_take if st.double else _take)(table, mode)
             if above:
                 del table[-above:]
                 del self.table_owners[-above:]
@@ -428,18 +518,18 @@ class PhaseTwo(StateBase):
                 del self.table_owners[:below]
             elif mode is PickUp.LOWEST_CARD:
                 table[0] ^= take
-        self.hands[s] |= take
-        self.known[s] |= take
-        self.events.append(_event(Event, ("pick-up", s, take, (), -1)))
+        seats.hands[s] |= take
+        seats.known[s] |= take
+        st.events.append(_event(Event, ("pick-up", s, take, (), -1)))
         if led_last:
             other = 1 - s
-            self.out_order.append(other)
-            self.events.append(Event("out", other))
-            self._finish(s)
+            seats.out_order.append(other)
+            st.events.append(Event("out", other))
+            st.finish(s)
             return
         if table:
-            self.forced = self.rules.forced_pickup
-            self.to_act = self._next_active(s)
+            self.forced = st.rules.forced_pickup
+            st.to_act = seats.next_active(s)
         else:
-            self.tricks += 1
-            self._lead_two(self._next_active(s), self._in_game())
+            st.tricks += 1
+            self._lead_two(st, seats.next_active(s), seats.in_game())

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import (  # noqa: F401
@@ -48,7 +49,6 @@ from .base import (  # noqa: F401
     IllegalActionError,
     Outcome,
     Phase,
-    StateBase,
     describe_action,
 )
 from .cards import (
@@ -60,12 +60,15 @@ from .cards import (
     full_deck,
     lowest,
     rank_of,
+    suit_of,
     twins_in_order,
 )
-from .phase_one import PhaseOne
-from .phase_two import PhaseTwo
+from .phase_one import Trick
+from .phase_two import Table
 from .position import Position, check_position, default_kill_at
 from .rules import FirstLead, FirstPhase, Rules, short_repr
+from .seats import Seats
+from .stock import Undealt
 
 __all__ = [
     "State",
@@ -137,6 +140,28 @@ def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
     return twins_in_order(deck) if decks == 2 else tuple(deck)
 
 
+def _read(path: str, doc: str) -> Any:
+    """A read-only property of :class:`State` giving a part's field (``"seats.hands"``); typed
+    ``Any`` so that the class body can annotate each with its field's type."""
+    return property(attrgetter(path), doc=f"{doc} (read-only; ``state.{path}``).")
+
+
+def _card_set(cards: Sequence[int]) -> int:
+    """The card set of a list of cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _union(sets: Sequence[int]) -> int:
+    """The union of a list of card sets."""
+    m = 0
+    for c in sets:
+        m |= c
+    return m
+
+
 def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> int:
     """The seat holding the lowest-ranked card dealt; ties go to the first such seat
     clockwise from the dealer's left (pagat.com, "Lowest card or loser leads")."""
@@ -169,19 +194,131 @@ def validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
     return d
 
 
-class State(PhaseOne, PhaseTwo, StateBase):
-    """One deal of Skitgubbe in progress.  Mutable; :meth:`clone` copies it.
+class State:
+    """One deal of Skitgubbe in progress.  Mutable; :meth:`clone` copies it.  Build with :meth:`new`
+    (or :meth:`from_phase_two`, :meth:`from_position`).
 
-    Build with :meth:`new`.  Public attributes (read them, do not assign):
-        rules (:class:`Rules`), players (int), dealer (seat), phase (:class:`Phase`
-        constant), to_act (seat whose decision is pending, ``CHANCE`` (-1) for a
-        chance action, -2 when the game is over), hands (list of card sets, one
-        per seat), piles (card sets won in phase one), stock (list of cards, top
-        card last), trump_card / trump_holder (-1 until drawn), trump_suit (-1
-        until revealed), history (list of ``(seat, Action)``), events (list of
-        :class:`Event`), known (per seat: card set publicly known to be in that
-        hand), tricks (completed tricks, both phases).
+    The state is made of parts that own their data, each with its invariants documented and
+    checked by its ``check`` (:meth:`check_parts` checks them all):
+
+    * ``seats`` (:class:`~skitgubbe.engine.seats.Seats`): hands, piles, what is known, who went
+      out, Blåmattis, who sees what;
+    * ``undealt`` (:class:`~skitgubbe.engine.stock.Undealt`): the deck order, the stock, the
+      avstickshög, the trump card, its holder and suit;
+    * ``trick`` (:class:`~skitgubbe.engine.phase_one.Trick`): the phase-one trick, its sluff
+      window, a chance deal waiting; the phase-one rules are its methods;
+    * ``two`` (:class:`~skitgubbe.engine.phase_two.Table`): the phase-two table, the cards
+      killed, the cached rule flags; the phase-two rules are its methods.
+
+    **The read-only surface.**  Read these; never assign them or change the lists (only the
+    engine does, through :meth:`apply`, :meth:`step` and the parts).  The deal's own fields:
+        rules (:class:`Rules`), players (int), dealer (seat), first_leader (seat), live and
+        ask_all (the sluffing protocol, see :meth:`new`), action_limit (int), double (two
+        packs), full (every card of the deal's packs: a card set), phase (:class:`Phase`
+        constant), to_act (seat whose decision is pending, ``CHANCE`` (-1) for a chance action,
+        -2 when the game is over), history (list of ``(seat, Action)``), events (list of
+        :class:`Event`), tricks (completed tricks, both phases), loser (seat or None), abandoned
+        (bool), needy (the seats the dreck goes to, in dealing order), dreck (card set),
+        dreck_move (index in the history of the dreck deal, -1), position (the phase-two
+        :class:`~skitgubbe.engine.position.Position` play started from, or None).
+    And every field of the parts under its own name (a read-only property each, listed below:
+    ``state.hands`` is ``state.seats.hands``, ``state.stock`` is ``state.undealt.stock``,
+    ``state.rounds`` is ``state.trick.rounds``, ``state.table`` is ``state.two.table``...).
+    Card sets are ``int`` bitmasks (bit i = card i), seat sets bit s = seat s.
     """
+
+    rules: Rules
+    double: bool
+    full: int
+    players: int
+    dealer: int
+    first_leader: int
+    live: bool
+    ask_all: bool
+    action_limit: int
+    phase: int
+    to_act: int
+    history: list[tuple[int, Action]]
+    events: list[Event]
+    tricks: int
+    loser: int | None
+    abandoned: bool
+    needy: list[int]
+    dreck: int
+    dreck_move: int
+    position: Position | None
+    seats: Seats
+    undealt: Undealt
+    trick: Trick
+    two: Table
+
+    # seats: :class:`~skitgubbe.engine.seats.Seats`
+    hands: list[int] = _read("seats.hands", "each seat's hand (list of card sets, one per seat)")
+    piles: list[int] = _read("seats.piles",
+                             "each seat's pile: the cards won in phase-one tricks (list of card sets)")
+    known: list[int] = _read("seats.known",
+                             "per seat, the cards publicly known to be in its hand (list of card sets)")
+    sees: list[int] = _read("seats.sees", "per seat, the seats (seat set) that see what it holds")
+    out_order: list[int] = _read("seats.out_order", "the seats that went out, in order (list of seats)")
+    blue: int = _read("seats.blue", "the Blåmattis seats (seat set)")
+
+    # undealt: :class:`~skitgubbe.engine.stock.Undealt`
+    deck: tuple[int, ...] = _read("undealt.deck",
+                                  "the deck order dealt from (tuple of cards), () for a position")
+    stock: list[int] = _read("undealt.stock", "the stock (list of cards), top card last")
+    reserve: list[int] = _read("undealt.reserve", "the avstickshög (list of cards), top card last")
+    trump_card: int = _read("undealt.trump_card", "the trump card, -1 until drawn or set aside")
+    trump_holder: int = _read("undealt.trump_holder", "the seat that drew the trump card, -1 if none")
+    trump_suit: int = _read("undealt.trump_suit", "the trump suit 0..3, -1 until revealed")
+    spare: int = _read("undealt.spare",
+                       "stock cards (0 or 1) that can neither be turned up nor replace a sluff")
+
+    # trick: :class:`~skitgubbe.engine.phase_one.Trick`
+    strength: tuple[int, ...] = _read("trick.strength", "the phase-one strength of each rank 0..14 (tuple)")
+    beat: bool = _read("trick.beat", "Mas: phase one is beat-or-pick-up")
+    leader: int = _read("trick.leader", "the seat that led the current phase-one trick, -1 before the first")
+    rounds: list[list[tuple[int, int]]] = _read("trick.rounds",
+                                                "the rounds of the trick (list of lists of (seat, card))")
+    round_cards: list[tuple[int, int]] = _read("trick.round_cards",
+                                               "the current round (list of (seat, card)): the last of rounds")
+    round_seats: list[int] = _read("trick.round_seats", "the seats of the current round, in playing order")
+    round_pos: int = _read("trick.round_pos", "how many seats of the current round have played")
+    sluffs: list[tuple[int, int]] = _read("trick.sluffs",
+                                          "the cards sluffed into the trick (list of (seat, card))")
+    trick_cards: int = _read("trick.trick_cards", "every card in the phase-one trick (card set)")
+    trick_ranks: int = _read("trick.trick_ranks", "every card of the ranks in the trick (card set)")
+    contributed: list[int] = _read("trick.contributed",
+                                   "per seat, the cards it put into the trick (list of card sets)")
+    round_high: int = _read("trick.round_high", "the highest rank played in the current round, 0 if none")
+    winner: int = _read("trick.winner", "the seat that won the settled trick, -1 while unsettled")
+    last_winner: int = _read("trick.last_winner", "the seat that won the latest phase-one trick, -1 if none")
+    pending: int = _read("trick.pending", "the seats (seat set) still to answer in the open sluff window")
+    window_start: int = _read("trick.window_start",
+                              "the seat from which the first pending seat is looked for")
+    sluffed: int = _read("trick.sluffed", "the seats (seat set) that have sluffed into the current trick")
+    occasion: int = _read("trick.occasion", "the seat whose sluffing occasion is under way, -1 if none")
+    occasion_hand: int = _read("trick.occasion_hand", "that seat's hand when its occasion began (card set)")
+    tie_rank: int = _read("trick.tie_rank", "the tied rank that started the current war or bounce, 0 if none")
+    last_put: int = _read("trick.last_put", "the card most recently put into the trick, -1 if none")
+    chance_seats: list[int] = _read("trick.chance_seats",
+                                    "the seats a waiting chance deal (not the dreck) goes to")
+    chance_cards: int = _read("trick.chance_cards", "the cards of that chance deal (card set)")
+    chance_to_piles: bool = _read("trick.chance_to_piles", "that chance deal goes into piles (Koira's split)")
+
+    # two: :class:`~skitgubbe.engine.phase_two.Table`
+    table: list[int] = _read("two.table",
+                             "the phase-two plays on the table (list of card sets), the lead first")
+    table_owners: list[int] = _read("two.table_owners", "the seat of each play on the table")
+    kill_at: int = _read("two.kill_at", "how many plays kill the phase-two trick")
+    killed: int = _read("two.killed", "the cards out of play (card set)")
+    forced: bool = _read("two.forced", "a pick-up has forced the following seats to pick up")
+    runs: bool = _read("two.runs", "phase two: plays may be runs")
+    min_run: int = _read("two.min_run", "phase two: the fewest cards in a run of two or more")
+    from_two: bool = _read("two.from_two", "phase two: runs must start with a 2")
+    pick_top: bool = _read("two.pick_top", "phase two: a pick-up takes the top play")
+    anti: int = _read("two.anti", "the anti-trump suit 0..3, -1 for none")
+    extra_ends: bool = _read("two.extra_ends", "phase two: a trick may end otherwise than by the kill count")
+    plain_two: bool = _read("two.plain_two", "phase two: no option the fast random sampler does not handle")
 
     @classmethod
     def new(
@@ -253,37 +390,30 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.live = live
         self.ask_all = ask_every_seat
         self.action_limit = default_action_limit(rules) if action_limit is None else action_limit
-        self.deck = d
-        self.hands = [0] * players
-        self.piles = [0] * players
-        self.known = [0] * players
+        self.seats = seats = Seats(players, confusion=rules.confusion)
         dealt = players * rules.hand_size
         for i in range(dealt):
-            self.hands[(dealer + 1 + i) % players] |= 1 << d[i]
+            seats.hands[(dealer + 1 + i) % players] |= 1 << d[i]
         # the avstickshög: the next cards after the hands, set aside face down (pagat.com, "Two Player Game")
-        self.reserve = list(reversed(d[dealt:dealt + rules.reserve]))
+        reserve = list(reversed(d[dealt:dealt + rules.reserve]))
         dealt += rules.reserve
-        self.stock = list(reversed(d[dealt:]))
-        self.trump_card = self.trump_holder = self.trump_suit = -1
+        self.undealt = Undealt(d, list(reversed(d[dealt:])), reserve)
         if rules.bottom_aside:  # the bottom card names the trump suit later (Flurst, "No bottom card")
-            self.trump_card = self.stock.pop(0)
+            self.undealt.trump_card = self.undealt.stock.pop(0)
         if leader is None and rules.first_lead is FirstLead.LOWEST_CARD:
-            self.first_leader = _lowest_card_holder(self.hands, dealer, rules.aces_low_first)
+            self.first_leader = _lowest_card_holder(seats.hands, dealer, rules.aces_low_first)
         self.history = []
-        self.sees = [self.seen_by(s) for s in range(players)]
-        self.events = [Event("deal", s, self.hands[s], (), self.sees[s]) for s in range(players)]
+        self.events = [Event("deal", s, seats.hands[s], (), seats.sees[s]) for s in range(players)]
         self.tricks = 0
-        self.out_order = []
         self.loser = None
         self.abandoned = False
         self.needy = []
         self.dreck = 0
         self.dreck_move = -1
         self.position = None
-        self.blue = 0
         self.phase = Phase.ONE
         self._init_phase_one()
-        self._start_trick(self.first_leader)
+        self.trick.start(self, self.first_leader)
         return self
 
     @classmethod
@@ -325,14 +455,14 @@ class State(PhaseOne, PhaseTwo, StateBase):
                     f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}"
                 )
             self = cls.new(rules, n, dealer=dealer, deck=range(52 * rules.decks), action_limit=action_limit)
-            self.deck = ()
-            self.hands = list(hands)
-            self.stock = []
-            self.reserve = []
-            self.trump_suit = trump_suit
+            self.undealt.deck = ()
+            self.seats.hands = list(hands)
+            self.undealt.stock = []
+            self.undealt.reserve = []
+            self.undealt.trump_suit = trump_suit
             self._init_phase_one()
-            self.killed = full & ~seen
-            self._start_phase_two(leader)
+            self.two.killed = full & ~seen
+            self.two.start(self, leader)
             return self
         to_act = leader
         if not hands[to_act]:
@@ -356,45 +486,125 @@ class State(PhaseOne, PhaseTwo, StateBase):
         n = len(position.hands)
         self = cls.new(rules, n, dealer=position.dealer % n, deck=range(52 * rules.decks),
                        action_limit=action_limit)
-        self.deck = ()  # a position has no deal behind it
+        self.undealt.deck = ()  # a position has no deal behind it
         self.position = position
-        self.hands = list(position.hands)
-        self.known = [0] * n
-        self.stock = []
-        self.reserve = []  # a written position has no avstickshög
-        self.trump_suit = position.trump_suit
-        self.trump_card = -1
+        self.seats.hands = list(position.hands)
+        self.seats.known = [0] * n
+        self.undealt.stock = []
+        self.undealt.reserve = []  # a written position has no avstickshög
+        self.undealt.trump_suit = position.trump_suit
+        self.undealt.trump_card = -1
         self._init_phase_one()
-        self._start_phase_two(position.to_act)
-        self.blue = 0  # in a written position a seat without cards is out
-        self.killed = position.out_of_play
-        self.out_order = list(position.out_order) + [  # then from the dealer's left (ruling E15)
+        self.two.start(self, position.to_act)
+        self.seats.blue = 0  # in a written position a seat without cards is out
+        self.two.killed = position.out_of_play
+        self.seats.out_order = list(position.out_order) + [  # then from the dealer's left (ruling E15)
             s for s in ((self.dealer + 1 + i) % n for i in range(n))
             if not position.hands[s] and s not in position.out_order
         ]
-        self.events = [Event("deal", s, self.hands[s], (), self.sees[s]) for s in range(n)]
-        self.events += [Event("out", s) for s in self.out_order]
-        self.table = [p for _, p in position.table]
-        self.table_owners = [s for s, _ in position.table]
-        self.kill_at = position.kill_at if position.kill_at is not None else default_kill_at(position)
+        self.events = [Event("deal", s, self.seats.hands[s], (), self.seats.sees[s]) for s in range(n)]
+        self.events += [Event("out", s) for s in self.seats.out_order]
+        self.two.table = [p for _, p in position.table]
+        self.two.table_owners = [s for s, _ in position.table]
+        self.two.kill_at = position.kill_at if position.kill_at is not None else default_kill_at(position)
         self.to_act = position.to_act
-        self._check_lead()  # the high trump rule may pass the lead on
+        self.two.check_lead(self)  # the high trump rule may pass the lead on
         return self
 
     def clone(self) -> State:
-        """An independent copy (history and events copied too)."""
+        """An independent copy: every part copied (:meth:`Seats.copy <skitgubbe.engine.seats.Seats.copy>`
+        and the others), the history, the events and the needy seats too.  The fields are set one
+        by one in the order :meth:`new` sets them (see :meth:`Seats.copy
+        <skitgubbe.engine.seats.Seats.copy>`: a copy through ``__dict__`` reads slower); fields
+        that a subclass adds are not copied."""
         other = object.__new__(type(self))
-        d = self.__dict__.copy()
-        for k, v in d.items():
-            if type(v) is list:
-                d[k] = v.copy()
-        if d.get("rounds"):
-            d["rounds"] = [r.copy() for r in d["rounds"]]
-            d["round_cards"] = d["rounds"][-1]
-        if d.get("table_owners") is not None:
-            d["table_owners"] = list(d["table_owners"])
-        other.__dict__.update(d)
+        other.double = self.double
+        other.full = self.full
+        other.rules = self.rules
+        other.players = self.players
+        other.dealer = self.dealer
+        other.first_leader = self.first_leader
+        other.live = self.live
+        other.ask_all = self.ask_all
+        other.action_limit = self.action_limit
+        other.seats = self.seats.copy()
+        other.undealt = self.undealt.copy()
+        other.history = self.history.copy()
+        other.events = self.events.copy()
+        other.tricks = self.tricks
+        other.loser = self.loser
+        other.abandoned = self.abandoned
+        other.needy = self.needy.copy()
+        other.dreck = self.dreck
+        other.dreck_move = self.dreck_move
+        other.position = self.position
+        other.phase = self.phase
+        other.trick = self.trick.copy()
+        other.two = self.two.copy()
+        other.to_act = self.to_act
         return other
+
+    def parts(self) -> dict[str, object]:
+        """The parts, by the name of the attribute that holds each: ``seats``
+        (:class:`~skitgubbe.engine.seats.Seats`), ``undealt``
+        (:class:`~skitgubbe.engine.stock.Undealt`), ``trick``
+        (:class:`~skitgubbe.engine.phase_one.Trick`), ``two``
+        (:class:`~skitgubbe.engine.phase_two.Table`)."""
+        return {"seats": self.seats, "undealt": self.undealt, "trick": self.trick, "two": self.two}
+
+    def check_parts(self) -> None:
+        """Check every part's invariants (each part's ``check``) and that every card of the deal
+        is in exactly one place; raise ``AssertionError`` naming the first that fails.  For tests
+        and debugging: the engine keeps them after every step."""
+        n = self.players
+        self.seats.check()
+        self.undealt.check(self.full, n)
+        self.trick.check(n)
+        self.two.check(n)
+        if self.seats.players != n or self.seats.confusion != self.rules.confusion:
+            raise AssertionError("the seats part is of another deal")
+        if self.phase == Phase.OVER:
+            return
+        places: list[tuple[str, int]] = [("a hand", h) for h in self.seats.hands]
+        places += [("a pile", p) for p in self.seats.piles]
+        places += [("the stock", _card_set(self.undealt.stock)),
+                   ("the avstickshög", _card_set(self.undealt.reserve))]
+        places += [("the trick", self.trick.trick_cards), ("the table", _union(self.two.table)),
+                   ("out of play", self.two.killed)]
+        if self.phase == Phase.DRECK and not self.trick.chance_seats:
+            places.append(("the dreck", self.dreck))
+        seen = 0
+        for where, m in places:
+            if seen & m:
+                raise AssertionError(f"a card in {where} is in another place too")
+            seen |= m
+        trump_card = self.undealt.trump_card
+        if trump_card >= 0:  # set aside, or already in a hand (or the dreck, or out of play)
+            seen |= 1 << trump_card
+        if self.position is None and self.undealt.deck and seen != self.full:
+            raise AssertionError("a card of the deal is nowhere")
+
+    def finish(self, loser: int | None) -> None:
+        """End the deal with ``loser`` (a seat, or None when abandoned): a step the parts take
+        (the game over, the loser's event).  Not for callers outside the engine."""
+        self.phase = Phase.OVER
+        self.to_act = -2
+        self.loser = loser
+        self.trick.pending = 0
+        if loser is not None:
+            self.events.append(Event("loser", loser))
+
+    def _init_phase_one(self) -> None:
+        """A fresh trick and an empty phase-two table (a new deal, or a written position)."""
+        rules = self.rules
+        undealt = self.undealt
+        # stock cards that can neither be turned up nor replace a sluff: the bottom card,
+        # which becomes the trump card (none when it was set aside at the deal)
+        undealt.spare = 0 if rules.bottom_aside else 1
+        self.trick = Trick(rules, self.players)
+        self.two = Table()
+        if self.trick.beat and undealt.stock:  # Mas: the trump lies face up under the stock from the deal
+            undealt.trump_suit = suit_of(undealt.stock[0])
 
     # -- queries -------------------------------------------------------------
 
@@ -408,18 +618,38 @@ class State(PhaseOne, PhaseTwo, StateBase):
         """The :class:`Outcome` once the deal is over, else None."""
         if self.phase != Phase.OVER:
             return None
-        return Outcome(self.loser, tuple(self.out_order), self.abandoned)
+        return Outcome(self.loser, tuple(self.seats.out_order), self.abandoned)
 
     @property
     def exposed_card(self) -> int:
         """The card lying face up under the stock for all to see, or -1: the bottom card under
         ``exposed_bottom`` (in Mas, the turned-up trump, or the 2 of trumps exchanged for it,
         until it is drawn)."""
-        if not self.rules.exposed_bottom or not self.deck:
+        if not self.rules.exposed_bottom or not self.undealt.deck:
             return -1
         if self.rules.first_phase is FirstPhase.BEAT:
-            return self.stock[0] if self.stock else -1
-        return self.deck[-1]
+            return self.undealt.stock[0] if self.undealt.stock else -1
+        return self.undealt.deck[-1]
+
+    def left_of(self, seat: int) -> int:
+        """The seat to the left (next clockwise) of ``seat``."""
+        return (seat + 1) % self.players
+
+    def seen_by(self, seat: int) -> int:
+        """The seats (seat set) that see what ``seat`` holds: the seat, and under 3-player
+        confusion its partner hand (:meth:`Seats.seen_by <skitgubbe.engine.seats.Seats.seen_by>`)."""
+        return self.seats.seen_by(seat)
+
+    def high_trump(self) -> int:
+        """Phase two: the highest trump still in the game (not killed or out of play), or -1
+        (:meth:`Table.high_trump <skitgubbe.engine.phase_two.Table.high_trump>`)."""
+        return self.two.high_trump(self)
+
+    def beat_candidates(self, hand: int) -> int:
+        """Phase two: the cards of card set ``hand`` that may take part in a beat of the top play
+        (:meth:`Table.beat_candidates <skitgubbe.engine.phase_two.Table.beat_candidates>`; the
+        table must not be empty)."""
+        return self.two.beat_candidates(self, hand)
 
     def partner(self, seat: int) -> int:
         """Under ``rules.confusion``, the other hand of ``seat``'s player (``(seat + 3) % 6``: the
@@ -435,20 +665,20 @@ class State(PhaseOne, PhaseTwo, StateBase):
         incomplete trick), 0 if none is pending."""
         if self.phase != Phase.DRECK:
             return 0
-        return self.chance_cards if self.chance_seats else self.dreck
+        return self.trick.chance_cards if self.trick.chance_seats else self.dreck
 
     def deal_seats(self) -> list[int]:
         """The seats the pending chance deal goes to, one card at a time in this order."""
-        return list(self.chance_seats) if self.chance_seats else list(self.needy)
+        return list(self.trick.chance_seats) if self.trick.chance_seats else list(self.needy)
 
     @property
     def trump_known(self) -> bool:
         """True once the trump suit has been revealed (phase two)."""
-        return self.trump_suit >= 0
+        return self.undealt.trump_suit >= 0
 
     def hand_sizes(self) -> list[int]:
         """Cards in each seat's hand."""
-        return [h.bit_count() for h in self.hands]
+        return [h.bit_count() for h in self.seats.hands]
 
     def acting_seats(self) -> list[int]:
         """Seats that have at least one legal action now (the seat to act first)."""
@@ -457,7 +687,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
         seats = [] if self.to_act < 0 else [self.to_act]
         if self.phase == Phase.ONE:
             for s in range(self.players):
-                if s != self.to_act and (self._sluffable(s) or self.pending >> s & 1):
+                if s != self.to_act and (self.trick.sluffable(self, s) or self.trick.pending >> s & 1):
                     seats.append(s)
         elif self.to_act == CHANCE:
             seats.append(CHANCE)
@@ -479,9 +709,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
             raise ValueError(f"there is no seat {s}: seats are 0..{self.players - 1} (and -1 for chance)")
         ph = self.phase
         if ph == Phase.ONE:
-            return self._legal_one(s)
+            return self.trick.legal(self, s)
         if ph == Phase.TWO:
-            return self._legal_two(s) if s == self.to_act else []
+            return self.two.legal(self, s) if s == self.to_act else []
         if ph == Phase.DRECK and s == CHANCE:
             cards = self.pending_deal()
             return [Action(Kind.DRECK, cards, tuple(cards_in(cards)))]
@@ -496,9 +726,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         """
         phase = self.phase
         if phase == _TWO:
-            return self._random_two(rng.random())
+            return self.two.random(self, rng.random())
         if phase == _ONE:
-            legal = self._legal_one(self.to_act)
+            legal = self.trick.legal(self, self.to_act)
             return legal[int(rng.random() * len(legal))]
         if phase == Phase.DRECK:
             return self.chance_action(rng)
@@ -600,7 +830,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
             self.check(action, s)
             if self.double:
                 action = self.resolve(s, action)
-        if not self.stock and not self.reserve:
+        if not self.undealt.stock and not self.undealt.reserve:
             return ()
         trial = self.clone()
         first = len(trial.events)
@@ -621,7 +851,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
                             f"avstickshög, not {len(cards)}")
         pool = self.draw_pool()
         taken = 0
-        left = len(self.stock)
+        left = len(self.undealt.stock)
         for i, (c, d) in enumerate(zip(cards, plan, strict=True)):
             if not isinstance(c, int) or not 0 <= c < self.full.bit_length():
                 raise DrawError(f"draw {i + 1}: {short_repr(c)} is not a card number")
@@ -643,18 +873,18 @@ class State(PhaseOne, PhaseTwo, StateBase):
         card lying face up under the stock (``exposed_bottom``) is not among them: it is drawn
         last, as the only card left."""
         pool = 0
-        stock = self.stock
+        stock = self.undealt.stock
         shown = 1 if self.rules.exposed_bottom and stock else 0
         for c in stock[shown:]:
             pool |= 1 << c
-        for c in self.reserve:
+        for c in self.undealt.reserve:
             pool |= 1 << c
         return pool
 
     def _stack(self, action: Action, s: int, cards: list[int], trusted: bool) -> None:
         """Check ``cards`` against :meth:`draws` (unless ``trusted``) and put them next in the stock
         or the avstickshög (raising :class:`DrawError`, the state unchanged, when they do not fit)."""
-        stock, reserve = self.stock, self.reserve
+        stock, reserve = self.undealt.stock, self.undealt.reserve
         shown = stock[0] if self.rules.exposed_bottom and stock else -1
         if not trusted:
             self._check_draws(action, s, cards, shown)
@@ -671,8 +901,8 @@ class State(PhaseOne, PhaseTwo, StateBase):
             else:
                 i = other.index(c)
                 other[i], pile[top] = pile[top], other[i]
-        if self.deck:
-            deck = list(self.deck)
+        if self.undealt.deck:
+            deck = list(self.undealt.deck)
             last = len(deck) - 1 - (1 if self.rules.bottom_aside else 0)
             for i in range(1 if shown >= 0 else 0, len(stock)):
                 deck[last - i] = stock[i]
@@ -680,7 +910,7 @@ class State(PhaseOne, PhaseTwo, StateBase):
             top = dealt + self.rules.reserve - 1
             for j, c in enumerate(reserve):
                 deck[top - j] = c
-            self.deck = tuple(deck)
+            self.undealt.deck = tuple(deck)
 
     def step(self, action: Action, seat: int) -> None:
         """Take ``action`` for ``seat`` unchecked and return nothing: the fast path of simulations
@@ -693,30 +923,31 @@ class State(PhaseOne, PhaseTwo, StateBase):
         history.append((s, action))
         kind = action[0]
         phase = self.phase
-        if phase == _ONE and self.occasion >= 0 and (s != self.occasion or kind != _SLUFF):
-            self.occasion = -1  # a sluffing occasion ends when anything else happens
         if phase == _TWO:
             if kind == _PLAY:
-                self._play_two(s, action[1])
+                self.two.play(self, s, action[1])
             else:
-                self._pick_up(s)
+                self.two.pick_up(self, s)
         elif phase == _ONE:
+            trick = self.trick
+            if trick.occasion >= 0 and (s != trick.occasion or kind != _SLUFF):
+                trick.occasion = -1  # a sluffing occasion ends when anything else happens
             if kind in (_PLAY, _STOCK):
-                self._play_one(s, action)
+                trick.play(self, s, action)
             elif kind == _SLUFF:
-                self._sluff(s, action[1])
+                trick.sluff(self, s, action[1])
             elif kind == Kind.PASS:
-                self._pass(s)
+                trick.pass_(self, s)
             else:  # Mas: PICK_UP, STORE, EXCHANGE
-                self._act_beat(s, kind)
-        elif self.chance_seats:
-            self._give_chance(list(action.order))
+                trick.act_beat(self, s, kind)
+        elif self.trick.chance_seats:
+            self.trick.give_chance(self, list(action.order))
         else:
             self.dreck_move = len(history) - 1
-            self._deal_dreck(action.order)
+            self.trick.deal_dreck(self, action.order)
         if len(history) >= self.action_limit and self.phase != Phase.OVER:
             self.abandoned = True
-            self._finish(None)
+            self.finish(None)
             self.events.append(Event("abandoned"))
 
     def resolve(self, s: int, action: Action) -> Action:
@@ -746,9 +977,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
             return action._replace(cards=cards, order=tuple(order))
         if action.kind not in (Kind.PLAY, Kind.SLUFF) or not 0 <= s < self.players or not action.cards:
             return action
-        cards = canonical(action.cards, self.hands[s])
+        cards = canonical(action.cards, self.seats.hands[s])
         if self.phase == Phase.ONE and cards.bit_count() == 1:
-            legal = self._legal_one(s)
+            legal = self.trick.legal(self, s)
             kind = fold(cards)
             for c in (kind, kind << TWIN):
                 if action._replace(cards=c) in legal:
@@ -765,9 +996,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         self.check(action, s)
         action = self.resolve(s, action)
         if self.phase == Phase.ONE:
-            return self._reason_one(s, action)
+            return self.trick.reason(self, s, action)
         if self.phase == Phase.TWO:
-            return self._reason_two(s, action)
+            return self.two.reason(self, s, action)
         return "chance deals the cards: every order is legal"
 
     def explain(self, action: Action, seat: int) -> str:
@@ -776,9 +1007,9 @@ class State(PhaseOne, PhaseTwo, StateBase):
         if fault:
             return fault
         if self.phase == Phase.ONE:
-            return self._explain_one(seat, action)
+            return self.trick.explain(self, seat, action)
         if self.phase == Phase.TWO:
-            return self._explain_two(seat, action)
+            return self.two.explain(self, seat, action)
         if self.phase == Phase.DRECK:
             return "the dreck is being dealt: only the chance deal may happen now"
         return "the game is over"
@@ -811,6 +1042,6 @@ class State(PhaseOne, PhaseTwo, StateBase):
             m |= 1 << c
         cards = self.pending_deal()
         if len(order) != cards.bit_count() or m != cards:
-            word = "trick" if self.chance_seats else "dreck"
+            word = "trick" if self.trick.chance_seats else "dreck"
             raise IllegalActionError(s, action, f"the {word} order must list each {word} card exactly once")
 

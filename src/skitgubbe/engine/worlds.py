@@ -52,6 +52,7 @@ from typing import NamedTuple
 from .actions import Action, Kind
 from .base import Phase
 from .cards import SUIT_MASKS, card_label, cards_in, full_deck
+from .phase_one import Trick
 from .rules import FirstPhase, Rules, StockEnd, short_repr
 from .state import State
 from .view import View, view_of
@@ -229,15 +230,16 @@ class Worlds:
             raise ValueError(f"cannot rebuild a deal from a view of the {what}: no seat decides")
         history = list(view.history)
         st = _rebuild_one(view, history) if view.phase == Phase.ONE else _rebuild_two(view, history)
-        st.hands = [0] * view.players
-        st.hands[view.seat] = view.hand
+        st.seats.hands = [0] * view.players
+        st.seats.hands[view.seat] = view.hand
         st.events = []
         st.tricks = 0
         st.abandoned = False
         # a shown bottom card stays last; a written position (the rules show a bottom card, none is
         # shown) has no deck at all
         had_deck = not (view.rules.exposed_bottom and view.exposed_card < 0)
-        st.deck = _synthetic_deck(view.rules.exposed_bottom, view.exposed_card, had_deck, view.rules.decks)
+        rules = view.rules
+        st.undealt.deck = _synthetic_deck(rules.exposed_bottom, view.exposed_card, had_deck, rules.decks)
         st.position = None
         st.needy = list(needy)
         st.dreck = 0
@@ -249,7 +251,7 @@ class Worlds:
         places = unseen_places(view)
         for s, k in enumerate(places.seats):
             if s != view.seat:
-                st.hands[s] = view.known[s] | _low_bits(places.hidden, k)
+                st.seats.hands[s] = view.known[s] | _low_bits(places.hidden, k)
         worlds = cls(st, view.seat)
         worlds.fill(st, worlds.canonical_placement())
         worlds.base = st
@@ -393,18 +395,18 @@ class Worlds:
             stock = list(placement.stock)
             if places.exposed >= 0:
                 stock.insert(0, places.exposed)
-            st.stock = stock
+            st.undealt.stock = stock
             if places.trump_slot:
-                st.trump_card = placement.trump_card
+                st.undealt.trump_card = placement.trump_card
             if 0 <= st.occasion != self.seat:  # another seat's sluffing occasion: its hand
-                st.occasion_hand = hands[st.occasion]
+                st.trick.occasion_hand = hands[st.occasion]
         elif self._trump_hidden:
             holder = st.trump_holder
             trumps = hands[holder] & ~known[holder] & SUIT_MASKS[st.trump_suit]
-            st.trump_card = (trumps & -trumps).bit_length() - 1
+            st.undealt.trump_card = (trumps & -trumps).bit_length() - 1
         if places.reserve:  # the avstickshög
-            st.reserve = list(placement.reserve)
-        st.deck = self._deck
+            st.undealt.reserve = list(placement.reserve)
+        st.undealt.deck = self._deck
         st.position = None
         if self.shares is not None:
             self._rewrite_dreck_order(st)
@@ -441,13 +443,15 @@ def world_from_view(view: View, placement: Placement | None = None, *, needy: Se
     return worlds.build(placement)
 
 
-class _TrickReplay(State):
-    """A State whose sluff windows follow a script: replaying the current phase-one trick from the
-    public history, a seat may sluff exactly when the history shows it being asked next."""
+class _ReplayTrick(Trick):
+    """A trick part whose sluff windows follow a script: replaying the current phase-one trick
+    from the public history, a seat may sluff exactly when the history shows it being asked next
+    (``forced_seats``, a seat set, set before each step)."""
 
     forced_seats = 0
 
-    def _sluffable(self, s: int) -> int:
+    def sluffable(self, st: State, s: int) -> int:
+        """The script's answer: the seat set's bit ``s`` (not a card set: only its truth counts)."""
         return self.forced_seats >> s & 1
 
 
@@ -513,27 +517,30 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
         return _rebuild_beat(view, history)
     t0 = _trick_start(view, history)
     stock0 = _stock_after(view, history[:t0])
-    st = object.__new__(_TrickReplay)
-    st.__dict__.update(_template(rules, n, view.dealer, -1).clone().__dict__)
+    st = _template(rules, n, view.dealer, -1).clone()
+    seats, undealt = st.seats, st.undealt
     full = full_deck(rules.decks)
-    st.hands = [full] * n
+    seats.hands = [full] * n
     if rules.stock_end is StockEnd.SKIP_EMPTY and stock0 == 0:
         # Koira: the seats without cards at the lead are skipped; the first round shows who had some
         first = {s for s, _ in view.rounds[0]} if view.rounds else set()
         if len(view.rounds) <= 1:
             first |= set(view.round_seats)
-        st.hands = [full if s in first else 0 for s in range(n)]
-    st.piles = list(view.piles)
-    st.known = list(view.known)
-    st.stock = [0] * stock0
-    st.reserve = [0] * view.reserve_size
+        seats.hands = [full if s in first else 0 for s in range(n)]
+    seats.piles = list(view.piles)
+    seats.known = list(view.known)
+    undealt.stock = [0] * stock0
+    undealt.reserve = [0] * view.reserve_size
     drawn = stock0 == 0 and not rules.bottom_aside
-    st.trump_holder = view.trump_holder if drawn else -1
-    st.trump_card = 0 if drawn or rules.bottom_aside else -1
+    undealt.trump_holder = view.trump_holder if drawn else -1
+    undealt.trump_card = 0 if drawn or rules.bottom_aside else -1
     st.history = history[:t0]
     st.first_leader = history[0][0] if history else view.leader
-    st.last_winner = view.leader if any(view.piles) else -1
-    st._start_trick(view.leader)  # noqa: SLF001 (the engine's own trick set-up)
+    replay = object.__new__(_ReplayTrick)
+    replay.__dict__.update(st.trick.__dict__)
+    replay.last_winner = view.leader if any(view.piles) else -1
+    st.trick = replay
+    replay.start(st, view.leader)
     # after the action at i, the seats the history shows acting in the sluff window that follows
     window = 0
     for s in view.sluff_window:
@@ -550,7 +557,7 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
             if not st.stock:
                 raise RebuildError("a card is turned up from an empty stock")
             st.stock[-1] = view.rounds[len(st.rounds) - 1][len(st.round_cards)][1]
-        st.forced_seats = f
+        replay.forced_seats = f
         st.step(a, s)
     checks = (
         ("rounds", tuple(map(tuple, st.rounds)), view.rounds),
@@ -564,21 +571,23 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     for what, got, want in checks:
         if got != want:
             raise RebuildError(f"the rebuilt trick disagrees with the view: {what} {got!r}, not {want!r}")
-    out = object.__new__(State)
-    out.__dict__.update(st.__dict__)
-    out.__dict__.pop("forced_seats", None)
-    out.pending = window
+    out = st
+    trick = object.__new__(Trick)  # the engine's own trick part again, with the replayed fields
+    trick.__dict__.update(replay.__dict__)
+    trick.__dict__.pop("forced_seats", None)
+    out.trick = trick
+    trick.pending = window
     out.to_act = view.to_act
-    if out.trump_holder >= 0 or rules.bottom_aside:  # the trump card lies apart: shown, or dealt later
-        out.trump_card = view.exposed_card if rules.exposed_bottom else max(view.trump_card, 0)
-    out.trump_suit = view.trump_suit  # known in phase one when the trump card is shown as it is drawn
-    if out.occasion == view.seat:  # the seat's own sluffing occasion: what it may still sluff
-        out.occasion_hand = 0
+    if undealt.trump_holder >= 0 or rules.bottom_aside:  # the trump card lies apart: shown, or dealt later
+        undealt.trump_card = view.exposed_card if rules.exposed_bottom else max(view.trump_card, 0)
+    undealt.trump_suit = view.trump_suit  # known in phase one when the trump card is shown as it is drawn
+    if trick.occasion == view.seat:  # the seat's own sluffing occasion: what it may still sluff
+        trick.occasion_hand = 0
         for a in view.legal:
             if a.kind == _SLUFF:
-                out.occasion_hand |= a.cards
+                trick.occasion_hand |= a.cards
     if window:
-        out.window_start = view.to_act if window >> view.to_act & 1 else view.sluff_window[0]
+        trick.window_start = view.to_act if window >> view.to_act & 1 else view.sluff_window[0]
     return out
 
 
@@ -587,36 +596,36 @@ def _rebuild_beat(view: View, history: list[tuple[int, Action]]) -> State:
     public fields of the view say everything: no replay is needed."""
     rules, n = view.rules, view.players
     st = _template(rules, n, view.dealer, -1).clone()
-    st.piles = list(view.piles)
-    st.known = list(view.known)
-    st.stock = [0] * view.stock_size
+    st.seats.piles = list(view.piles)
+    st.seats.known = list(view.known)
+    st.undealt.stock = [0] * view.stock_size
     if st.stock and view.exposed_card >= 0:
-        st.stock[0] = view.exposed_card  # face up under the stock
-    st.reserve = [0] * view.reserve_size
-    st.trump_holder = view.trump_holder
-    st.trump_card = view.trump_card
-    st.trump_suit = view.trump_suit
+        st.undealt.stock[0] = view.exposed_card  # face up under the stock
+    st.undealt.reserve = [0] * view.reserve_size
+    st.undealt.trump_holder = view.trump_holder
+    st.undealt.trump_card = view.trump_card
+    st.undealt.trump_suit = view.trump_suit
     st.history = history
     st.first_leader = history[0][0] if history else view.leader
-    st.last_winner = -1
+    st.trick.last_winner = -1
     led = False  # walk the tricks: a play after a lead is a beat, which wins the trick
     for s, a in history:
         if a.kind == _PLAY:
             if led:
-                st.last_winner = s
+                st.trick.last_winner = s
             led = not led
         elif a.kind == _PICK_UP:
             led = False
     leader = view.leader  # (the template's trick is empty: a new deal's)
-    st.leader = leader
-    st.round_seats = [leader, (leader + 1) % n]
-    st.round_cards = list(view.rounds[0]) if view.rounds else []
-    st.rounds = [st.round_cards]
-    st.round_pos = len(st.round_cards)
+    st.trick.leader = leader
+    st.trick.round_seats = [leader, (leader + 1) % n]
+    st.trick.round_cards = list(view.rounds[0]) if view.rounds else []
+    st.trick.rounds = [st.round_cards]
+    st.trick.round_pos = len(st.round_cards)
     for s, c in st.round_cards:
-        st.trick_cards |= 1 << c
-        st.contributed[s] |= 1 << c
-        st.last_put = c
+        st.trick.trick_cards |= 1 << c
+        st.trick.contributed[s] |= 1 << c
+        st.trick.last_put = c
     st.to_act = view.to_act
     return st
 
@@ -626,27 +635,27 @@ def _rebuild_two(view: View, history: list[tuple[int, Action]]) -> State:
     then the public fields of the view."""
     rules, n = view.rules, view.players
     st = _template(rules, n, view.dealer, view.trump_suit).clone()
-    st.table = [p for _, p in view.table]
-    st.table_owners = [s for s, _ in view.table]
-    st.kill_at = view.kill_at
-    st.killed = view.killed
-    st.out_order = list(view.out_order)
+    st.two.table = [p for _, p in view.table]
+    st.two.table_owners = [s for s, _ in view.table]
+    st.two.kill_at = view.kill_at
+    st.two.killed = view.killed
+    st.seats.out_order = list(view.out_order)
     st.loser = view.loser
     st.to_act = view.to_act
-    st.known = list(view.known)
-    st.piles = list(view.piles)
-    st.stock = []
-    st.reserve = [0] * view.reserve_size
-    st.trump_holder = view.trump_holder
-    st.trump_card = view.trump_card
+    st.seats.known = list(view.known)
+    st.seats.piles = list(view.piles)
+    st.undealt.stock = []
+    st.undealt.reserve = [0] * view.reserve_size
+    st.undealt.trump_holder = view.trump_holder
+    st.undealt.trump_card = view.trump_card
     st.history = history
     st.first_leader = history[0][0] if history else view.to_act
-    st.blue = 0
+    st.seats.blue = 0
     if view.phase == Phase.TWO:
         for s in range(n):
             if not view.hand_sizes[s] and s not in view.out_order:
-                st.blue |= 1 << s
-    st.forced = bool(rules.forced_pickup and st.table and history and history[-1][1].kind == _PICK_UP)
+                st.seats.blue |= 1 << s
+    st.two.forced = bool(rules.forced_pickup and st.table and history and history[-1][1].kind == _PICK_UP)
     return st
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 
-from ..engine.cards import cards_in
 from ..engine.state import State
 from ..engine.worlds import Placement, Worlds
 
@@ -55,51 +54,12 @@ class Determinizer:
         self.seat = worlds.seat
         self.places = worlds.places
         self.shares = worlds.shares
-        self._hidden = list(cards_in(self.places.hidden))
-        self._one = worlds.one
 
     def placement(self, rng: random.Random) -> Placement:
         """A placement of the unseen cards drawn uniformly with ``rng`` (each place its count; the
-        needy seats' dreck shares kept)."""
-        places = self.places
-        counts = list(places.seats)
-        hands = [0] * len(counts)
-        pool = self._hidden
-        shares = self.shares
-        if shares is not None:
-            dreck = self.worlds.dreck
-            low = [c for c in pool if dreck >> c & 1]
-            pool = [c for c in pool if not dreck >> c & 1]
-            rng.shuffle(low)
-            i = 0
-            for v, k in shares.items():
-                m = 0
-                for c in low[i:i + k]:
-                    m |= 1 << c
-                hands[v] = m
-                counts[v] -= k
-                i += k
-        else:
-            pool = pool.copy()
-        rng.shuffle(pool)
-        i = 0
-        for s, k in enumerate(counts):
-            if k:
-                m = 0
-                for c in pool[i:i + k]:
-                    m |= 1 << c
-                hands[s] |= m
-                i += k
-        stock: tuple[int, ...] = ()
-        trump = -1
-        if self._one:
-            stock = tuple(pool[i:i + places.stock])
-            i += places.stock
-            if places.trump_slot:
-                trump = pool[i]
-                i += 1
-        reserve = tuple(pool[i:i + places.reserve]) if places.reserve else ()
-        return Placement(tuple(hands), stock, trump, reserve)
+        needy seats' dreck shares kept): :meth:`Worlds.placement
+        <skitgubbe.engine.worlds.Worlds.placement>`."""
+        return self.worlds.placement(rng)
 
     def sample(self, rng: random.Random) -> State:
         """A new determinization: a world with the unseen cards dealt again with ``rng``."""

@@ -46,6 +46,7 @@ deck), its ``position`` is None and its ``events`` hold no hidden card.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -196,6 +197,7 @@ class Worlds:
         self.seat = seat
         self.one = phase == Phase.ONE or bool(state.chance_seats)  # a chance deal inside phase one
         self.places = unseen_places(view, visible=state.pending_deal(), one=self.one)
+        self._unseen = list(cards_in(self.places.hidden))  # in card order
         self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck),
                                      state.rules.decks)
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
@@ -288,38 +290,58 @@ class Worlds:
         self.dreck = dreck
         self._played_share = played
 
-    def canonical_placement(self) -> Placement:
-        """The placement that deals the unseen cards in card order: first the needy seats' dreck
-        shares (:attr:`shares`), then each other hand in seat order, the stock (its next card the
-        highest), the face-down trump card, the avstickshög."""
+    def placement(self, rng: random.Random | None = None) -> Placement:
+        """A placement of the unseen cards: drawn uniformly with ``rng`` (each place keeping its
+        count, the needy seats' dreck shares (:attr:`shares`) kept), or with ``rng`` None in card
+        order (:meth:`canonical_placement`).  The cards go first to the needy seats' shares, then
+        to each other hand in seat order, the stock (its next card last), the face-down trump card
+        and the avstickshög."""
         places = self.places
         counts = list(places.seats)
         hands = [0] * len(counts)
-        pool = list(cards_in(places.hidden))
+        pool = self._unseen
         shares = self.shares
         if shares is not None:
             dreck = self.dreck
             low = [c for c in pool if dreck >> c & 1]
             pool = [c for c in pool if not dreck >> c & 1]
+            if rng is not None:
+                rng.shuffle(low)
             i = 0
             for v, k in shares.items():
+                m = 0
                 for c in low[i:i + k]:
-                    hands[v] |= 1 << c
+                    m |= 1 << c
+                hands[v] = m
                 counts[v] -= k
                 i += k
+        else:
+            pool = pool.copy()
+        if rng is not None:
+            rng.shuffle(pool)
         i = 0
         for s, k in enumerate(counts):
-            for c in pool[i:i + k]:
-                hands[s] |= 1 << c
-            i += k
-        stock = tuple(pool[i:i + places.stock]) if self.one else ()
-        i += len(stock)
+            if k:
+                m = 0
+                for c in pool[i:i + k]:
+                    m |= 1 << c
+                hands[s] |= m
+                i += k
+        stock: tuple[int, ...] = ()
         trump = -1
-        if self.one and places.trump_slot:
-            trump = pool[i]
-            i += 1
-        reserve = tuple(pool[i:i + places.reserve])
+        if self.one:
+            stock = tuple(pool[i:i + places.stock])
+            i += places.stock
+            if places.trump_slot:
+                trump = pool[i]
+                i += 1
+        reserve = tuple(pool[i:i + places.reserve]) if places.reserve else ()
         return Placement(tuple(hands), stock, trump, reserve)
+
+    def canonical_placement(self) -> Placement:
+        """The placement that deals the unseen cards in card order (:meth:`placement` without a
+        generator)."""
+        return self.placement(None)
 
     def check(self, placement: Placement) -> None:
         """Raise :class:`PlacementError` unless ``placement`` puts every unseen card in exactly one

@@ -320,45 +320,39 @@ class Hub:
             except Exception as e:  # note it and look again next time
                 self.errors.append(f"expiring rooms: {type(e).__name__}: {e}")
 
-    def _reserve_room(self, client: str | None) -> deque[float] | None:
-        """Count a room about to be made by ``client`` against the limits, at once (so that
-        concurrent requests see it), or raise (see :meth:`create_room`).  Returns the client's
-        record, whose last entry is this room's (None without a per-client limit, or for a room the
-        server makes itself, ``client`` None: only the server's room limit counts then)."""
-        limits = self.limits
-        if limits.max_rooms and len(self.rooms) + self._creating >= limits.max_rooms:
-            raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
-                            "try again later")
-        made = None
-        if limits.rooms_per_client and client is not None:
-            now = self.clock()
-            made = self._made.setdefault(client, deque())
-            while made and made[0] <= now - limits.rooms_window:
-                made.popleft()
-            if len(made) >= limits.rooms_per_client:
-                wait = max(1, math.ceil(made[0] + limits.rooms_window - now))
-                raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
-                                   f"{limits.rooms_window:g} seconds: try again in {wait} seconds", wait)
-            made.append(now)
-        self._creating += 1
-        return made
-
-    def _check_budget(self, client: str, rooms: int) -> None:
-        """Raise as :meth:`_reserve_room` would unless ``client`` may make ``rooms`` more rooms now
-        (two linked tables are made together or not at all).  Counts nothing."""
+    def _check_budget(self, client: str | None, rooms: int) -> deque[float] | None:
+        """Raise :class:`RoomError` ``server-full`` or :class:`TooManyRooms` unless ``client`` may
+        make ``rooms`` more rooms now (two linked tables are made together or not at all); counts
+        nothing.  Returns the client's record of rooms made within the window (None without a
+        per-client limit, or for a room the server makes itself, ``client`` None: only the
+        server's room limit counts then)."""
         limits = self.limits
         if limits.max_rooms and len(self.rooms) + self._creating + rooms > limits.max_rooms:
             raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
                             "try again later")
-        if limits.rooms_per_client:
-            now = self.clock()
-            made = [m for m in self._made.get(client, ()) if m > now - limits.rooms_window]
-            if len(made) + rooms > limits.rooms_per_client:
-                wait = max(1, math.ceil(made[len(made) + rooms - limits.rooms_per_client - 1]
-                                        + limits.rooms_window - now)) if made else 1
-                raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
-                                   f"{limits.rooms_window:g} seconds, and two tables are two rooms: try "
-                                   f"again in {wait} seconds", wait)
+        if not limits.rooms_per_client or client is None:
+            return None
+        now = self.clock()
+        made = self._made.setdefault(client, deque())
+        while made and made[0] <= now - limits.rooms_window:
+            made.popleft()
+        over = len(made) + rooms - limits.rooms_per_client
+        if over > 0:
+            wait = max(1, math.ceil(made[over - 1] + limits.rooms_window - now)) if made else 1
+            also = ", and two tables are two rooms" if rooms > 1 else ""
+            raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
+                               f"{limits.rooms_window:g} seconds{also}: try again in {wait} seconds", wait)
+        return made
+
+    def _reserve_room(self, client: str | None) -> deque[float] | None:
+        """Count a room about to be made by ``client`` against the limits, at once (so that
+        concurrent requests see it), or raise (:meth:`_check_budget`).  Returns the client's
+        record, whose last entry is this room's (None as :meth:`_check_budget` says)."""
+        made = self._check_budget(client, 1)
+        if made is not None:
+            made.append(self.clock())
+        self._creating += 1
+        return made
 
     async def create_room(self, name: str, *, client: str = "", **spec_args: Any) -> dict[str, Any]:
         """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its

@@ -191,6 +191,7 @@ class Trick:
         other.tie_rank = self.tie_rank
         other.last_put = self.last_put
         return other
+
     def check(self, players: int) -> None:
         """Raise ``AssertionError`` naming the first invariant (class docstring) that fails;
         ``players`` is the number of seats."""

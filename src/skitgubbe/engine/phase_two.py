@@ -160,6 +160,7 @@ class Table:
         other.extra_ends = self.extra_ends
         other.plain_two = self.plain_two
         return other
+
     def check(self, players: int) -> None:
         """Raise ``AssertionError`` naming the first invariant (class docstring) that fails;
         ``players`` is the number of seats."""

@@ -58,6 +58,7 @@ class Seats:
         other.out_order = self.out_order.copy()
         other.blue = self.blue
         return other
+
     def left_of(self, seat: int) -> int:
         """The seat to the left (next clockwise) of ``seat``."""
         return (seat + 1) % self.players

@@ -72,6 +72,7 @@ class Undealt:
         other.trump_suit = self.trump_suit
         other.spare = self.spare
         return other
+
     def draw(self, st: State, seat: int) -> None:
         """Seat ``seat`` draws the top stock card into its hand (nothing if the stock is empty).
         The last stock card is the trump card: set aside face down (pagat.com, "keeps it face

@@ -7,6 +7,7 @@ to ``build/screenshots/`` (``lobby-builder-desktop.png``, ``...-phone.png``, ``r
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,41 @@ def _set(d: webdriver.Chrome, option: str, text: str) -> None:
     box = d.find_element(By.ID, f"opt-{option}")
     box.send_keys(Keys.CONTROL, "a")
     box.send_keys(text)
+
+
+# the page's fetch, slowed for the rules check of the goat (the preset chosen when the lobby opens)
+SLOW_GOAT_CHECK = """
+const real = window.fetch;
+window.fetch = (url, init) => {
+  const check = String(url).includes("/api/rules/check");
+  if (check) window.checksSent = (window.checksSent || 0) + 1;
+  const slow = check && String(init.body).includes('"goat"');
+  return slow ? new Promise((ok) => setTimeout(ok, 1500)).then(() => real(url, init)) : real(url, init);
+};
+"""
+
+
+def test_a_late_answer_for_the_last_preset_does_not_change_the_new_ones_players(
+        server: LiveServer, browsers: list[webdriver.Chrome]) -> None:  # noqa: F811
+    """Choosing another preset while the rules check of the first is under way: the first's answer,
+    when it comes, is dropped, so the players offered stay the new preset's (pagat: 2 to 4)."""
+    d = open_page(browsers, server, "desktop", path="/static/table.css")
+    d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_GOAT_CHECK})
+    d.get(server.http + "/")
+    wait(d).until(lambda d: d.execute_script("return window.checksSent"))  # the goat's check is under way
+    d.find_element(By.ID, "preset-pagat").click()
+
+    def offered() -> list[str | None]:
+        return [o.get_attribute("value") for o in Select(d.find_element(By.ID, "make-players")).options]
+
+    assert offered() == ["2", "3", "4"]
+    # the goat's answer arrives after 1.5 s; the page has asked about pagat since then
+    answered = ("return performance.getEntriesByType('resource')"
+                ".filter((e) => e.name.includes('/rules/check')).length")
+    wait(d).until(lambda d: d.execute_script(answered) >= 2)
+    time.sleep(0.5)  # for the page to act on the answers
+    assert offered() == ["2", "3", "4"]
+    Select(d.find_element(By.ID, "make-players")).select_by_value("2")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

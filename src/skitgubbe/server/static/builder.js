@@ -6,7 +6,7 @@
 import { el } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
-const B = { options: null, preset: null, result: null, error: null, busy: null, timer: null, url: null,
+const B = { asked: 0, options: null, preset: null, result: null, error: null, busy: null, timer: null, url: null,
             onChange: () => {} };
 
 const words = (name) => name.replace(/_/g, " ");
@@ -98,8 +98,10 @@ function show() {
 }
 
 async function check() {
-  const sent = changes();
+  const sent = changes(), asked = B.asked;
   const { ok, data } = await post("/api/rules/check", { preset: B.preset, options: sent });
+  // an answer to an older form (another preset chosen, a field changed since) must not undo the newer
+  if (asked !== B.asked) return;
   if (ok) {
     B.result = data; B.error = null;
     // the engine may set an option by itself (two packs raise the most players): show what it made
@@ -111,6 +113,7 @@ async function check() {
 
 function changed() {
   clearTimeout(B.timer);
+  B.asked += 1;
   B.busy = new Promise((resolve) => { B.timer = setTimeout(() => check().then(resolve), 250); });
 }
 

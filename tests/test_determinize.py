@@ -276,8 +276,9 @@ STALE = {"leader", "round_seats", "round_pos", "last_winner", "first_leader", "w
 
 
 def graft(rebuilt: State, real: State) -> None:
-    """Give ``rebuilt`` the real hidden cards."""
+    """Give ``rebuilt`` the real hidden cards (the events too: what the other seats saw happen)."""
     rebuilt.seats.hands = list(real.hands)
+    rebuilt.events = list(real.events)
     rebuilt.undealt.stock = list(real.stock)
     rebuilt.undealt.reserve = list(real.reserve)
     rebuilt.undealt.trump_card = real.trump_card

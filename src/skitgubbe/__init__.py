@@ -24,7 +24,7 @@ from .engine.rules import Rules, RulesError
 from .engine.rulesfile import RulesFileError, parse_rules_file
 from .engine.state import Draw, DrawError, State, deck_from_seed
 from .engine.variants import PRESETS, UnknownVariantError, find_variant
-from .engine.view import SPECTATOR, History, View, event_for, events_for, view_of
+from .engine.view import SPECTATOR, History, SeenEvents, View, event_for, events_for, view_of
 from .engine.worlds import Placement, PlacementError, UnseenPlaces, Worlds, unseen_places, world_from_view
 
 __all__ = [
@@ -40,7 +40,7 @@ __all__ = [
     "Draw", "DrawError",
     # what happened, and who may see it
     "Event", "PUBLIC", "events_for", "event_for", "describe_event",
-    "View", "History", "view_of", "SPECTATOR",
+    "View", "History", "SeenEvents", "view_of", "SPECTATOR",
     # worlds one seat cannot tell apart
     "Worlds", "Placement", "PlacementError", "world_from_view", "UnseenPlaces", "unseen_places",
     # records

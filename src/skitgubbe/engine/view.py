@@ -19,7 +19,7 @@ from .base import PUBLIC, Event, Phase
 from .rules import Rules
 from .state import State
 
-__all__ = ["View", "History", "view_of", "event_for", "events_for", "SPECTATOR"]
+__all__ = ["View", "History", "SeenEvents", "view_of", "event_for", "events_for", "SPECTATOR"]
 
 SPECTATOR = -3
 """The ``seat`` of a spectator's view (:func:`view_of`): no hand, no legal actions, only what
@@ -62,6 +62,10 @@ class View(NamedTuple):
         exposed_card: the card face up under the stock (``rules.exposed_bottom``; in Mas
             the turned-up trump or the 2 of trumps exchanged for it), else -1.
         reserve_size: cards left in the avstickshög (``rules.reserve``), else 0.
+        events: every event of the deal so far as this seat may see it (:class:`SeenEvents`:
+            each one passed through :func:`event_for`, the same function that makes the events
+            of one step fit to show a seat), from the deal on.  A bot, the terminal and the web
+            table all read what happened through that function, so they cannot disagree.
     """
 
     seat: int
@@ -93,6 +97,7 @@ class View(NamedTuple):
     legal: tuple[Action, ...]
     exposed_card: int = -1
     reserve_size: int = 0
+    events: Sequence[Event] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -159,6 +164,52 @@ class History(Sequence[tuple[int, Action]]):
 
     def __repr__(self) -> str:
         return f"History({tuple(self)!r})"
+
+
+class SeenEvents(Sequence[Event]):
+    """The events of a deal as one seat (or :data:`SPECTATOR`) may see them: item i is
+    :func:`event_for` of the state's event i (its cards zeroed where hidden from the seat).
+
+    Taking it costs O(1), as for :class:`History`: it shares the state's event list, which only
+    ever grows, and remembers its length; each event is made fit to show when it is read.
+    Slices are tuples; a SeenEvents equals the tuple (or SeenEvents) of the same events.
+    """
+
+    __slots__ = ("_items", "_n", "_seat")
+
+    def __init__(self, items: list[Event], n: int, seat: int) -> None:
+        self._items = items
+        self._n = n
+        self._seat = seat
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Event | tuple[Event, ...]:
+        if isinstance(i, slice):
+            return tuple(self[j] for j in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("event index out of range")
+        return event_for(self._items[i], self._seat)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (SeenEvents, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"SeenEvents({tuple(self)!r})"
 
 
 def event_for(event: Event, seat: int) -> Event:
@@ -239,4 +290,5 @@ def view_of(state: State, seat: int) -> View:
         () if spectator else tuple(state.legal_actions(seat)),
         state.exposed_card,
         len(state.reserve),
+        SeenEvents(state.events, len(state.events), seat),
     )

@@ -41,7 +41,7 @@ its cards, and so which cards another seat drew during its own sluffing occasion
 dreck cards, collected face up), ``needy`` (the seats given the dreck: their hand sizes say so),
 ``dreck_move`` and the PLAY actions after it, and whether ``deck`` is empty (a written position).
 A world's ``deck`` keeps only the shown bottom card (a world is not a deal that replays from its
-deck), its ``position`` is None and its ``events`` hold no hidden card.
+deck), its ``position`` is None and its ``events`` are the seat's (``view.events``: no hidden card).
 """
 
 from __future__ import annotations
@@ -198,6 +198,7 @@ class Worlds:
         self.one = phase == Phase.ONE or bool(state.chance_seats)  # a chance deal inside phase one
         self.places = unseen_places(view, visible=state.pending_deal(), one=self.one)
         self._unseen = list(cards_in(self.places.hidden))  # in card order
+        self._events = list(view.events)  # what the seat saw happen: a world holds no other
         self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck),
                                      state.rules.decks)
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
@@ -220,7 +221,7 @@ class Worlds:
 
         ``needy``: the seats the dreck was dealt to, in dealing order, when known (the View does
         not carry them); with two or more, placements keep the dreck cards among them.  Not
-        rebuilt (the View does not carry them): ``events`` (empty), ``tricks`` (0), ``deck`` (only
+        rebuilt (the View does not carry them): ``tricks`` (0), ``deck`` (only
         its shown bottom card), ``action_limit`` (the default) and the sluffing protocol
         (sequential).
 
@@ -234,7 +235,7 @@ class Worlds:
         st = _rebuild_one(view, history) if view.phase == Phase.ONE else _rebuild_two(view, history)
         st.seats.hands = [0] * view.players
         st.seats.hands[view.seat] = view.hand
-        st.events = []
+        st.events = list(view.events)
         st.tricks = 0
         st.abandoned = False
         # a shown bottom card stays last; a written position (the rules show a bottom card, none is
@@ -429,6 +430,7 @@ class Worlds:
         if places.reserve:  # the avstickshög
             st.undealt.reserve = list(placement.reserve)
         st.undealt.deck = self._deck
+        st.events = self._events.copy()
         st.position = None
         if self.shares is not None:
             self._rewrite_dreck_order(st)

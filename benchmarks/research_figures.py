@@ -6,9 +6,9 @@ to an hour on the 2-core development machine); ``--only NAME,...`` runs the name
 figure is printed after a line ``== NAME: COMMAND``, so the output can be compared with the docs.
 Timings depend on the machine's load: compare rows of one run, not runs.
 
-The figures ``compact`` and ``forced`` are computed here (they are short); the others run the
-project's own commands in a subprocess.  Figures that need an extra (OpenSpiel, PettingZoo) say
-so when it is missing.
+The figures ``compact``, ``forced`` and ``openspiel-forced`` are computed here (they are short);
+the others run the project's own commands in a subprocess.  Figures that need an extra
+(OpenSpiel, PettingZoo) say so when it is missing.
 
 Run::
 
@@ -73,11 +73,45 @@ def forced_share() -> None:
         print(f"{rules:<10}{players} seats: {forced / total:.1%} of {total} decisions are forced")
 
 
+def openspiel_forced_share() -> None:
+    """The share of OpenSpiel decisions with a single legal action (the default game), and the
+    decisions a deal asks with ``auto_forced=True``: uniformly random play, 30 deals each."""
+    import random
+
+    import pyspiel
+
+    import skitgubbe.adapters.openspiel  # noqa: F401  (registers python_skitgubbe)
+
+    for rules, players in (("goat", 4), ("helmfrid", 3), ("howell", 4), ("pagat", 3)):
+        counts = []
+        for auto in (False, True):
+            params = {"rules": rules, "players": players, "auto_forced": auto}
+            game = pyspiel.load_game("python_skitgubbe", params)
+            rng = random.Random(0)
+            forced = total = 0
+            for _ in range(30):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(rng.choice(state.chance_outcomes())[0])
+                        continue
+                    legal = state.legal_actions()
+                    total += 1
+                    forced += len(legal) == 1
+                    state.apply_action(rng.choice(legal))
+            counts.append((forced, total))
+        (forced, total), (_, asked) = counts
+        print(f"{rules:<10}{players} seats: {forced / total:.1%} of {total} decisions are forced; "
+              f"with auto_forced a deal asks {asked / 30:.0f} decisions (default {total / 30:.0f})")
+
+
 FIGURES = [
     Figure("compact", "Action space: compact action space", [PY, SELF, "--only", "compact"],
            inline=compact_sizes),
     Figure("forced", "PettingZoo: options for learners (auto_forced)", [PY, SELF, "--only", "forced"],
            inline=forced_share),
+    Figure("openspiel-forced", "OpenSpiel: options for learners (auto_forced)",
+           [PY, SELF, "--only", "openspiel-forced"], inline=openspiel_forced_share),
     Figure("evaluate", "Evaluating your agent: the heuristic bot's reference rows",
            ["skitgubbe", "evaluate", "--agent", "heuristic", "--rules", "pagat", "--players", "3",
             "--deals", "100", "--ladder", "random,heuristic,counter"]),

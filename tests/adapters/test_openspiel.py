@@ -89,7 +89,8 @@ def test_registered_with_metadata() -> None:
     assert game.observation_tensor_size() == encoding.OBS_SIZE
     assert game.information_state_tensor_size() == osg.INFO_SIZE
     default = pyspiel.load_game("python_skitgubbe")
-    assert default.get_parameters() == {"rules": "pagat", "players": 3, "max_turns": osg.DEFAULT_MAX_TURNS}
+    assert default.get_parameters() == {"rules": "pagat", "players": 3, "max_turns": osg.DEFAULT_MAX_TURNS,
+                                        "auto_forced": False, "compact_actions": False}
     assert _load("flurst", 5, max_turns=77).max_game_length() == 77
 
 

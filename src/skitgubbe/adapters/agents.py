@@ -26,7 +26,8 @@ cards never reach an agent.  An action that is not legal raises ``ValueError`` n
 **Out of a bot**:
 
 * :func:`pyspiel_bot`: a ``pyspiel.Bot`` for ``python_skitgubbe`` that asks the bot with the seat's
-  view (``state.view(player)``) and answers the action id (:func:`skitgubbe.adapters.encoding.action_id`);
+  view (``state.view(player)``) and answers the action id (:func:`skitgubbe.adapters.encoding.action_id`,
+  or its compact index on a game with ``compact_actions``);
 * :func:`bot_policy`: a policy ``(observation, action_mask) -> action index`` for a PettingZoo or
   Gymnasium environment of this package, which reads the acting seat's view from the environment
   (``env.view(agent)`` / ``env.view()``).
@@ -319,7 +320,10 @@ def pyspiel_bot(bot: Bot | str, rng: random.Random | None = None) -> Any:
 
     Its ``step(state)`` gives the bot ``state.view(player)`` (with ``legal`` set to the state's legal
     actions, which under the OpenSpiel protocol may be only ``pass``) and returns the id of its
-    choice; ``restart_at`` and ``inform_action`` do nothing (a bot reads the whole view each time).
+    choice in the state's game: on a game with ``compact_actions`` the legal ids are compact indexes,
+    read through ``state.action_ids`` (the full id of each index), and the answer is an index too.
+    On a game with ``auto_forced`` it is asked only when there is a choice.  ``restart_at`` and
+    ``inform_action`` do nothing (a bot reads the whole view each time).
     Needs ``open_spiel`` (``ImportError`` without it).  Raises ``ValueError`` for an unknown bot
     name, ``TypeError`` for something that is not a bot, and ``ValueError`` from ``step`` if the
     bot answers an action that is not legal.
@@ -341,13 +345,14 @@ def pyspiel_bot(bot: Bot | str, rng: random.Random | None = None) -> Any:
 
             def step(self, state: Any) -> int:
                 player = state.current_player()
-                ids = state.legal_actions(player)
-                legal = [encoding.action_of(int(i)) for i in ids]
+                ids = [int(i) for i in state.legal_actions(player)]
+                full = getattr(state, "action_ids", None)  # compact_actions: full id of each index
+                legal = [encoding.action_of(full[i] if full is not None else i) for i in ids]
                 view = state.view(player)._replace(legal=tuple(legal))
                 action = self.bot.choose(view, legal)
                 if action not in legal:
                     raise ValueError(f"bot {self.bot.name!r} chose {action}, not a legal action")
-                return encoding.action_id(action)
+                return ids[legal.index(action)]
 
             def restart_at(self, state: Any) -> None:
                 pass

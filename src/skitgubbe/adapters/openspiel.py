@@ -8,12 +8,41 @@ Importing this module registers the game (it needs the ``openspiel`` extra: ``op
     game = pyspiel.load_game("python_skitgubbe(rules=goat,players=4)")
 
 Parameters: ``rules`` (a preset name or alias, default ``pagat``), ``players`` (default 3, within
-the preset's range) and ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_TURNS`).
+the preset's range), ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_TURNS`) and two
+options for learners, both ``False`` by default (the game described below is the default)::
+
+    pyspiel.load_game("python_skitgubbe", {"rules": "goat", "players": 4,
+                                           "auto_forced": True, "compact_actions": True})
+
+* ``auto_forced=True``: a decision with a single legal action (mostly ``pass`` in a sluff window
+  of a seat that cannot sluff) is taken by the state itself, after every ``apply_action`` (and
+  at the start), so ``current_player()`` is never a seat with only one legal action.  Chance
+  nodes stay chance nodes.  The forced moves are *not* in ``history()`` (OpenSpiel records only
+  the actions given to ``apply_action``): applying ``history()`` to a new initial state takes
+  them again and reaches the same state, and ``clone``, serialization and
+  :meth:`SkitgubbeState.resample_from_infostate` keep them.  They are in the information state
+  string like any other move (the same text as in the default game: it does not say which
+  moves were forced) and count towards ``max_turns``, so a deal with the same chosen moves ends
+  as the default game's deal does.  *This shows hidden information through the turn order*:
+  the default game asks every seat in a sluff window so that who acts never depends on hidden
+  cards; skipping a seat whose only action is ``pass`` shows the other seats that it could not
+  sluff, through ``current_player()``, ``history()`` and the sequence of information states and
+  observations a seat is shown (OpenSpiel's ``rl_environment`` gives every seat's at each step).
+  A seat's information state and observation at its own decisions are unchanged.  Use it for a
+  learner that reads only its own information state at its own turns; the same leak as the
+  PettingZoo and Gymnasium ``auto_forced`` (docs/research.md).
+* ``compact_actions=True``: action ids are indexes into the preset's compact action space,
+  :func:`skitgubbe.adapters.encoding.rules_action_ids` of the rules (``pagat`` 54 ids, ``goat``
+  419): index ``k`` is full id ``action_ids[k]`` (:attr:`SkitgubbeGame.action_ids`,
+  :attr:`SkitgubbeState.action_ids`), in ``num_distinct_actions()``, ``legal_actions()``,
+  ``apply_action`` and ``action_to_string``.  Chance outcomes, observations and information
+  states do not involve action ids and do not change.
 
 The game (docs/research.md, "OpenSpiel", says the same at more length):
 
-* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (551 of them),
-  given sorted by ``legal_actions()``.  Chance outcomes are card ids 0..51.
+* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (551 of them;
+  with ``compact_actions``, indexes into the preset's ids), given sorted by ``legal_actions()``.
+  Chance outcomes are card ids 0..51.
 * **Chance.** Every random event is an explicit chance node that picks one card uniformly among
   the cards it may be: the deal (one node per card, among the cards not yet dealt, in dealing
   order; then, under ``bottom_aside`` or ``exposed_bottom``, one for the bottom stock card);
@@ -64,6 +93,7 @@ no-op ``restart_at`` and ``inform_action`` to use it with ``evaluate_bots``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -120,7 +150,17 @@ _ACTION_TEXT = tuple(str(encoding.action_of(i)) for i in range(encoding.NUM_ACTI
 _CARD_TEXT = tuple(card_name(c) for c in range(52))
 _RANK = tuple(rank_of(c) for c in range(52))
 
-_PARAMS: dict[str, Any] = {"rules": "pagat", "players": 3, "max_turns": DEFAULT_MAX_TURNS}
+_PARAMS: dict[str, Any] = {"rules": "pagat", "players": 3, "max_turns": DEFAULT_MAX_TURNS,
+                           "auto_forced": False, "compact_actions": False}
+
+_FULL_IDS: tuple[int, ...] = tuple(range(encoding.NUM_ACTIONS))
+
+
+@functools.cache
+def _compact(rules: Rules) -> tuple[tuple[int, ...], dict[int, int]]:
+    """The compact action space of ``rules``: ``(action_ids, index of each full id)``."""
+    ids = encoding.rules_action_ids(rules)
+    return ids, {a: k for k, a in enumerate(ids)}
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,
@@ -143,6 +183,10 @@ _RESAMPLE_TRIES = 200
 """Random worlds tried by a resample before it falls back to the real one (see
 :meth:`SkitgubbeState.resample_from_infostate`)."""
 
+
+_FORCED_TRIES = 20
+"""With ``auto_forced``, worlds tried by a resample before it returns the real one (see
+:meth:`SkitgubbeState.resample_from_infostate`)."""
 
 _placeholders: dict[tuple[Rules, int, int], State] = {}
 
@@ -192,13 +236,19 @@ class _Core:
         to_decide: :meth:`current_player` since the last action (a cache).
         checks: whether :meth:`apply_move` refuses illegal actions (off only while a
             resampled history, legal by construction, is replayed).
+        auto_forced: whether the state takes every decision with a single legal action itself
+            (:meth:`play_forced`; the game parameter ``auto_forced``).
+        compact: whether the state's action ids are compact indexes (the game parameter
+            ``compact_actions``; the core itself always works with full ids).
     """
 
     __slots__ = ("rules", "players", "dealer", "max_turns", "deal", "bottom", "engine",
                  "pending", "slots", "chosen", "deal_order", "turns", "log",
-                 "held", "put", "played", "no_match", "texts", "views", "legal", "to_decide", "checks")
+                 "held", "put", "played", "no_match", "texts", "views", "legal", "to_decide", "checks",
+                 "auto_forced", "compact")
 
-    def __init__(self, rules: Rules, players: int, max_turns: int, dealer: int = 0) -> None:
+    def __init__(self, rules: Rules, players: int, max_turns: int, dealer: int = 0, *,
+                 auto_forced: bool = False, compact: bool = False) -> None:
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -221,6 +271,8 @@ class _Core:
         self.legal: list[int] | None = None
         self.to_decide: int | None = None
         self.checks = True
+        self.auto_forced = auto_forced
+        self.compact = compact
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = object.__new__(_Core)
@@ -244,6 +296,7 @@ class _Core:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self.auto_forced = self.compact = False  # states pickled before these options existed
         for name, v in state.items():
             setattr(self, name, v)
 
@@ -329,6 +382,21 @@ class _Core:
                 if kind == Kind.STOCK or _RANK[action.cards.bit_length() - 1] != high:
                     self.no_match.append((player, len(self.log) - 1, high))
         self._take(player, action)
+
+    def play_forced(self) -> None:
+        """With :attr:`auto_forced`, take every decision that has a single legal action, until a
+        seat has a choice, a chance node is due or the deal is over (each forced move is logged
+        and counted in :attr:`turns` like any other)."""
+        if not self.auto_forced:
+            return
+        while True:
+            p = self.current_player()
+            if p < 0:
+                return
+            legal = self.legal_ids(p)
+            if len(legal) != 1:
+                return
+            self.apply_move(p, legal[0])
 
     def apply_chance(self, card: int) -> None:
         """Take the outcome ``card`` of the current chance node.  Raises ``ValueError`` for a card
@@ -671,10 +739,22 @@ class SkitgubbeGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game ``python_skitgubbe`` (see the module docstring).
 
     Args:
-        params: ``{"rules": str, "players": int, "max_turns": int}``; missing keys take their
-            defaults (``pagat``, 3, :data:`DEFAULT_MAX_TURNS`).
+        params: ``{"rules": str, "players": int, "max_turns": int, "auto_forced": bool,
+            "compact_actions": bool}``; missing keys take their defaults (``pagat``, 3,
+            :data:`DEFAULT_MAX_TURNS`, False, False).  The two options are described in the
+            module docstring.
 
-    Raises ``ValueError`` for an unknown preset, a seat count outside it, or ``max_turns < 1``.
+    Attributes:
+        rules: the :class:`~skitgubbe.engine.rules.Rules` of the preset.
+        players, max_turns, auto_forced, compact_actions: the parameters.
+        action_ids: the full action id (:mod:`skitgubbe.adapters.encoding`) of each of the game's
+            action ids: ``encoding.rules_action_ids(rules)`` with ``compact_actions``, else
+            ``tuple(range(NUM_ACTIONS))``; ``num_distinct_actions()`` is its length.
+
+    Raises ``ValueError`` for an unknown preset, a seat count outside it, or ``max_turns < 1``, and
+    ``TypeError`` for an option that is not a bool (``pyspiel.load_game`` already refuses a value
+    of another type than the default's with a ``pyspiel.SpielError``; this check is for direct
+    construction).
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -688,8 +768,14 @@ class SkitgubbeGame(pyspiel.Game):  # type: ignore[misc]
             )
         if max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+        for option in ("auto_forced", "compact_actions"):
+            if not isinstance(p[option], bool):
+                raise TypeError(f"{option} must be True or False, not {p[option]!r}")
+        auto_forced: bool = p["auto_forced"]
+        compact_actions: bool = p["compact_actions"]
+        action_ids = _compact(rules)[0] if compact_actions else _FULL_IDS
         info = pyspiel.GameInfo(
-            num_distinct_actions=encoding.NUM_ACTIONS,
+            num_distinct_actions=len(action_ids),
             max_chance_outcomes=52,
             num_players=players,
             min_utility=-1.0,
@@ -701,6 +787,9 @@ class SkitgubbeGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules
         self.players = players
         self.max_turns = max_turns
+        self.auto_forced = auto_forced
+        self.compact_actions = compact_actions
+        self.action_ids: tuple[int, ...] = action_ids
 
     def new_initial_state(self) -> SkitgubbeState:
         """A new deal, starting with the chance nodes of the deal."""
@@ -737,7 +826,27 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: SkitgubbeGame) -> None:
         super().__init__(game)
-        self.core = _Core(game.rules, game.players, game.max_turns)
+        self.core = _Core(game.rules, game.players, game.max_turns, auto_forced=game.auto_forced,
+                          compact=game.compact_actions)
+        self.core.play_forced()  # nothing yet: a deal starts with chance nodes
+
+    @property
+    def action_ids(self) -> tuple[int, ...]:
+        """The full action id (:mod:`skitgubbe.adapters.encoding`) of each of this game's action
+        ids: the preset's compact action space with ``compact_actions``, else ``0..NUM_ACTIONS-1``
+        (the same as :attr:`SkitgubbeGame.action_ids`)."""
+        return _compact(self.core.rules)[0] if self.core.compact else _FULL_IDS
+
+    def _full_id(self, action: int) -> int:
+        """The full action id of the game's action id ``action``; raises ``ValueError`` for an id
+        outside the compact action space."""
+        if not self.core.compact:
+            return action
+        ids = _compact(self.core.rules)[0]
+        if not 0 <= action < len(ids):
+            raise ValueError(f"action {action} is outside the compact action space 0..{len(ids) - 1} "
+                             f"of {self.core.rules.name}")
+        return ids[action]
 
     # -- the OpenSpiel API ------------------------------------------------------------------------
 
@@ -746,8 +855,13 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         return self.core.current_player()
 
     def _legal_actions(self, player: int) -> list[int]:
-        """Sorted action ids (see :mod:`skitgubbe.adapters.encoding`) of ``player``."""
-        return self.core.legal_ids(player)
+        """Sorted action ids (see :mod:`skitgubbe.adapters.encoding`; with ``compact_actions``,
+        compact indexes) of ``player``.  With ``auto_forced`` the seat to decide has at least two."""
+        ids = self.core.legal_ids(player)
+        if self.core.compact:
+            index = _compact(self.core.rules)[1]
+            return [index[a] for a in ids]
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(card, probability)`` for every card the chance node may pick (all equally likely).
@@ -759,8 +873,9 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         return [(c, p) for c in cards]
 
     def _apply_action(self, action: int) -> None:
-        """Take ``action``: an action id for a seat, a card for chance.  Raises ``ValueError``
-        for an action that is not legal here."""
+        """Take ``action``: an action id (a compact index with ``compact_actions``) for a seat, a
+        card for chance; then, with ``auto_forced``, every forced decision that follows.  Raises
+        ``ValueError`` for an action that is not legal here."""
         core = self.core
         p = core.current_player()
         if p == _CHANCE:
@@ -768,12 +883,16 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         elif p == _TERMINAL:
             raise ValueError("the game is over")
         else:
-            core.apply_move(p, int(action))
+            core.apply_move(p, self._full_id(int(action)))
+        core.play_forced()
 
     def _action_to_string(self, player: int, action: int) -> str:
         """``play 7H``, ``sluff 4S``, ``pass``... for a seat; for chance the card, with what it
         is for when this state is that chance node (``deal 7H to seat 2``)."""
         if player != _CHANCE:
+            if self.core.compact:
+                ids = _compact(self.core.rules)[0]
+                return _action_text(ids[action]) if 0 <= action < len(ids) else "no such action"
             return _action_text(action)
         card = _CARD_TEXT[action] if 0 <= action < 52 else str(action)
         core = self.core
@@ -838,14 +957,26 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
         real world is returned).  The chance outcomes of the history are relabelled to match
         and the new history is replayed from the start, so ``history()`` and serialization agree
         with the new world.
+
+        With ``auto_forced``, a move may be forced in one world and a choice in the other (a seat
+        that could not sluff in the real world may hold a sluffable card in the new one): the
+        replay then lets the new state take the move itself, or gives it, so ``history()`` may
+        differ in length from this state's.  The worlds do not use what the skipped seats show
+        (that they could not sluff): they are drawn as for the default game.  A world whose
+        replay ends at another node (a seat to decide here, other than ``player_id``, would be
+        forced there) is rejected; after 20 such worlds the real one is returned.
         """
-        values = self.core.resampled_actions(player_id, lambda: float(probability_sampler()))
-        state: SkitgubbeState = self.get_game().new_initial_state()
-        core = state.core
-        core.checks = False
-        for a in values:
-            state.apply_action(a)
-        core.checks = True
+        def rand() -> float:
+            return float(probability_sampler())
+
+        game = self.get_game()
+        core = self.core
+        for _ in range(_FORCED_TRIES if core.auto_forced else 1):
+            state: SkitgubbeState = game.new_initial_state()
+            if _replay(state, core.resampled_actions(player_id, rand)):
+                return state
+        state = game.new_initial_state()
+        _replay(state, [entry[1] for entry in core.log])
         return state
 
     def __str__(self) -> str:
@@ -862,6 +993,26 @@ class SkitgubbeState(pyspiel.State):  # type: ignore[misc]
     def engine(self) -> State | None:
         """The engine state (None while the cards are being dealt).  Read it, do not change it."""
         return self.core.engine
+
+
+def _replay(state: SkitgubbeState, values: Sequence[int]) -> bool:
+    """Take the actions ``values`` (one per log entry: full action ids and chance cards) from the
+    new initial ``state``, without legality checks; an entry the state has already logged (a
+    forced move it took itself) is skipped.  Returns False if the state then has more log entries
+    than ``values`` (it took forced moves after the last one)."""
+    core = state.core
+    log = core.log
+    core.checks = False
+    try:
+        for i, a in enumerate(values):
+            if i < len(log):  # taken by the state itself (auto_forced)
+                continue
+            if core.compact and core.current_player() >= 0:
+                a = _compact(core.rules)[1][a]
+            state.apply_action(a)
+    finally:
+        core.checks = True
+    return len(log) == len(values)
 
 
 def _put_rotated(out: dict[int, float], masks: Sequence[int], seat: int, off: int) -> None:

@@ -115,6 +115,9 @@ def test_world_from_view_with_any_placement(seed: int, seat: int, name: str) -> 
     placement = random_placement(worlds, random.Random(seed))
     assert view_of(world_from_view(view, placement), seat) == view
     assert view_of(world_from_view(view), seat) == view  # the canonical world
+    bare = world_from_view(view, placement, events=False)  # for a search: no events to copy
+    assert bare.events == [] and view_of(bare, seat) == view._replace(events=())
+    assert all(not e.cards or e.to == -1 or e.to >> seat & 1 for e in world_from_view(view, placement).events)
 
 
 def test_a_placement_that_does_not_fit_is_refused_by_name() -> None:

@@ -441,11 +441,10 @@ def _root(view: View) -> State | None:
     """The engine state rebuilt from ``view`` with an empty history and no events (searches play
     forward from it), or None for a view the rebuild does not know (the bot plays on its scores)."""
     try:
-        root = world_from_view(view)
+        root = world_from_view(view, events=False)
     except (ValueError, RebuildError):
         return None
     root.history = []
-    root.events = []
     return root
 
 

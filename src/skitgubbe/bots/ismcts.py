@@ -265,8 +265,9 @@ class ISMCTSBot:
             if won is not None:
                 return won
         # the seats given a split dreck are public but not (yet) in the View; if a View carries
-        # them as ``needy``, the samples keep the dreck cards among them
-        state = world_from_view(view, needy=getattr(view, "needy", ()))
+        # them as ``needy``, the samples keep the dreck cards among them; the search never reads
+        # the events, which every clone would copy
+        state = world_from_view(view, needy=getattr(view, "needy", ()), events=False)
         return self.search(state, view.seat, legal, started=start)
 
     def search(self, state: State, seat: int, legal: Sequence[Action] | None = None, *,

@@ -199,6 +199,7 @@ class Worlds:
         self.places = unseen_places(view, visible=state.pending_deal(), one=self.one)
         self._unseen = list(cards_in(self.places.hidden))  # in card order
         self._events = list(view.events)  # what the seat saw happen: a world holds no other
+        self._own_events = state.events != self._events  # a clone of the base must take them
         self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck),
                                      state.rules.decks)
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
@@ -210,7 +211,7 @@ class Worlds:
             self._prepare_shares(state, view)
 
     @classmethod
-    def from_view(cls, view: View, *, needy: Sequence[int] = ()) -> Worlds:
+    def from_view(cls, view: View, *, needy: Sequence[int] = (), events: bool = True) -> Worlds:
         """The worlds of ``view.seat`` rebuilt from ``view`` alone: the public fields from the view
         and its public history.  Phase one: the current trick is replayed by the engine itself from
         the history (so every field of the trick, the sluff window included, is the engine's own),
@@ -225,6 +226,10 @@ class Worlds:
         its shown bottom card), ``action_limit`` (the default) and the sluffing protocol
         (sequential).
 
+        ``events``: with False the worlds start with no events, so their views differ from
+        ``view`` in ``events`` alone: for a search that never reads them (every clone of a world
+        copies its events).
+
         Raises ``ValueError`` for a view of the dreck deal or of a finished deal (no seat decides
         there), :class:`RebuildError` if the rebuilt trick disagrees with the view.
         """
@@ -235,7 +240,7 @@ class Worlds:
         st = _rebuild_one(view, history) if view.phase == Phase.ONE else _rebuild_two(view, history)
         st.seats.hands = [0] * view.players
         st.seats.hands[view.seat] = view.hand
-        st.events = list(view.events)
+        st.events = list(view.events) if events else []
         st.tricks = 0
         st.abandoned = False
         # a shown bottom card stays last; a written position (the rules show a bottom card, none is
@@ -430,7 +435,8 @@ class Worlds:
         if places.reserve:  # the avstickshög
             st.undealt.reserve = list(placement.reserve)
         st.undealt.deck = self._deck
-        st.events = self._events.copy()
+        if self._own_events:
+            st.events = self._events.copy()
         st.position = None
         if self.shares is not None:
             self._rewrite_dreck_order(st)
@@ -453,15 +459,17 @@ class Worlds:
         st.history[i] = (s, Action(_DRECK, a.cards, order))
 
 
-def world_from_view(view: View, placement: Placement | None = None, *, needy: Sequence[int] = ()) -> State:
+def world_from_view(view: View, placement: Placement | None = None, *, needy: Sequence[int] = (),
+                    events: bool = True) -> State:
     """A complete State whose :func:`~skitgubbe.engine.view.view_of` for ``view.seat`` equals
     ``view``, built from the view alone (:meth:`Worlds.from_view`), with the unseen cards where
     ``placement`` puts them (default: in card order, :meth:`Worlds.canonical_placement`).
+    ``events=False``: the world starts with no events (see :meth:`Worlds.from_view`).
 
     Raises ``ValueError`` for a view of the dreck deal or of a finished deal,
     :class:`PlacementError` for a placement that does not fit, :class:`RebuildError` if the
     rebuilt trick disagrees with the view."""
-    worlds = Worlds.from_view(view, needy=needy)
+    worlds = Worlds.from_view(view, needy=needy, events=events)
     if placement is None:
         return worlds.base
     return worlds.build(placement)

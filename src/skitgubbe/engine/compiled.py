@@ -1,0 +1,308 @@
+"""The compiled engine (issue 20): the optional C++ module ``skitgubbe_native`` behind a thin wrapper.
+
+The compiled engine plays the ``pagat`` preset (:data:`~skitgubbe.engine.variants.PRESETS`) at 2, 3
+and 4 seats and makes exactly the decisions of the Python engine (:class:`~skitgubbe.engine.state.State`,
+the reference): the same seat to act, the same legal actions in the same order, the same events
+(kind, seat, cards), the same fingerprint and the same outcome for the same deck order.  Rule
+source: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase".  Any other
+rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new` raises
+:class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine instead.
+
+The module is a separate package (``pip install ./native``, docs/performance.md); without it
+:func:`available` is False and everything falls back to the Python engine.  This module imports only
+the standard library, the engine's own modules and, when installed, ``skitgubbe_native``.
+
+Shapes: card sets are ``int`` bitmasks (bit i = card i, :mod:`skitgubbe.engine.cards`); seats are
+``0..players-1``; an *action code* is ``kind * 64 + card`` with ``kind`` a
+:class:`~skitgubbe.engine.actions.Kind` and ``card`` 0..51, or :data:`NO_CARD` for an action that
+names no card (``stock``, ``pick``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .actions import Action, Kind
+from .base import Event, GameOverError, IllegalActionError, Outcome
+from .rules import Rules
+from .state import State, default_action_limit, deck_from_seed, validate_deck
+from .variants import PRESETS, rules_diff
+
+try:
+    import skitgubbe_native
+except ImportError:  # the optional package is not installed: the Python engine is used
+    skitgubbe_native = None  # type: ignore[assignment]
+
+__all__ = [
+    "NO_CARD",
+    "CompiledState",
+    "Fingerprint",
+    "Playouts",
+    "UnsupportedError",
+    "action_of",
+    "available",
+    "code_of",
+    "fingerprint",
+    "new_state",
+    "random_playouts",
+    "state_bytes",
+    "unsupported",
+]
+
+NO_CARD = 63
+"""The card field of an action code whose action names no card (``stock``, ``pick``)."""
+
+_ACTIONS = tuple(Action(Kind(code // 64), 0 if code % 64 == NO_CARD else 1 << (code % 64))
+                 for code in range(len(Kind) * 64))
+
+
+class UnsupportedError(ValueError):
+    """Raised by :meth:`CompiledState.new` for rules or a table the compiled engine does not play
+    (or when it is not installed); the message is :func:`unsupported`'s reason."""
+
+
+class Fingerprint(NamedTuple):
+    """What both engines must agree on after every step (:func:`fingerprint`,
+    :meth:`CompiledState.fingerprint`).
+
+    Attributes:
+        phase: a :class:`~skitgubbe.engine.base.Phase` constant.
+        to_act: the seat to act (-2 once the deal is over).
+        hands, piles, known: per seat (tuples of card sets): the hand, the phase-one pile, the cards
+            publicly known to be in the hand.
+        stock: how many cards the stock holds.
+        trick: the cards in the phase-one trick (card set).
+        table: the phase-two plays on the table, the lead first (tuple of card sets).
+        killed: the cards out of play (card set).
+        trump_card: the trump card (-1 until drawn); trump_holder: the seat that drew it (-1);
+        trump_suit: 0..3, -1 until revealed.
+        tricks: tricks completed in both phases.
+    """
+
+    phase: int
+    to_act: int
+    hands: tuple[int, ...]
+    piles: tuple[int, ...]
+    known: tuple[int, ...]
+    stock: int
+    trick: int
+    table: tuple[int, ...]
+    killed: int
+    trump_card: int
+    trump_holder: int
+    trump_suit: int
+    tricks: int
+
+
+class Playouts(NamedTuple):
+    """Random deals played by :func:`random_playouts`: ``games`` deals, ``actions`` taken in all,
+    ``abandoned`` deals (the action limit), ``losses`` per seat (a tuple, one count per seat)."""
+
+    games: int
+    actions: int
+    abandoned: int
+    losses: tuple[int, ...]
+
+
+def available() -> bool:
+    """True when the compiled module ``skitgubbe_native`` is installed and imports."""
+    return skitgubbe_native is not None
+
+
+def unsupported(rules: Rules, players: int) -> str | None:
+    """Why the compiled engine cannot play ``rules`` at ``players`` seats (one line), or None when
+    it can: it plays the ``pagat`` preset, unchanged, at 2 to 4 seats, once installed."""
+    if skitgubbe_native is None:
+        return "the compiled engine is not installed (pip install ./native, docs/performance.md)"
+    pagat = PRESETS["pagat"]
+    if rules != pagat:
+        if PRESETS.get(rules.name) == rules:
+            return f"the compiled engine plays the pagat preset only, not {rules.name}"
+        changed = rules_diff(pagat, rules)
+        if not changed:
+            return f"the compiled engine plays the pagat preset only, not rules named {rules.name!r}"
+        shown = ", ".join(f"{k}={v!r}" for k, (_, v) in sorted(changed.items()))
+        return f"the compiled engine plays the pagat preset only; these rules change {shown}"
+    if not 2 <= players <= 4:
+        return f"pagat is for 2 to 4 players, not {players}"
+    return None
+
+
+def code_of(action: Action) -> int:
+    """The action code of ``action`` (see the module docstring), or -1 for an action no code
+    names (several cards, a dreck order): such an action is never legal under pagat."""
+    kind, cards, _ = action
+    if not isinstance(kind, int) or not 0 <= kind < len(Kind) or not isinstance(cards, int):
+        return -1
+    if cards == 0:
+        return kind * 64 + NO_CARD
+    if cards < 0 or cards & (cards - 1) or cards >> 52:
+        return -1
+    return kind * 64 + cards.bit_length() - 1
+
+
+def action_of(code: int) -> Action:
+    """The :class:`~skitgubbe.engine.actions.Action` of action ``code`` (0 .. 64 * len(Kind) - 1);
+    raises ``IndexError`` for another number."""
+    if code < 0:
+        raise IndexError(f"{code} is not an action code")
+    return _ACTIONS[code]
+
+
+def fingerprint(state: State) -> Fingerprint:
+    """The :class:`Fingerprint` of a Python-engine ``state`` (read through its public surface)."""
+    return Fingerprint(state.phase, state.to_act, tuple(state.hands), tuple(state.piles),
+                       tuple(state.known), len(state.stock), state.trick_cards, tuple(state.table),
+                       state.killed, state.trump_card, state.trump_holder, state.trump_suit, state.tricks)
+
+
+def state_bytes() -> int:
+    """The size in bytes of one compiled state (the C++ struct, without the Python object around
+    it); 0 when the compiled engine is not installed."""
+    return 0 if skitgubbe_native is None else skitgubbe_native.STATE_BYTES
+
+
+def random_playouts(players: int, games: int, seed: int) -> Playouts:
+    """Play ``games`` pagat deals at ``players`` seats (2..4) with uniformly random legal actions, all
+    in compiled code: each deck shuffled and each action drawn by the module's own generator
+    (xoshiro256**) from ``seed`` (0 .. 2**64 - 1); dealer seat 0, the default action limit.  Not the
+    Python engine's random numbers: the same ``seed`` gives the same games on every run of this
+    module only.  Raises :class:`UnsupportedError` when the engine is not installed and
+    ``ValueError`` for a seat count outside 2..4 or a negative ``games``."""
+    if skitgubbe_native is None:
+        raise UnsupportedError(unsupported(PRESETS["pagat"], players))
+    played, actions, abandoned, losses = skitgubbe_native.random_playouts(players, games, seed)
+    return Playouts(played, actions, abandoned, tuple(losses))
+
+
+class CompiledState:
+    """One deal of pagat in the compiled engine: the Python :class:`~skitgubbe.engine.state.State`'s
+    contract for what it covers (``to_act``, ``legal_actions``, ``apply``, ``is_over``, ``outcome``),
+    with :meth:`fingerprint` to compare the two.  Build with :meth:`new`.  Mutable; :meth:`clone`
+    copies it.
+
+    Attributes (read-only): ``rules`` (the pagat :class:`Rules`), ``players`` (2..4), ``dealer``
+    (seat), ``deck`` (the 52 cards in dealing order, a tuple).  The state itself is a fixed-size
+    C++ struct of :func:`state_bytes` bytes: card sets in 64-bit words, the stock as an array.
+    """
+
+    def __init__(self, core: skitgubbe_native.PagatState, rules: Rules, dealer: int,
+                 deck: tuple[int, ...]) -> None:
+        """Wrap ``core`` (use :meth:`new`)."""
+        self.core = core
+        self.rules = rules
+        self.players = core.players
+        self.dealer = dealer
+        self.deck = deck
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,
+            seed: int | str | None = None, leader: int | None = None,
+            action_limit: int | None = None) -> CompiledState:
+        """Deal a new game as :meth:`State.new <skitgubbe.engine.state.State.new>` deals it: the same
+        arguments, the same deck order (``deck``, or shuffled from ``seed`` by
+        :func:`~skitgubbe.engine.state.deck_from_seed`).
+
+        Raises :class:`UnsupportedError` (a ``ValueError``) with :func:`unsupported`'s reason for
+        rules or a seat count the compiled engine does not play, and ``ValueError`` for a seat out
+        of range, a deck that is not the 52 cards once each, or neither/both of deck and seed."""
+        reason = unsupported(rules, players)
+        if reason is not None:
+            raise UnsupportedError(reason)
+        if (deck is None) == (seed is None):
+            raise ValueError("give exactly one of deck (the card order) or seed")
+        order = validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
+        limit = default_action_limit(rules) if action_limit is None else action_limit
+        for what, s in (("dealer", dealer), ("leader", leader)):
+            if s is not None and not 0 <= s < players:
+                raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
+        core = skitgubbe_native.PagatState(players, list(order), dealer, -1 if leader is None else leader,
+                                           limit)
+        return cls(core, rules, dealer, order)
+
+    def clone(self) -> CompiledState:
+        """An independent copy."""
+        return CompiledState(self.core.clone(), self.rules, self.dealer, self.deck)
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision is pending; -2 once the deal is over."""
+        return self.core.to_act
+
+    @property
+    def phase(self) -> int:
+        """The :class:`~skitgubbe.engine.base.Phase` constant (``Phase.ONE``, ``TWO`` or ``OVER``)."""
+        return self.core.phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has ended (a loser is known or it was abandoned)."""
+        return self.core.is_over
+
+    @property
+    def actions_taken(self) -> int:
+        """How many actions have been taken (the length of the Python engine's history)."""
+        return self.core.actions
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The :class:`~skitgubbe.engine.base.Outcome` once the deal is over, else None."""
+        core = self.core
+        if not core.is_over:
+            return None
+        loser = core.loser
+        return Outcome(None if loser < 0 else loser, tuple(core.out_order), core.abandoned)
+
+    def legal_codes(self) -> list[int]:
+        """The legal actions of the seat to act as action codes, in :meth:`legal_actions`' order."""
+        return self.core.legal_actions()
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, in the Python engine's order (its plays lowest
+        card first, then ``stock`` or ``pick``); empty once the deal is over.  Out-of-turn actions
+        do not exist under pagat (no sluffing)."""
+        return [_ACTIONS[c] for c in self.core.legal_actions()]
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Take ``action`` for the seat to act and return the events it caused, in order, as the
+        Python engine reports them but with only ``kind``, ``seat`` and ``cards`` filled in (an
+        event's ``seats`` and ``to`` keep their defaults).  Raises
+        :class:`~skitgubbe.engine.base.GameOverError` once the deal is over and
+        :class:`~skitgubbe.engine.base.IllegalActionError` for an action that is not legal now;
+        either way the state is unchanged."""
+        seat = self.core.to_act
+        if self.core.is_over:
+            raise GameOverError(seat, action, "the game is over")
+        code = code_of(action)
+        if code < 0 or code not in self.core.legal_actions():
+            raise IllegalActionError(seat, action, "not among the legal actions (compiled engine)")
+        return tuple(Event(kind, s, cards) for kind, s, cards in self.core.apply(code))
+
+    def play_random(self, seed: int) -> int:
+        """Play the deal to its end with uniformly random legal actions drawn by the module's own
+        generator from ``seed`` (0 .. 2**64 - 1); returns the actions taken."""
+        return self.core.play_random(seed)
+
+    def fingerprint(self) -> Fingerprint:
+        """The :class:`Fingerprint` of this state, comparable with :func:`fingerprint` of a Python
+        state of the same deal."""
+        core = self.core
+        return Fingerprint(core.phase, core.to_act, tuple(core.hands), tuple(core.piles),
+                           tuple(core.known), core.stock_count, core.trick_cards,
+                           tuple(1 << c for c in core.table), core.killed, core.trump_card,
+                           core.trump_holder, core.trump_suit, core.tricks)
+
+
+def new_state(rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,
+              seed: int | str | None = None, leader: int | None = None,
+              action_limit: int | None = None) -> CompiledState | State:
+    """A new deal in the compiled engine where it plays ``rules`` at ``players`` seats
+    (:func:`unsupported` is None), else in the Python engine (:meth:`State.new
+    <skitgubbe.engine.state.State.new>`): the same arguments and the same deal either way.  Raises
+    what ``State.new`` raises."""
+    if unsupported(rules, players) is None:
+        return CompiledState.new(rules, players, dealer=dealer, deck=deck, seed=seed, leader=leader,
+                                 action_limit=action_limit)
+    return State.new(rules, players, dealer=dealer, deck=deck, seed=seed, leader=leader,
+                     action_limit=action_limit)

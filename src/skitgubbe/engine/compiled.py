@@ -26,7 +26,7 @@ from typing import NamedTuple
 from .actions import Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome
 from .rules import Rules
-from .state import State, default_action_limit, deck_from_seed, validate_deck
+from .state import State, deck_from_seed, default_action_limit, validate_deck
 from .variants import PRESETS, rules_diff
 
 try:

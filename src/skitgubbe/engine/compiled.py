@@ -20,6 +20,7 @@ names no card (``stock``, ``pick``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -37,11 +38,14 @@ except ImportError:  # the optional package is not installed: the Python engine 
 __all__ = [
     "NO_CARD",
     "CompiledState",
+    "Disagreement",
     "Fingerprint",
     "Playouts",
     "UnsupportedError",
     "action_of",
     "available",
+    "check_deal",
+    "compare_play",
     "code_of",
     "fingerprint",
     "new_state",
@@ -306,3 +310,75 @@ def new_state(rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int
                                  action_limit=action_limit)
     return State.new(rules, players, dealer=dealer, deck=deck, seed=seed, leader=leader,
                      action_limit=action_limit)
+
+
+class Disagreement(NamedTuple):
+    """Where the two engines parted in :func:`compare_play`: a replayable record.
+
+    Attributes:
+        players: the seat count; seed: the seed of the deal and of the random actions (see
+            :func:`check_deal`); dealer: the dealer's seat.
+        actions: the actions taken before the disagreement, in notation (``"play 7H"``).
+        what: what differs: ``"fingerprint"``, ``"legal actions"``, ``"events"`` or ``"outcome"``.
+        python, compiled: the two values that differ (as text).
+    """
+
+    players: int
+    seed: int
+    dealer: int
+    actions: tuple[str, ...]
+    what: str
+    python: str
+    compiled: str
+
+    def __str__(self) -> str:
+        return (f"pagat, {self.players} seats, seed {self.seed}, dealer {self.dealer}: {self.what} differ "
+                f"after {len(self.actions)} actions {list(self.actions)}\n  python:   {self.python}\n"
+                f"  compiled: {self.compiled}\n  replay: State.new(PRESETS['pagat'], {self.players}, "
+                f"seed={self.seed}, dealer={self.dealer}) then apply Action.parse(a) for each action")
+
+
+def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, seed: int = 0,
+                 dealer: int = 0) -> Disagreement | None:
+    """Play ``python`` and ``compiled`` (two states of the same deal) to the end side by side, each
+    action drawn by ``rng`` from the Python engine's legal actions, comparing at every decision the
+    :class:`Fingerprint` (which holds the seat to act), the legal actions (the same list, in order),
+    then the events of each step and the outcome.  Returns None when they agree throughout, else
+    the first :class:`Disagreement` (``seed`` and ``dealer`` are copied into it for the replay)."""
+    taken: list[str] = []
+
+    def differ(what: str, a: object, b: object) -> Disagreement:
+        return Disagreement(python.players, seed, dealer, tuple(taken), what, repr(a), repr(b))
+
+    while True:
+        fa, fb = fingerprint(python), compiled.fingerprint()
+        if fa != fb:
+            return differ("fingerprint", fa, fb)
+        legal = python.legal_actions()
+        other = compiled.legal_actions()
+        if legal != other:
+            return differ("legal actions", [str(a) for a in legal], [str(a) for a in other])
+        if python.is_over or compiled.is_over:
+            if python.outcome != compiled.outcome:
+                return differ("outcome", python.outcome, compiled.outcome)
+            return None
+        action = legal[int(rng.random() * len(legal))]
+        ea = [(e.kind, e.seat, e.cards) for e in python.apply(action, trusted=True)]
+        eb = [(e.kind, e.seat, e.cards) for e in compiled.apply(action)]
+        taken.append(str(action))
+        if ea != eb:
+            return differ("events", ea, eb)
+
+
+def check_deal(players: int, seed: int, *, dealer: int = 0, leader: int | None = None,
+               action_limit: int | None = None) -> Disagreement | None:
+    """Deal pagat at ``players`` seats (2..4) from ``seed`` (:func:`~skitgubbe.engine.state.deck_from_seed`)
+    in both engines and play it out with :func:`compare_play`, the actions drawn by
+    ``random.Random(seed)``; None when the engines agree throughout, else the first
+    :class:`Disagreement`.  Raises :class:`UnsupportedError` when the compiled engine is not
+    installed."""
+    rules = PRESETS["pagat"]
+    python = State.new(rules, players, dealer=dealer, seed=seed, leader=leader, action_limit=action_limit)
+    compiled = CompiledState.new(rules, players, dealer=dealer, deck=python.deck, leader=leader,
+                                 action_limit=action_limit)
+    return compare_play(python, compiled, random.Random(seed), seed=seed, dealer=dealer)

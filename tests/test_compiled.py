@@ -1,0 +1,195 @@
+"""The compiled engine (issue 20, docs/performance.md) against the Python engine, the reference.
+
+The differential test deals the same deck in both engines and plays it out with random actions
+taken from the Python side, comparing the fingerprint (hands, piles, known cards, stock, trick,
+table, killed cards, trump, the seat to act), the legal actions, the events of every step and the
+outcome (:func:`skitgubbe.engine.compiled.compare_play`).  A disagreement fails with the seed, the
+dealer and the actions taken, enough to replay it.
+
+Without the compiled module (``pip install ./native``) these tests skip, unless the environment
+variable ``SKITGUBBE_REQUIRE_NATIVE`` is set (CI sets it, .ci/run): then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from skitgubbe.engine import compiled
+from skitgubbe.engine.actions import Action, Kind
+from skitgubbe.engine.base import GameOverError, IllegalActionError, Outcome
+from skitgubbe.engine.compiled import (
+    NO_CARD,
+    CompiledState,
+    UnsupportedError,
+    action_of,
+    check_deal,
+    code_of,
+    compare_play,
+    new_state,
+    random_playouts,
+    unsupported,
+)
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+
+PAGAT = PRESETS["pagat"]
+DEALS_PER_TABLE = 1200  # 3,600 deals in all: about 15 s here
+
+
+def test_native_module_is_present_when_required() -> None:
+    if not compiled.available():
+        if os.environ.get("SKITGUBBE_REQUIRE_NATIVE"):
+            pytest.fail("SKITGUBBE_REQUIRE_NATIVE is set but skitgubbe_native does not import: "
+                        "pip install ./native (docs/performance.md)")
+        pytest.skip("the compiled engine is not installed (pip install ./native)")
+
+
+needs_native = pytest.mark.skipif(
+    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
+    reason="the compiled engine is not installed (pip install ./native)")
+
+
+@needs_native
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_both_engines_agree_on_every_decision(players: int) -> None:
+    failures = []
+    for seed in range(DEALS_PER_TABLE):
+        # the dealer moves round, and every tenth deal names its first leader
+        leader = (seed * 7) % players if seed % 10 == 3 else None
+        found = check_deal(players, seed, dealer=seed % players, leader=leader)
+        if found is not None:
+            failures.append(str(found))
+            if len(failures) >= 3:
+                break
+    assert not failures, "\n".join(failures)
+
+
+@needs_native
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_both_engines_abandon_at_the_same_action_limit(players: int) -> None:
+    for seed in range(30):
+        limit = 20 + seed * 7  # in phase one, at its end or in phase two
+        found = check_deal(players, seed, dealer=seed % players, action_limit=limit)
+        assert found is None, str(found)
+        state = CompiledState.new(PAGAT, players, seed=seed, dealer=seed % players, action_limit=limit)
+        state.play_random(seed)
+        outcome = state.outcome
+        assert outcome is not None
+        assert outcome.abandoned == (outcome.loser is None)
+        assert state.actions_taken <= limit
+
+
+@needs_native
+def test_a_disagreement_is_reported_with_what_replays_it() -> None:
+    # two different deals: the comparison must notice and say where
+    python = State.new(PAGAT, 3, seed=1)
+    other = CompiledState.new(PAGAT, 3, seed=2)
+    found = compare_play(python, other, random.Random(5), seed=1, dealer=0)
+    assert found is not None
+    assert found.what == "fingerprint" and found.actions == ()
+    assert "seed 1" in str(found) and "replay" in str(found)
+    # the same deal, but a step taken on one side only: found after the actions taken together
+    python = State.new(PAGAT, 3, seed=4)
+    same = CompiledState.new(PAGAT, 3, seed=4)
+    first = same.legal_actions()[0]
+    same.apply(first)
+    found = compare_play(python, same, random.Random(0), seed=4)
+    assert found is not None and found.what == "fingerprint"
+
+
+@needs_native
+def test_the_compiled_state_keeps_the_contract() -> None:
+    state = CompiledState.new(PAGAT, 3, seed=11)
+    python = State.new(PAGAT, 3, seed=11)
+    assert state.deck == python.deck and state.players == 3 and state.to_act == python.to_act
+    before = state.fingerprint()
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(Kind.PICK_UP))  # nothing to pick up in phase one
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(Kind.PLAY, 0b11))  # two cards
+    assert state.fingerprint() == before
+    twin = state.clone()
+    twin.play_random(3)
+    assert twin.is_over and not state.is_over and state.fingerprint() == before
+    assert state.outcome is None
+    outcome = twin.outcome
+    assert isinstance(outcome, Outcome) and outcome.loser is not None
+    assert sorted([*outcome.out_order, outcome.loser]) == [0, 1, 2]
+    with pytest.raises(GameOverError):
+        twin.apply(Action(Kind.STOCK))
+    assert twin.legal_actions() == []
+
+
+@needs_native
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="52 cards"):
+        CompiledState.new(PAGAT, 3, deck=list(range(51)))
+    with pytest.raises(ValueError, match="twice"):
+        CompiledState.new(PAGAT, 3, deck=[0, *range(51)])
+    with pytest.raises(ValueError, match="exactly one"):
+        CompiledState.new(PAGAT, 3)
+    with pytest.raises(ValueError, match="dealer seat 3"):
+        CompiledState.new(PAGAT, 3, seed=1, dealer=3)
+    with pytest.raises(ValueError):
+        random_playouts(5, 10, 0)
+
+
+def test_action_codes_round_trip() -> None:
+    for kind in (Kind.PLAY, Kind.SLUFF):
+        for card in (0, 17, 51):
+            action = Action(kind, 1 << card)
+            assert code_of(action) == kind * 64 + card and action_of(code_of(action)) == action
+    assert action_of(code_of(Action(Kind.STOCK))) == Action(Kind.STOCK)
+    assert code_of(Action(Kind.PICK_UP)) == Kind.PICK_UP * 64 + NO_CARD
+    assert code_of(Action(Kind.PLAY, 0b101)) == -1
+    with pytest.raises(IndexError):
+        action_of(-1)
+
+
+@pytest.mark.parametrize("name", ["goat", "myllymatti", "two-player", "mas"])
+def test_other_presets_are_not_supported_and_fall_back(name: str) -> None:
+    rules = PRESETS[name]
+    players = min(max(rules.min_players, 3), rules.max_players)
+    reason = unsupported(rules, players)
+    assert reason is not None
+    if compiled.available():
+        assert name in reason or "pagat preset only" in reason
+        with pytest.raises(UnsupportedError, match="pagat"):
+            CompiledState.new(rules, players, seed=1)
+    state = new_state(rules, players, seed=1)
+    assert isinstance(state, State)  # the Python engine, transparently
+    assert state.deck == State.new(rules, players, seed=1).deck
+
+
+def test_a_changed_option_is_named_in_the_reason() -> None:
+    rules = PAGAT.replace(forced_pickup=True)
+    reason = unsupported(rules, 3)
+    assert reason is not None
+    if compiled.available():
+        assert "forced_pickup=True" in reason
+    assert isinstance(new_state(rules, 3, seed=2), State)
+
+
+@needs_native
+def test_pagat_is_supported_at_two_to_four_seats_only() -> None:
+    for players in (2, 3, 4):
+        assert unsupported(PAGAT, players) is None
+        assert isinstance(new_state(PAGAT, players, seed=0), CompiledState)
+    reason = unsupported(PAGAT, 5)
+    assert reason is not None and "2 to 4" in reason
+
+
+@needs_native
+def test_random_playouts_count_what_they_play() -> None:
+    first = random_playouts(3, 2000, 7)
+    assert first == random_playouts(3, 2000, 7)  # the module's own generator, seeded
+    assert first.games == 2000 and first.abandoned == 0
+    assert sum(first.losses) == 2000 and len(first.losses) == 3
+    assert 100 < first.actions / first.games < 1000
+    assert random_playouts(3, 0, 7).games == 0
+    # every seat loses sometimes, and no seat nearly always (random play is roughly fair)
+    assert all(200 < k < 1000 for k in first.losses)
+    assert compiled.state_bytes() >= 8 * 4 * 4  # hands, piles, known cards, contributions

@@ -12,11 +12,13 @@ variable ``SKITGUBBE_REQUIRE_NATIVE`` is set (CI sets it, .ci/run): then they fa
 
 from __future__ import annotations
 
+import json
 import os
 import random
 
 import pytest
 
+from skitgubbe.batch.bench import bench_random_play, choose_engine
 from skitgubbe.engine import compiled
 from skitgubbe.engine.actions import Action, Kind
 from skitgubbe.engine.base import GameOverError, IllegalActionError, Outcome
@@ -34,6 +36,7 @@ from skitgubbe.engine.compiled import (
 )
 from skitgubbe.engine.state import State
 from skitgubbe.engine.variants import PRESETS
+from skitgubbe.play.cli import main
 
 PAGAT = PRESETS["pagat"]
 DEALS_PER_TABLE = 1200  # 3,600 deals in all: about 15 s here
@@ -193,3 +196,34 @@ def test_random_playouts_count_what_they_play() -> None:
     # every seat loses sometimes, and no seat nearly always (random play is roughly fair)
     assert all(200 < k < 1000 for k in first.losses)
     assert compiled.state_bytes() >= 8 * 4 * 4  # hands, piles, known cards, contributions
+
+
+def test_bench_chooses_the_engine() -> None:
+    assert choose_engine(PAGAT, 3, "python") == "python"
+    assert choose_engine(PRESETS["goat"], 4, "auto") == "python"
+    assert choose_engine(PAGAT, 3, "auto") == ("compiled" if compiled.available() else "python")
+    with pytest.raises(UnsupportedError):
+        choose_engine(PRESETS["goat"], 4, "compiled")
+    with pytest.raises(ValueError, match="engine must be"):
+        choose_engine(PAGAT, 3, "fast")
+    result = bench_random_play(PAGAT, 3, 4, seed=1, engine="python")
+    assert result.engine == "python" and result.games == 4 and result.actions > 4 * 50
+
+
+@needs_native
+def test_bench_says_which_engine_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--engine", "compiled", "--games", "300", "--rounds", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert [(r["rules"], r["players"], r["engine"]) for r in rows] == [("pagat", 3, "compiled")]
+    assert rows[0]["games_per_round"] == 300 and 100 < rows[0]["mean_actions_per_game"] < 1000
+    result = bench_random_play(PAGAT, 4, 500, seed=2, engine="compiled")
+    assert result.engine == "compiled" and result.games == 500 and result.games_per_second > 0
+
+
+def test_bench_refuses_the_compiled_engine_without_it(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "skitgubbe_native", None)
+    assert not compiled.available()
+    assert main(["bench", "--engine", "compiled", "--games", "2", "--rounds", "1"]) == 2
+    assert "not installed" in capsys.readouterr().err
+    assert isinstance(new_state(PAGAT, 3, seed=1), State)  # the fallback

@@ -62,7 +62,18 @@ constexpr uint64_t kSuitBits = (uint64_t(1) << 13) - 1;
 inline uint64_t suit_mask(int s) { return kSuitBits << (13 * s); }
 inline int rank_of(int c) { return c % 13 + 2; }
 inline int suit_of(int c) { return c / 13; }
-inline int popcount(uint64_t m) { return __builtin_popcountll(m); }
+// The number of cards in m: the POPCNT instruction where the build targets it, else an inline
+// SWAR count (the generic __builtin_popcountll would be a call into libgcc).
+inline int popcount(uint64_t m) {
+#if defined(__POPCNT__)
+  return __builtin_popcountll(m);
+#else
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return int((m * 0x0101010101010101ull) >> 56);
+#endif
+}
 inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
 inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
 inline uint64_t bit(int c) { return uint64_t(1) << c; }
@@ -231,7 +242,7 @@ struct Pagat {
   // A complete round: one highest card wins; a tie (a bounce) makes the tied seats play again,
   // in the same order.
   void resolve_round() {
-    int8_t top[2];
+    int8_t top[2] = {-1, -1};
     int k = 0;
     for (int i = 0; i < n_round_cards; ++i) {
       if (rank_of(round_card[i]) == round_high) {

@@ -17,10 +17,12 @@ using sg::Pagat;
 
 namespace {
 
-// A deal of pagat with its event log (the log is only filled by `apply`).
+// The events of the step `apply` takes (one buffer per thread, not one per state).
+thread_local sg::EventLog step_log;
+
+// A deal of pagat: the Python object holds just the flat state.
 struct NativePagat {
   Pagat g;
-  sg::EventLog log;
 
   NativePagat(int players, const std::vector<int>& deck, int dealer, int leader, int action_limit) {
     if (players < 2 || players > sg::kMaxSeats)
@@ -55,6 +57,7 @@ struct NativePagat {
     if (g.phase == sg::OVER) throw std::invalid_argument("the game is over");
     if (!g.is_legal(code))
       throw std::invalid_argument("action code " + std::to_string(code) + " is not legal now");
+    sg::EventLog& log = step_log;
     log.n = 0;
     g.log = &log;
     g.step(code);

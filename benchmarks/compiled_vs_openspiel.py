@@ -62,7 +62,7 @@ def python_rate(players: int) -> Callable[[int], int]:
 
 def compiled_rate(players: int) -> Callable[[int], int]:
     def run(k: int) -> int:
-        return compiled.random_playouts(players, 20_000, k).games
+        return compiled.random_playouts("pagat", players, 20_000, k).games
     return run
 
 

@@ -7,7 +7,7 @@ pure-Python baseline in the same run (shuffling a 52-card list), so results can
 be compared between runs as ``games per baseline-second``.
 
 Two engines can play (``engine``): ``"python"``, the reference engine, and ``"compiled"``, the
-optional compiled engine (:mod:`skitgubbe.engine.compiled`: the ``pagat`` preset at 2 to 4 seats,
+optional compiled engine (:mod:`skitgubbe.engine.compiled`: the ``pagat`` and ``goat`` presets,
 whole deals played in C++ with its own random numbers); ``"auto"`` takes the compiled engine where
 it plays the rules and the Python engine elsewhere.  Each result names the engine that ran.
 """
@@ -79,7 +79,7 @@ def bench_random_play(rules: Rules, players: int, games: int, seed: int = 0, *,
     generator from ``seed``.  Raises what :func:`choose_engine` raises."""
     if choose_engine(rules, players, engine) == "compiled":
         start = time.process_time()
-        done = compiled.random_playouts(players, games, seed)
+        done = compiled.random_playouts(rules.name, players, games, seed)
         seconds = time.process_time() - start
         return BenchResult(rules.name, players, done.games, done.actions, seconds, "compiled")
     rng = random.Random(seed)

@@ -3,19 +3,21 @@
 Rows (each one core, CPU time of this process, ``time.process_time``; the median of ``--rounds``
 timed rounds, each at least ``--seconds`` long):
 
-* ``python pagat Np``: the Python engine, deals from ``State.new(PRESETS["pagat"], N, seed=...)``
-  played by uniformly random legal actions (:func:`skitgubbe.batch.bench.bench_random_play`);
-* ``compiled pagat Np``: the compiled engine, whole deals (shuffle included) played in C++ by
-  :func:`skitgubbe.engine.compiled.random_playouts`, many deals per call;
+* ``python pagat Np`` (and ``goat 4p``): the Python engine, deals from
+  ``State.new(PRESETS[...], N, seed=...)`` played by uniformly random legal actions
+  (:func:`skitgubbe.batch.bench.bench_random_play`);
+* ``compiled pagat Np`` (and ``goat 4p``, ``goat 8p``): the compiled engine, whole deals (shuffle
+  and dreck orders included) played in C++ by :func:`skitgubbe.engine.compiled.random_playouts`,
+  many deals per call;
 * ``compiled pagat 3p, one call a deal``: ``CompiledState.new(..., seed=k)`` (the Python shuffle)
   then ``play_random`` for each deal: what one Python call per deal costs on top;
 * ``openspiel hearts`` and ``openspiel crazy_eights``: ``pyspiel.evaluate_bots`` with OpenSpiel's
   C++ uniform random bots (``pyspiel.make_uniform_random_bot``) at every seat, one call a game, at
   the games' default tables (4 and 5 players).
 
-Then the ratios (compiled pagat 3p over hearts, over crazy_eights and over the Python engine) and
-the memory of one compiled state.  Needs the compiled module (``pip install ./native``) and the
-``openspiel`` extra.
+Then the ratios (compiled pagat 3p over hearts, over crazy_eights and over the Python engine; goat
+over the Python engine), the targets of issue 20 and the memory of one compiled state.  Needs the
+compiled module (``pip install ./native``) and the ``openspiel`` extra.
 
     python benchmarks/compiled_vs_openspiel.py                  # about a minute
     python benchmarks/compiled_vs_openspiel.py --seconds 1 --rounds 3 --json
@@ -54,15 +56,15 @@ def timed(run: Callable[[int], int], seconds: float, rounds: int) -> float:
     return statistics.median(rates)
 
 
-def python_rate(players: int) -> Callable[[int], int]:
+def python_rate(preset: str, players: int) -> Callable[[int], int]:
     def run(k: int) -> int:
-        return bench_random_play(PAGAT, players, 50, seed=k, engine="python").games
+        return bench_random_play(PRESETS[preset], players, 50, seed=k, engine="python").games
     return run
 
 
-def compiled_rate(players: int) -> Callable[[int], int]:
+def compiled_rate(preset: str, players: int) -> Callable[[int], int]:
     def run(k: int) -> int:
-        return compiled.random_playouts("pagat", players, 20_000, k).games
+        return compiled.random_playouts(preset, players, 5_000, k).games
     return run
 
 
@@ -100,9 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, float] = {}
     runs: list[tuple[str, Callable[[int], int]]] = []
     for n in (2, 3, 4):
-        runs.append((f"python pagat {n}p", python_rate(n)))
+        runs.append((f"python pagat {n}p", python_rate("pagat", n)))
+    runs.append(("python goat 4p", python_rate("goat", 4)))
     for n in (2, 3, 4):
-        runs.append((f"compiled pagat {n}p", compiled_rate(n)))
+        runs.append((f"compiled pagat {n}p", compiled_rate("pagat", n)))
+    runs.append(("compiled goat 4p", compiled_rate("goat", 4)))
+    runs.append(("compiled goat 8p", compiled_rate("goat", 8)))
     runs.append(("compiled pagat 3p, one call a deal", compiled_one_call_rate(3)))
     runs.append(("openspiel hearts 4p", openspiel_rate("hearts")))
     runs.append(("openspiel crazy_eights 5p", openspiel_rate("crazy_eights")))
@@ -115,21 +120,28 @@ def main(argv: list[str] | None = None) -> int:
         "compiled pagat 3p / openspiel hearts": c3 / rows["openspiel hearts 4p"],
         "compiled pagat 3p / openspiel crazy_eights": c3 / rows["openspiel crazy_eights 5p"],
         "compiled pagat 3p / python pagat 3p": c3 / rows["python pagat 3p"],
+        "compiled goat 4p / python goat 4p": rows["compiled goat 4p"] / rows["python goat 4p"],
         "compiled pagat 3p one call a deal / openspiel hearts":
             rows["compiled pagat 3p, one call a deal"] / rows["openspiel hearts 4p"],
     }
     targets = {"pagat 3p >= 50,000 games/s": c3 >= 50_000,
-               "pagat 3p >= 1.4x openspiel hearts": ratios["compiled pagat 3p / openspiel hearts"] >= 1.4}
+               "pagat 3p >= 1.4x openspiel hearts": ratios["compiled pagat 3p / openspiel hearts"] >= 1.4,
+               "goat 4p >= 20,000 games/s": rows["compiled goat 4p"] >= 20_000,
+               "pagat and goat >= 10x their Python speed": min(
+                   c3 / rows["python pagat 3p"], rows["compiled goat 4p"] / rows["python goat 4p"]) >= 10}
     if args.json:
         print(json.dumps({"games_per_second": {k: round(v, 1) for k, v in rows.items()},
                           "ratios": {k: round(v, 2) for k, v in ratios.items()},
-                          "targets_met": targets, "state_bytes": compiled.state_bytes()}, indent=2))
+                          "targets_met": targets,
+                          "state_bytes": {k: compiled.state_bytes(k) for k in compiled.COMPILED_PRESETS}},
+                         indent=2))
         return 0
     for k, v in ratios.items():
         print(f"{k:52s} {v:8.2f}x")
     for k, ok in targets.items():
         print(f"target {k}: {'met' if ok else 'missed'}")
-    print(f"one compiled state: {compiled.state_bytes()} bytes (the C++ struct)")
+    for k in compiled.COMPILED_PRESETS:
+        print(f"one compiled {k} state: {compiled.state_bytes(k)} bytes (the C++ struct)")
     return 0
 
 

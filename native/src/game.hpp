@@ -158,6 +158,30 @@ inline int count_runs(uint64_t m) {
   return k;
 }
 
+// The `i`-th (0-based) run of `m` in an order of its own (block by block, shorter runs first),
+// without listing them: for uniform random play.  `i` must be below count_runs(m).
+inline uint64_t nth_run(uint64_t m, int i) {
+  for (int s = 0; s < 4; ++s) {
+    uint64_t bits = (m >> (13 * s)) & kSuitBits;
+    while (bits) {
+      uint64_t low = bits & (~bits + 1);
+      uint64_t block = ((bits + low) ^ bits) & bits;
+      int len = popcount(block);
+      int n = len * (len + 1) / 2;
+      if (i < n) {
+        for (int l = 1;; ++l) {  // len - l + 1 runs of l cards in the block
+          int k = len - l + 1;
+          if (i < k) return (((uint64_t(1) << l) - 1) << (lowest(block) + i)) << (13 * s);
+          i -= k;
+        }
+      }
+      i -= n;
+      bits ^= block;
+    }
+  }
+  return 0;  // not reached for a valid i
+}
+
 // The pagat preset (variants.PRESETS["pagat"]): two-card tricks, no sluffing, single cards in
 // phase two, the top card picked up.
 struct PagatRules {
@@ -385,7 +409,7 @@ struct Game {
   // A complete round: one highest card wins; a tie (a bounce, a war) makes the tied seats play
   // again, in the order they played (Trick._resolve_round).
   void resolve_round() {
-    int8_t top[M];
+    int8_t top[M] = {};
     int k = 0;
     for (int i = 0; i < n_round_cards; ++i) {
       if (rank_of(round_card[i]) == round_high) {
@@ -734,10 +758,7 @@ struct Game {
     if (R::runs) {
       int k = count_runs(m);
       int i = rng.below(k + (n_table ? 1 : 0));
-      if (i == k) return code_of(PICK_UP, 0);
-      Code acts[kMaxLegal];
-      append_runs(m, acts, 0);
-      return acts[i];
+      return i < k ? code_of(PLAY, nth_run(m, i)) : code_of(PICK_UP, 0);
     }
     int k = popcount(m);
     int i = rng.below(k + (n_table ? 1 : 0));

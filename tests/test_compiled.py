@@ -230,6 +230,16 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
 
 
 @needs_native
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8)])
+def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
+    # the playouts pick the n-th candidate card or run without listing them: checked in C++
+    # against the listed legal actions at every step of 300 deals
+    import skitgubbe_native
+
+    assert skitgubbe_native.illegal_random_actions(preset, players, 300, 11) == 0
+
+
+@needs_native
 def test_random_playouts_count_what_they_play() -> None:
     first = random_playouts("pagat", 3, 2000, 7)
     assert first == random_playouts("pagat", 3, 2000, 7)  # the module's own generator, seeded

@@ -816,6 +816,26 @@ struct Game {
     deal_chance(order, k);
   }
 
+  // As play_out, checking that every random action is among the legal actions: returns how many
+  // were not (0 when random_action is right).  For tests and tools/playouts.cpp.
+  int play_out_checked(Rng& rng) {
+    int bad = 0;
+    Code acts[kMaxLegal];
+    while (phase != OVER) {
+      if (phase == DRECK_DEAL) {
+        random_chance(rng);
+        continue;
+      }
+      Code a = random_action(rng);
+      int k = legal(acts);
+      bool found = false;
+      for (int i = 0; i < k; ++i) found |= acts[i] == a;
+      bad += !found;
+      step(a);
+    }
+    return bad;
+  }
+
   // Play random legal actions (and chance actions) until the deal is over; returns the actions
   // taken.
   int play_out(Rng& rng) {

@@ -149,6 +149,23 @@ std::tuple<int64_t, int64_t, int64_t, std::vector<int64_t>> playouts(int players
   return {games, actions, abandoned, std::vector<int64_t>(lost, lost + players)};
 }
 
+// `games` random deals as `playouts` deals them, every random action checked against the legal
+// actions: how many were not among them (0 when the uniform choice without a list is right).
+template <class R>
+int64_t illegal_random_actions(int players, int64_t games, uint64_t seed) {
+  check_players<R>(players);
+  sg::Rng rng(seed);
+  uint8_t deck[sg::kCards];
+  sg::Game<R> g;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < games; ++i) {
+    sg::shuffle_deck(deck, rng);
+    g.init(players, deck, int(i % players), -1, 20000);
+    bad += g.play_out_checked(rng);
+  }
+  return bad;
+}
+
 template <class R>
 void bind_state(nb::module_& m, const char* cls) {
   using S = NativeState<R>;
@@ -197,6 +214,14 @@ NB_MODULE(skitgubbe_native, m) {
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {
         if (preset == "pagat") return playouts<sg::PagatRules>(players, games, seed);
         if (preset == "goat") return playouts<sg::GoatRules>(players, games, seed);
+        throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
+      },
+      nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+  m.def(
+      "illegal_random_actions",
+      [](const std::string& preset, int players, int64_t games, uint64_t seed) {
+        if (preset == "pagat") return illegal_random_actions<sg::PagatRules>(players, games, seed);
+        if (preset == "goat") return illegal_random_actions<sg::GoatRules>(players, games, seed);
         throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));

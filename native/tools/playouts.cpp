@@ -10,26 +10,6 @@
 
 #include "../src/game.hpp"
 
-// Play like Game::play_out, checking each random action against the legal list.
-template <class R>
-int checked_play_out(sg::Game<R>& g, sg::Rng& rng, long* bad) {
-  int start = g.actions;
-  sg::Code acts[sg::Game<R>::kMaxLegal];
-  while (g.phase != sg::OVER) {
-    if (g.phase == sg::DRECK_DEAL) {
-      g.random_chance(rng);
-      continue;
-    }
-    sg::Code a = g.random_action(rng);
-    int k = g.legal(acts);
-    bool found = false;
-    for (int i = 0; i < k; ++i) found |= acts[i] == a;
-    if (!found) ++*bad;
-    g.step(a);
-  }
-  return g.actions - start;
-}
-
 template <class R>
 int run(const char* name, int players, long games, bool check) {
   sg::Rng rng(1);
@@ -40,7 +20,13 @@ int run(const char* name, int players, long games, bool check) {
   for (long i = 0; i < games; ++i) {
     sg::shuffle_deck(deck, rng);
     g.init(players, deck, 0, -1, 20000);
-    actions += check ? checked_play_out(g, rng, &bad) : g.play_out(rng);
+    if (check) {
+      int before = g.actions;
+      bad += g.play_out_checked(rng);
+      actions += g.actions - before;
+    } else {
+      actions += g.play_out(rng);
+    }
     if (g.loser >= 0)
       ++lost[g.loser];
     else

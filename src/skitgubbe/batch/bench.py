@@ -5,6 +5,11 @@ It plays complete deals with uniformly random legal actions
 process.  Because the machines are shared and noisy it also times a fixed
 pure-Python baseline in the same run (shuffling a 52-card list), so results can
 be compared between runs as ``games per baseline-second``.
+
+Two engines can play (``engine``): ``"python"``, the reference engine, and ``"compiled"``, the
+optional compiled engine (:mod:`skitgubbe.engine.compiled`: the ``pagat`` and ``goat`` presets,
+whole deals played in C++ with its own random numbers); ``"auto"`` takes the compiled engine where
+it plays the rules and the Python engine elsewhere.  Each result names the engine that ran.
 """
 
 from __future__ import annotations
@@ -13,24 +18,31 @@ import random
 import time
 from dataclasses import dataclass
 
+from ..engine import compiled
 from ..engine.rules import Rules
 from ..engine.state import State
 from ..engine.variants import USUAL_PLAYERS  # re-exported: the table each preset is benchmarked at
 
-__all__ = ["BenchResult", "bench_random_play", "baseline_shuffles_per_second", "USUAL_PLAYERS"]
+__all__ = ["BenchResult", "ENGINES", "bench_random_play", "baseline_shuffles_per_second", "choose_engine",
+           "USUAL_PLAYERS"]
+
+ENGINES = ("auto", "python", "compiled")
+"""The engines :func:`bench_random_play` may be asked for."""
 
 
 
 
 @dataclass(frozen=True)
 class BenchResult:
-    """``games`` deals, ``actions`` in all, ``seconds`` of CPU time."""
+    """``games`` deals, ``actions`` in all, ``seconds`` of CPU time, played by ``engine``
+    (``"python"`` or ``"compiled"``)."""
 
     rules: str
     players: int
     games: int
     actions: int
     seconds: float
+    engine: str = "python"
 
     @property
     def games_per_second(self) -> float:
@@ -43,8 +55,33 @@ class BenchResult:
         return self.actions / self.seconds if self.seconds else 0.0
 
 
-def bench_random_play(rules: Rules, players: int, games: int, seed: int = 0) -> BenchResult:
-    """Play ``games`` seeded deals with random legal actions; time them (CPU seconds)."""
+def choose_engine(rules: Rules, players: int, engine: str = "auto") -> str:
+    """The engine that plays ``rules`` at ``players`` seats when ``engine`` (one of :data:`ENGINES`)
+    is asked for: ``"python"`` or ``"compiled"``.  Raises ``ValueError`` for an unknown engine and
+    :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``, with the reason) when
+    ``"compiled"`` is asked for rules or a table it does not play, or is not installed."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "python":
+        return engine
+    reason = compiled.unsupported(rules, players)
+    if reason is None:
+        return "compiled"
+    if engine == "compiled":
+        raise compiled.UnsupportedError(reason)
+    return "python"
+
+
+def bench_random_play(rules: Rules, players: int, games: int, seed: int = 0, *,
+                      engine: str = "python") -> BenchResult:
+    """Play ``games`` seeded deals with random legal actions; time them (CPU seconds).  ``engine``
+    as :func:`choose_engine` takes it; the compiled engine shuffles and draws with its own
+    generator from ``seed``.  Raises what :func:`choose_engine` raises."""
+    if choose_engine(rules, players, engine) == "compiled":
+        start = time.process_time()
+        done = compiled.random_playouts(rules.name, players, games, seed)
+        seconds = time.process_time() - start
+        return BenchResult(rules.name, players, done.games, done.actions, seconds, "compiled")
     rng = random.Random(seed)
     actions = 0
     start = time.process_time()

@@ -198,7 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the same for a room whose deal is over; default 900")
 
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
-    q.add_argument("--games", type=int, default=500, help="games per round and ruleset; default 500")
+    q.add_argument("--games", type=int, default=None,
+                   help="games per round and ruleset; default 500 (50000 with the compiled engine)")
+    q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="the engine to time: the compiled one where it plays the rules (auto, the default), "
+                        "the Python engine, or the compiled one only (docs/performance.md)")
     q.add_argument("--rounds", type=int, default=5, help="timed rounds per ruleset; default 5")
     q.add_argument("--json", action="store_true", help="print as JSON")
     return p
@@ -655,34 +659,48 @@ def _rules(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
 
 
 def _bench(args: argparse.Namespace, console: Console) -> int:
-    from ..batch.bench import baseline_shuffles_per_second, bench_random_play
+    from ..batch.bench import baseline_shuffles_per_second, bench_random_play, choose_engine
+    from ..engine.compiled import UnsupportedError
 
-    if args.games < 1 or args.rounds < 1:
+    if (args.games is not None and args.games < 1) or args.rounds < 1:
         print("skitgubbe bench: --games and --rounds must be at least 1", file=sys.stderr)
         return 2
+    tables = [(name, usual_players(preset)) for name, preset in PRESETS.items()]
+    if args.engine == "compiled":  # only what the compiled engine plays; none: say why
+        tables = [(name, n) for name, n in tables if choose_engine(PRESETS[name], n, "auto") == "compiled"]
+        if not tables:
+            try:
+                choose_engine(PRESETS["pagat"], 3, "compiled")
+            except UnsupportedError as e:
+                print(f"skitgubbe bench: --engine compiled: {e}", file=sys.stderr)
+            return 2
     baseline = baseline_shuffles_per_second()
     rows: list[dict[str, object]] = []
-    for name, preset in PRESETS.items():
-        players = usual_players(preset)
-        runs = sorted((bench_random_play(find_variant(name), players, args.games, seed=k)
+    for name, players in tables:
+        engine = choose_engine(PRESETS[name], players, args.engine)
+        games = args.games or (50_000 if engine == "compiled" else 500)
+        runs = sorted((bench_random_play(find_variant(name), players, games, seed=k, engine=engine)
                        for k in range(args.rounds)), key=lambda r: r.games_per_second)
         best, median = runs[-1], runs[len(runs) // 2]
-        rows.append({"rules": name, "players": players, "games_per_round": args.games, "rounds": args.rounds,
+        rows.append({"rules": name, "players": players, "engine": engine, "games_per_round": games,
+                     "rounds": args.rounds,
                      "best_games_per_second": round(best.games_per_second, 1),
                      "median_games_per_second": round(median.games_per_second, 1),
                      "median_actions_per_second": round(median.actions_per_second),
                      "mean_actions_per_game":
-                         round(sum(r.actions for r in runs) / (args.games * args.rounds), 1),
+                         round(sum(r.actions for r in runs) / (games * args.rounds), 1),
                      "median_games_per_1000_baseline_shuffles":
                          round(1000 * median.games_per_second / baseline, 2)})
     if args.json:
         print(json.dumps({"baseline_shuffles_per_second": round(baseline), "results": rows}, indent=2))
         return 0
-    t = Table(title=f"random play, one core, CPU time, {args.rounds} rounds of {args.games} games")
-    keys = ("rules", "players", "best_games_per_second", "median_games_per_second",
+    sizes = ", ".join(f"{n} games with the {engine} engine" for engine, n in
+                      sorted({(str(r["engine"]), int(str(r["games_per_round"]))) for r in rows}))
+    t = Table(title=f"random play, one core, CPU time, {args.rounds} rounds of {sizes}")
+    keys = ("rules", "players", "engine", "best_games_per_second", "median_games_per_second",
             "median_actions_per_second", "mean_actions_per_game", "median_games_per_1000_baseline_shuffles")
-    for col in ("rules", "players", "games/s best", "games/s median", "actions/s median", "actions/game",
-                "games per 1000 shuffles"):
+    for col in ("rules", "players", "engine", "games/s best", "games/s median", "actions/s median",
+                "actions/game", "games per 1000 shuffles"):
         t.add_column(col, justify="right")
     for row in rows:
         t.add_row(*(str(row[k]) for k in keys))

@@ -1,0 +1,64 @@
+"""The long differential run: the compiled engine against the Python engine over many deals.
+
+The same comparison as tests/test_compiled.py (:func:`skitgubbe.engine.compiled.check_deal`: the
+deck of ``State.new(PRESETS[preset], players, seed=k, dealer=k % players)`` in both engines, the
+actions and dreck orders drawn by ``random.Random(k)`` on the Python side, the fingerprint, the
+legal actions, the events and the outcome compared at every step), over more deals and other
+seeds.  Needs the compiled module (``pip install ./native``, docs/performance.md).
+
+    python benchmarks/compiled_diff.py --deals 20000            # per table: pagat 2-4, goat 3-8 seats
+    python benchmarks/compiled_diff.py --deals 5000 --preset goat --players 4 --start 1000000
+
+Prints one line per table (deals, disagreements, deals compared per second) and every
+disagreement with what replays it; exits 1 if there was any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from skitgubbe.engine import compiled
+from skitgubbe.engine.variants import PRESETS
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=int, default=10_000, help="deals per table; default 10000")
+    p.add_argument("--preset", nargs="+", default=["pagat", "goat"], help="presets; default pagat goat")
+    p.add_argument("--players", type=int, nargs="+", default=None,
+                   help="tables; default every seat count the preset allows")
+    p.add_argument("--start", type=int, default=0, help="the first seed; default 0")
+    p.add_argument("--stop-after", type=int, default=5, help="stop a table after this many disagreements")
+    args = p.parse_args(argv)
+    if not compiled.available():
+        print("compiled_diff: the compiled engine is not installed (pip install ./native)", file=sys.stderr)
+        return 2
+    found = 0
+    tables = [(preset, n) for preset in args.preset
+              for n in (args.players or range(compiled.COMPILED_PRESETS[preset][0],
+                                              compiled.COMPILED_PRESETS[preset][1] + 1))]
+    for preset, players in tables:
+        reason = compiled.unsupported(PRESETS[preset], players)
+        if reason:
+            print(f"compiled_diff: {reason}", file=sys.stderr)
+            return 2
+        start = time.perf_counter()
+        bad = 0
+        for seed in range(args.start, args.start + args.deals):
+            d = compiled.check_deal(preset, players, seed, dealer=seed % players)
+            if d is not None:
+                bad += 1
+                print(d)
+                if bad >= args.stop_after:
+                    break
+        seconds = time.perf_counter() - start
+        print(f"{preset} {players} seats: {args.deals} deals from seed {args.start}, {bad} disagreements, "
+              f"{args.deals / seconds:,.0f} deals compared per second", flush=True)
+        found += bad
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

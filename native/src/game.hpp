@@ -1,0 +1,867 @@
+// The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
+// covers (`pagat` at 2 to 4 seats, `goat` at 3 to 8), making the same decisions as the Python
+// engine (src/skitgubbe/engine/state.py, phase_one.py class Trick, phase_two.py class Table,
+// stock.py class Undealt) under those presets' options.  Each function names the Python method it
+// mirrors; the rules are a policy class (PagatRules, GoatRules) of compile-time constants, so each
+// preset gets its own code with no option tests left at run time.
+//
+// Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
+// (the pagat preset; /work/shared/rules/pagat-skitgubbe.txt); the Swedish Goat Game / Flurst page,
+// "The First Part", "Sloughing", "Intermission" and "The Second Part" (the goat preset; the
+// catsatcards and Howell copies are beside it).
+//
+// Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
+// card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
+// Nothing is allocated while a deal is played.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace sg {
+
+constexpr int kCards = 52;
+constexpr int kChance = -1;  // the pseudo-seat of a chance action (actions.CHANCE)
+constexpr int kOverSeat = -2;
+
+// Action kinds: the integers of skitgubbe.engine.actions.Kind.
+enum Kind : int { PLAY = 0, STOCK = 1, SLUFF = 2, PASS = 3, PICK_UP = 4, DRECK = 5 };
+// Phases: the integers of skitgubbe.engine.base.Phase.
+enum PhaseId : int { ONE = 1, DRECK_DEAL = 2, TWO = 3, OVER = 4 };
+
+// An action is coded as (kind << 56) | cards: Action(kind, cards) of the Python engine.
+using Code = uint64_t;
+constexpr Code kCardBits = (Code(1) << 56) - 1;
+inline Code code_of(int kind, uint64_t cards) { return (Code(kind) << 56) | cards; }
+inline int kind_of(Code c) { return int(c >> 56); }
+inline uint64_t cards_of(Code c) { return c & kCardBits; }
+
+// The event kinds the Python engine reports for these presets (base.Event.kind).
+enum EventKind : int {
+  EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
+  EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
+  EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
+  EV_ABANDONED, EV_COUNT
+};
+inline const char* event_name(int k) {
+  static const char* names[EV_COUNT] = {
+      "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
+      "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
+      "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
+      "abandoned"};
+  return names[k];
+}
+
+struct Event {
+  int8_t kind;
+  int8_t seat;
+  uint64_t cards;
+};
+
+// The events of one step, in order (the longest, the end of phase one at 8 seats, is ~30).
+struct EventLog {
+  int n = 0;
+  Event e[96];
+  void push(int kind, int seat, uint64_t cards) {
+    if (n < 96) e[n++] = Event{int8_t(kind), int8_t(seat), cards};
+  }
+};
+
+constexpr uint64_t kSuitBits = (uint64_t(1) << 13) - 1;
+inline uint64_t suit_mask(int s) { return kSuitBits << (13 * s); }
+constexpr uint64_t kRank2 = 1ull | 1ull << 13 | 1ull << 26 | 1ull << 39;  // the four 2s
+inline uint64_t rank_mask(int r) { return kRank2 << (r - 2); }
+inline int rank_of(int c) { return c % 13 + 2; }
+inline int suit_of(int c) { return c / 13; }
+// The number of cards in m: the POPCNT instruction where the build targets it, else an inline
+// SWAR count (the generic __builtin_popcountll would be a call into libgcc).
+inline int popcount(uint64_t m) {
+#if defined(__POPCNT__)
+  return __builtin_popcountll(m);
+#else
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return int((m * 0x0101010101010101ull) >> 56);
+#endif
+}
+inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
+inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
+inline uint64_t bit(int c) { return uint64_t(1) << c; }
+
+// The n-th (0-based) set bit of m, lowest first; m must hold more than n bits.
+inline int nth_bit(uint64_t m, int n) {
+  for (int i = 0; i < n; ++i) m &= m - 1;
+  return lowest(m);
+}
+
+// xoshiro256** seeded through splitmix64: the playouts' own random numbers.
+struct Rng {
+  uint64_t s[4];
+  explicit Rng(uint64_t seed) {
+    for (auto& x : s) {
+      seed += 0x9E3779B97F4A7C15ull;
+      uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      x = z ^ (z >> 31);
+    }
+  }
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t next() {
+    const uint64_t result = rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+  }
+  // A number 0..k-1 (k >= 1), by multiply-shift (bias below 2^-32).
+  int below(int k) { return int(((next() >> 32) * uint64_t(k)) >> 32); }
+};
+
+// Every run of touching cards within `m` (one card, or two or more consecutive cards of one
+// suit), appended to `out` as PLAY codes in actions.run_actions' order (min_run 2, any start):
+// suit by suit, shorter runs first, then lower.  Returns the new count.
+inline int append_runs(uint64_t m, Code* out, int k) {
+  for (int s = 0; s < 4; ++s) {
+    uint64_t bits = (m >> (13 * s)) & kSuitBits;
+    if (!bits) continue;
+    for (int len = 1; len <= 13; ++len) {
+      uint64_t run = (uint64_t(1) << len) - 1;
+      // starts where `len` consecutive bits are set
+      uint64_t starts = bits;
+      for (int i = 1; i < len; ++i) starts &= bits >> i;
+      if (!starts) break;
+      for (; starts; starts &= starts - 1) out[k++] = code_of(PLAY, (run << lowest(starts)) << (13 * s));
+    }
+  }
+  return k;
+}
+
+// How many runs append_runs would list for `m`.
+inline int count_runs(uint64_t m) {
+  int k = 0;
+  for (int s = 0; s < 4; ++s) {
+    uint64_t bits = (m >> (13 * s)) & kSuitBits;
+    while (bits) {  // a block of L touching cards holds L * (L + 1) / 2 runs
+      uint64_t low = bits & (~bits + 1);
+      uint64_t block = ((bits + low) ^ bits) & bits;
+      int len = popcount(block);
+      k += len * (len + 1) / 2;
+      bits ^= block;
+    }
+  }
+  return k;
+}
+
+// The `i`-th (0-based) run of `m` in an order of its own (block by block, shorter runs first),
+// without listing them: for uniform random play.  `i` must be below count_runs(m).
+inline uint64_t nth_run(uint64_t m, int i) {
+  for (int s = 0; s < 4; ++s) {
+    uint64_t bits = (m >> (13 * s)) & kSuitBits;
+    while (bits) {
+      uint64_t low = bits & (~bits + 1);
+      uint64_t block = ((bits + low) ^ bits) & bits;
+      int len = popcount(block);
+      int n = len * (len + 1) / 2;
+      if (i < n) {
+        for (int l = 1;; ++l) {  // len - l + 1 runs of l cards in the block
+          int k = len - l + 1;
+          if (i < k) return (((uint64_t(1) << l) - 1) << (lowest(block) + i)) << (13 * s);
+          i -= k;
+        }
+      }
+      i -= n;
+      bits ^= block;
+    }
+  }
+  return 0;  // not reached for a valid i
+}
+
+// The pagat preset (variants.PRESETS["pagat"]): two-card tricks, no sluffing, single cards in
+// phase two, the top card picked up.
+struct PagatRules {
+  static constexpr int kMaxSeats = 4;
+  static constexpr bool all_play = false;         // first_phase = pairs
+  static constexpr bool must_match = false;
+  static constexpr bool sluffing = false;         // (with sluff_guard_high, sluff_guard_last)
+  static constexpr bool expose_leftover = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr int dreck_below = 0;           // no dreck
+  static constexpr int dreck_max_rank = 5;
+  static constexpr int dreck_trump_rank = 0;
+  static constexpr bool trump_drawer_leads = true;  // second_lead = trump-drawer
+  static constexpr bool runs = false;             // plays = single
+  static constexpr bool pick_lowest_run = false;  // pick_up = top-card
+};
+
+// The goat preset (variants.PRESETS["goat"]): all play, match if you can, sluffing with both
+// restrictions, the dreck, runs, the lowest run eaten.
+struct GoatRules {
+  static constexpr int kMaxSeats = 8;
+  static constexpr bool all_play = true;
+  static constexpr bool must_match = true;
+  static constexpr bool sluffing = true;
+  static constexpr bool expose_leftover = false;
+  static constexpr bool show_trump_card = false;
+  static constexpr int dreck_below = 6;
+  static constexpr int dreck_max_rank = 5;
+  static constexpr int dreck_trump_rank = 6;
+  static constexpr bool trump_drawer_leads = false;  // second_lead = last-trick
+  static constexpr bool runs = true;
+  static constexpr bool pick_lowest_run = true;      // pick_up = lowest-run
+};
+
+template <class R>
+struct Game {
+  static constexpr int M = R::kMaxSeats;
+  static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
+
+  // seats
+  uint64_t hand[M];
+  uint64_t pile[M];
+  uint64_t known[M];
+  // phase one: the trick
+  uint64_t contributed[M];
+  uint64_t trick_cards;
+  uint64_t trick_ranks;
+  // between the phases and phase two
+  uint64_t dreck;
+  uint64_t killed;
+  uint64_t table[M];  // the plays on the table, the lead first (each one card or a run)
+  int32_t actions;       // actions taken (the length of the Python history)
+  int32_t action_limit;  // abandon the deal when `actions` reaches it
+  int16_t tricks;
+  uint16_t pending;      // the seats still to answer in the open sluff window
+  uint8_t stock[kCards];  // the undealt cards in drawing order: stock[stock_top] is drawn next
+  int8_t stock_top, stock_end;
+  int8_t players, dealer, first_leader, phase, to_act;
+  int8_t leader, round_seat[M], n_round_seats, round_pos, round_high;
+  int8_t round_card_seat[M], round_card[M], n_round_cards;
+  int8_t winner, last_winner, window_start;
+  int8_t trump_card, trump_holder, trump_suit;
+  int8_t table_owner[M], n_table, kill_at;
+  int8_t out_order[M], n_out;
+  int8_t needy[M], n_needy;
+  int8_t loser;  // -1: none (yet, or abandoned)
+  bool abandoned;
+  EventLog* log;  // where events go; nullptr in random playouts
+
+  int stock_count() const { return stock_end - stock_top; }
+
+  // State.new: `deck` is the 52 cards in dealing order, dealt one at a time clockwise from the
+  // dealer's left, three each; the rest is the stock, top card first.  The caller checks the
+  // arguments (seats 0..players-1, players within the preset's range, the deck a permutation).
+  void init(int n, const uint8_t* deck, int dealer_seat, int leader_seat, int limit) {
+    std::memset(static_cast<void*>(this), 0, sizeof(*this));
+    players = int8_t(n);
+    dealer = int8_t(dealer_seat);
+    first_leader = int8_t(leader_seat >= 0 ? leader_seat : (dealer_seat + 1) % n);
+    action_limit = limit;
+    int dealt = n * 3;
+    for (int i = 0; i < dealt; ++i) hand[(dealer_seat + 1 + i) % n] |= bit(deck[i]);
+    for (int i = dealt; i < kCards; ++i) stock[i - dealt] = deck[i];
+    stock_top = 0;
+    stock_end = int8_t(kCards - dealt);
+    trump_card = trump_holder = trump_suit = -1;
+    last_winner = -1;
+    loser = -1;
+    phase = ONE;
+    log = nullptr;
+    start_trick(first_leader);
+  }
+
+  void ev(int kind, int seat, uint64_t cards) {
+    if (log) log->push(kind, seat, cards);
+  }
+
+  // ---- phase one (phase_one.py, class Trick) ----
+
+  void clear_trick() {  // Trick._clear
+    for (int s = 0; s < M; ++s) contributed[s] = 0;
+    n_round_cards = 0;
+    trick_cards = 0;
+    trick_ranks = 0;
+    round_high = 0;
+    winner = -1;
+    pending = 0;
+  }
+
+  void start_trick(int lead) {  // Trick.start
+    clear_trick();
+    leader = int8_t(lead);
+    if (R::all_play) {
+      for (int i = 0; i < players; ++i) round_seat[i] = int8_t((lead + i) % players);
+      n_round_seats = players;
+    } else {
+      round_seat[0] = int8_t(lead);
+      round_seat[1] = int8_t((lead + 1) % players);
+      n_round_seats = 2;
+    }
+    round_pos = 0;
+    advance_one();
+  }
+
+  void advance_one() {  // Trick._advance_one
+    if (pending) {
+      to_act = int8_t(first_pending());
+      return;
+    }
+    if (winner >= 0) {
+      collect();
+      return;
+    }
+    int s = round_seat[round_pos];
+    // the last stock card cannot be turned up (it is the trump card)
+    if (!hand[s] && !(stock_count() > 1)) {
+      end_phase_one();
+      return;
+    }
+    to_act = int8_t(s);
+  }
+
+  int first_pending() const {  // Trick.first_pending
+    int s = window_start;
+    for (int i = 0; i < players; ++i) {
+      if (pending >> s & 1) return s;
+      s = s + 1 < players ? s + 1 : 0;
+    }
+    return -1;  // not reached: pending is not empty
+  }
+
+  // The cards `s` must play under "match if you can": those of the round's highest rank.
+  uint64_t must_match(int s) const {  // Trick._must_match
+    if (!R::must_match || !round_high) return 0;
+    return hand[s] & rank_mask(round_high);
+  }
+
+  bool due(int s) const {  // Trick._due
+    if (winner >= 0) return false;
+    for (int i = round_pos; i < n_round_seats; ++i)
+      if (round_seat[i] == s) return true;
+    return false;
+  }
+
+  bool contender(int s) const {  // Trick._contender
+    if (winner >= 0) return false;
+    if (due(s)) return true;
+    for (int i = 0; i < n_round_cards; ++i)
+      if (round_card_seat[i] == s && rank_of(round_card[i]) == round_high) return true;
+    return false;
+  }
+
+  // The cards `s` may sluff now (Trick.sluffable; Flurst, "Sloughing" and its two restrictions).
+  uint64_t sluffable(int s) const {
+    if (!R::sluffing || phase != ONE || !trick_cards) return 0;
+    uint64_t m = hand[s] & trick_ranks;
+    if (!m || winner >= 0) return m;
+    if (round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
+    bool last = stock_count() <= 1;  // the stock cannot replace a sluffed card
+    if (m && last && contender(s)) return 0;  // sluff_guard_last
+    return m;
+  }
+
+  // Undealt.draw: the top stock card into the hand; the last one is the trump card, set aside
+  // face down.
+  void draw(int s) {
+    if (stock_top == stock_end) return;
+    int c = stock[stock_top++];
+    if (stock_top != stock_end) {
+      hand[s] |= bit(c);
+      ev(EV_DRAW, s, bit(c));
+    } else {
+      trump_card = int8_t(c);
+      trump_holder = int8_t(s);
+      ev(EV_TRUMP_ASIDE, s, 0);
+    }
+  }
+
+  void play_one(int s, int card) {  // Trick.play
+    int c;
+    if (card >= 0) {
+      c = card;
+      hand[s] ^= bit(c);
+      known[s] &= ~bit(c);
+      ev(EV_PLAY, s, bit(c));
+      draw(s);
+    } else {
+      c = stock[stock_top++];
+      ev(EV_STOCK, s, bit(c));
+    }
+    round_card_seat[n_round_cards] = int8_t(s);
+    round_card[n_round_cards] = int8_t(c);
+    ++n_round_cards;
+    ++round_pos;
+    trick_cards |= bit(c);
+    trick_ranks |= rank_mask(rank_of(c));
+    contributed[s] |= bit(c);
+    int r = rank_of(c);
+    if (r > round_high) round_high = int8_t(r);
+    if (round_pos == n_round_seats) resolve_round();
+    if (R::sluffing) open_window(s);
+    advance_one();
+  }
+
+  // A complete round: one highest card wins; a tie (a bounce, a war) makes the tied seats play
+  // again, in the order they played (Trick._resolve_round).
+  void resolve_round() {
+    int8_t top[M] = {};
+    int k = 0;
+    for (int i = 0; i < n_round_cards; ++i) {
+      if (rank_of(round_card[i]) == round_high) {
+        int8_t s = round_card_seat[i];
+        bool seen = false;
+        for (int j = 0; j < k; ++j) seen |= top[j] == s;
+        if (!seen) top[k++] = s;
+      }
+    }
+    if (k == 1) {
+      winner = top[0];
+      return;
+    }
+    ev(R::all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
+    for (int j = 0; j < k; ++j) round_seat[j] = top[j];
+    n_round_seats = int8_t(k);
+    round_pos = 0;
+    n_round_cards = 0;
+    round_high = 0;
+  }
+
+  // A sluff window after seat `after` acted: every seat that can sluff (Trick._open_window, the
+  // sequential protocol).
+  void open_window(int after) {
+    uint16_t p = 0;
+    for (int s = 0; s < players; ++s)
+      if (sluffable(s)) p |= uint16_t(1u << s);
+    pending = p;
+    window_start = int8_t(after + 1 < players ? after + 1 : 0);
+  }
+
+  void sluff(int s, int c) {  // Trick.sluff
+    hand[s] ^= bit(c);
+    known[s] &= ~bit(c);
+    trick_cards |= bit(c);
+    contributed[s] |= bit(c);
+    ev(EV_SLUFF, s, bit(c));
+    draw(s);
+    if (!pending) window_start = int8_t(s);
+    uint16_t keep = 0;
+    for (int seat = 0; seat < players; ++seat)
+      if (((pending >> seat & 1) || seat == s) && sluffable(seat)) keep |= uint16_t(1u << seat);
+    pending = keep;
+    advance_one();
+  }
+
+  void pass(int s) {  // Trick.pass_
+    pending &= uint16_t(~(1u << s));
+    ev(EV_PASS, s, 0);
+    advance_one();
+  }
+
+  void collect() {  // Trick._collect
+    int w = winner;
+    pile[w] |= trick_cards;
+    last_winner = int8_t(w);
+    ++tricks;
+    ev(EV_WIN, w, trick_cards);
+    start_trick(w);
+  }
+
+  void end_phase_one() {  // Trick._end_phase_one
+    int n = players;
+    int due_seat = round_seat[round_pos];
+    ev(EV_END_ONE, due_seat, 0);
+    for (int s = 0; s < n; ++s) {
+      uint64_t back = contributed[s];
+      if (back) {
+        hand[s] |= back;
+        known[s] |= back;
+        ev(EV_TAKE_BACK, s, back);
+      }
+      if (R::expose_leftover && hand[s]) {
+        known[s] |= hand[s];
+        ev(EV_EXPOSED, s, hand[s]);
+      }
+    }
+    while (stock_top != stock_end) draw(due_seat);
+    clear_trick();
+    for (int s = 0; s < n; ++s) {
+      hand[s] |= pile[s];
+      known[s] |= pile[s];
+      pile[s] = 0;
+    }
+    if (trump_card >= 0) {  // turned face up (pagat) or only its suit announced (goat)
+      trump_suit = int8_t(suit_of(trump_card));
+      hand[trump_holder] |= bit(trump_card);
+      if (R::show_trump_card) known[trump_holder] |= bit(trump_card);
+      ev(EV_TRUMP, trump_holder, bit(trump_card));
+    }
+    redistribute_dreck();
+  }
+
+  int second_leader() const {  // Trick._second_leader
+    if (R::trump_drawer_leads && trump_holder >= 0) return trump_holder;
+    return last_winner >= 0 ? last_winner : first_leader;
+  }
+
+  // The dreck: seats with fewer than dreck_below cards get every card of rank 2..dreck_max_rank
+  // and the trump of dreck_trump_rank, dealt round (Trick._redistribute_dreck; Flurst, "Make sure
+  // everyone has at least six cards").
+  void redistribute_dreck() {
+    n_needy = 0;
+    if (R::dreck_below) {
+      for (int i = 0; i < players; ++i) {
+        int s = (dealer + 1 + i) % players;
+        if (popcount(hand[s]) < R::dreck_below) needy[n_needy++] = int8_t(s);
+      }
+    }
+    if (!n_needy) {
+      start_two(second_leader());
+      return;
+    }
+    uint64_t d = 0;
+    for (int r = 2; r <= R::dreck_max_rank; ++r) d |= rank_mask(r);
+    if (R::dreck_trump_rank && trump_suit >= 0) d |= bit(trump_suit * 13 + R::dreck_trump_rank - 2);
+    d &= ~killed;
+    for (int s = 0; s < players; ++s) {
+      hand[s] &= ~d;
+      known[s] &= ~d;
+    }
+    dreck = d;
+    ev(EV_DRECK, -1, d);
+    if (n_needy == 1) {
+      uint8_t order[kCards];
+      int k = 0;
+      for (uint64_t m = d; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+      give_dreck(order, k);
+      return;
+    }
+    phase = DRECK_DEAL;
+    to_act = kChance;
+  }
+
+  // Deal the dreck in `order` (the chance action's shuffle) round the needy seats
+  // (Trick._give_dreck), then phase two.
+  void give_dreck(const uint8_t* order, int k) {
+    uint64_t share[M] = {};
+    for (int i = 0; i < k; ++i) share[i % n_needy] |= bit(order[i]);
+    for (int j = 0; j < n_needy; ++j) hand[needy[j]] |= share[j];
+    if (n_needy == 1) known[needy[0]] |= dreck;
+    ev(EV_DRECK_DEALT, -1, 0);
+    if (n_needy > 1)
+      for (int j = 0; j < n_needy; ++j) ev(EV_DRECK_SHARE, needy[j], share[j]);
+    phase = TWO;
+    start_two(second_leader());
+  }
+
+  // ---- phase two (phase_two.py, class Table) ----
+
+  int next_active(int seat) const {
+    int s = (seat + 1) % players;
+    while (!hand[s] && s != seat) s = (s + 1) % players;
+    return s;
+  }
+
+  int in_game() const {
+    int k = 0;
+    for (int s = 0; s < players; ++s) k += hand[s] != 0;
+    return k;
+  }
+
+  void finish(int who) {  // State.finish
+    phase = OVER;
+    to_act = kOverSeat;
+    loser = int8_t(who);
+    pending = 0;
+    if (who >= 0) ev(EV_LOSER, who, 0);
+  }
+
+  void start_two(int lead) {  // Table.start
+    int n = players;
+    phase = TWO;
+    n_table = 0;
+    for (int i = 0; i < n; ++i) {  // seats without cards are out (empty_hand = safe)
+      int s = (dealer + 1 + i) % n;
+      if (!hand[s]) {
+        out_order[n_out++] = int8_t(s);
+        ev(EV_OUT, s, 0);
+      }
+    }
+    int holding = -1, count = 0;
+    for (int s = 0; s < n; ++s) {
+      if (hand[s]) {
+        if (holding < 0) holding = s;
+        ++count;
+      }
+    }
+    if (count <= 1) {
+      finish(holding);
+      return;
+    }
+    if (!hand[lead]) lead = next_active(lead);
+    lead_two(lead, count);
+  }
+
+  void lead_two(int lead, int active) {  // Table._lead_two
+    kill_at = int8_t(active);
+    n_table = 0;
+    to_act = int8_t(lead);
+  }
+
+  // The cards of `h` that may take part in a beat of the top play: higher cards of its suit than
+  // its highest, or any trump on a non-trump (Table.beat_candidates).
+  uint64_t beat_candidates(uint64_t h) const {
+    int th = highest(table[n_table - 1]);
+    int ts = th / 13;
+    uint64_t m = h & suit_mask(ts) & ~((bit(th) << 1) - 1);
+    if (ts != trump_suit) m |= h & suit_mask(trump_suit);
+    return m;
+  }
+
+  void play_two(int s, uint64_t cards) {  // Table.play
+    uint64_t left = hand[s] ^ cards;
+    hand[s] = left;
+    known[s] &= ~cards;
+    ev(n_table ? EV_BEAT : EV_LEAD, s, cards);
+    table[n_table] = cards;
+    table_owner[n_table] = int8_t(s);
+    ++n_table;
+    int k = popcount(left);
+    if (k == 3) {
+      ev(EV_THREE_CARDS, s, 0);
+    } else if (k == 1) {
+      ev(EV_ONE_CARD, s, 0);
+    } else if (k == 0) {
+      out_order[n_out++] = int8_t(s);
+      ev(EV_OUT, s, 0);
+      if (in_game() == 1) {
+        if (n_table >= kill_at) kill(s);
+        finish(next_active(s));
+        return;
+      }
+    }
+    if (n_table >= kill_at) {
+      kill(s);
+      lead_two(hand[s] ? s : next_active(s), in_game());
+      return;
+    }
+    int nxt = s + 1 < players ? s + 1 : 0;
+    while (!hand[nxt]) nxt = nxt + 1 < players ? nxt + 1 : 0;
+    to_act = int8_t(nxt);
+  }
+
+  void kill(int s) {  // Table._kill
+    uint64_t cards = 0;
+    for (int i = 0; i < n_table; ++i) cards |= table[i];
+    killed |= cards;
+    ++tricks;
+    ev(EV_KILL, s, cards);
+    n_table = 0;
+  }
+
+  // Table.pick_up: the top play (pick_up = top-card), or the lowest play with the plays that
+  // continue its run upwards (lowest-run; phase_two.pick_up_take).
+  void pick_up(int s) {
+    uint64_t take;
+    if (!R::pick_lowest_run) {
+      take = table[--n_table];
+    } else {
+      take = table[0];
+      int hi = highest(take);
+      int j = 1;
+      while (j < n_table) {
+        uint64_t nxt = table[j];
+        if (lowest(nxt) != hi + 1 || hi % 13 == 12) break;
+        take |= nxt;
+        hi = highest(nxt);
+        ++j;
+      }
+      for (int i = j; i < n_table; ++i) {
+        table[i - j] = table[i];
+        table_owner[i - j] = table_owner[i];
+      }
+      n_table = int8_t(n_table - j);
+    }
+    hand[s] |= take;
+    known[s] |= take;
+    ev(EV_PICK_UP, s, take);
+    if (n_table) {
+      to_act = int8_t(next_active(s));
+    } else {
+      ++tricks;
+      lead_two(next_active(s), in_game());
+    }
+  }
+
+  // ---- the contract: legal actions, random actions, a step ----
+
+  // The legal actions of the seat to act, as codes in the order the Python engine lists them
+  // (State.legal_actions); returns how many (at most kMaxLegal).  None at a chance action or
+  // once the deal is over.
+  int legal(Code* out) const {
+    int k = 0;
+    int s = to_act;
+    if (phase == ONE) {
+      if (!pending) {
+        uint64_t forced = must_match(s);
+        for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
+        if (!forced && stock_count() > 1) out[k++] = code_of(STOCK, 0);
+      }
+      if (R::sluffing) {
+        for (uint64_t m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
+        if (pending >> s & 1) out[k++] = code_of(PASS, 0);
+      }
+    } else if (phase == TWO) {
+      uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
+      if (R::runs) {
+        k = append_runs(m, out, k);
+      } else {
+        for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
+      }
+      if (n_table) out[k++] = code_of(PICK_UP, 0);
+    }
+    return k;
+  }
+
+  bool is_legal(Code code) const {
+    Code acts[kMaxLegal];
+    int k = legal(acts);
+    for (int i = 0; i < k; ++i)
+      if (acts[i] == code) return true;
+    return false;
+  }
+
+  // A legal action of the seat to act drawn uniformly (a seat must be to act).
+  Code random_action(Rng& rng) const {
+    int s = to_act;
+    if (phase == ONE) {
+      if (!R::sluffing || !pending) {
+        uint64_t forced = must_match(s);
+        uint64_t m = forced ? forced : hand[s];
+        uint64_t sl = R::sluffing ? sluffable(s) : 0;
+        int k = popcount(m), extra = (!forced && stock_count() > 1), ks = popcount(sl);
+        int i = rng.below(k + extra + ks);
+        if (i < k) return code_of(PLAY, bit(nth_bit(m, i)));
+        if (i < k + extra) return code_of(STOCK, 0);
+        return code_of(SLUFF, bit(nth_bit(sl, i - k - extra)));
+      }
+      uint64_t sl = sluffable(s);
+      int ks = popcount(sl);
+      int i = rng.below(ks + 1);  // the seat asked is pending: it may pass
+      return i < ks ? code_of(SLUFF, bit(nth_bit(sl, i))) : code_of(PASS, 0);
+    }
+    uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
+    if (R::runs) {
+      int k = count_runs(m);
+      int i = rng.below(k + (n_table ? 1 : 0));
+      return i < k ? code_of(PLAY, nth_run(m, i)) : code_of(PICK_UP, 0);
+    }
+    int k = popcount(m);
+    int i = rng.below(k + (n_table ? 1 : 0));
+    return i < k ? code_of(PLAY, bit(nth_bit(m, i))) : code_of(PICK_UP, 0);
+  }
+
+  void after_step() {  // State.step: the action limit
+    if (actions >= action_limit && phase != OVER) {
+      abandoned = true;
+      finish(-1);
+      ev(EV_ABANDONED, -1, 0);
+    }
+  }
+
+  // Take a legal action (unchecked: see is_legal) for the seat to act (State.step).
+  void step(Code code) {
+    int s = to_act;
+    int kind = kind_of(code);
+    uint64_t cards = cards_of(code);
+    ++actions;
+    if (phase == TWO) {
+      if (kind == PLAY)
+        play_two(s, cards);
+      else
+        pick_up(s);
+    } else if (kind == PLAY) {
+      play_one(s, lowest(cards));
+    } else if (kind == STOCK) {
+      play_one(s, -1);
+    } else if (kind == SLUFF) {
+      sluff(s, lowest(cards));
+    } else {
+      pass(s);
+    }
+    after_step();
+  }
+
+  // The chance action: deal the dreck in `order` (k cards, exactly the dreck; unchecked).
+  void deal_chance(const uint8_t* order, int k) {
+    ++actions;
+    give_dreck(order, k);
+    after_step();
+  }
+
+  void random_chance(Rng& rng) {
+    uint8_t order[kCards];
+    int k = 0;
+    for (uint64_t m = dreck; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+    for (int i = k - 1; i > 0; --i) {  // Fisher-Yates
+      int j = rng.below(i + 1);
+      uint8_t t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    deal_chance(order, k);
+  }
+
+  // As play_out, checking that every random action is among the legal actions: returns how many
+  // were not (0 when random_action is right).  For tests and tools/playouts.cpp.
+  int play_out_checked(Rng& rng) {
+    int bad = 0;
+    Code acts[kMaxLegal];
+    while (phase != OVER) {
+      if (phase == DRECK_DEAL) {
+        random_chance(rng);
+        continue;
+      }
+      Code a = random_action(rng);
+      int k = legal(acts);
+      bool found = false;
+      for (int i = 0; i < k; ++i) found |= acts[i] == a;
+      bad += !found;
+      step(a);
+    }
+    return bad;
+  }
+
+  // Play random legal actions (and chance actions) until the deal is over; returns the actions
+  // taken.
+  int play_out(Rng& rng) {
+    int start = actions;
+    while (phase != OVER) {
+      if (phase == DRECK_DEAL)
+        random_chance(rng);
+      else
+        step(random_action(rng));
+    }
+    return actions - start;
+  }
+};
+
+using Pagat = Game<PagatRules>;
+using Goat = Game<GoatRules>;
+
+// A 52-card deck order shuffled by `rng` (Fisher-Yates).
+inline void shuffle_deck(uint8_t* deck, Rng& rng) {
+  for (int i = 0; i < kCards; ++i) deck[i] = uint8_t(i);
+  for (int i = kCards - 1; i > 0; --i) {
+    int j = rng.below(i + 1);
+    uint8_t t = deck[i];
+    deck[i] = deck[j];
+    deck[j] = t;
+  }
+}
+
+}  // namespace sg

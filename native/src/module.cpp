@@ -1,0 +1,228 @@
+// Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
+// preset it plays (PagatState, GoatState).  The typed surface is in ../skitgubbe_native.pyi;
+// skitgubbe.engine.compiled wraps it.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "game.hpp"
+
+namespace nb = nanobind;
+
+namespace {
+
+// The events of the step `apply` takes (one buffer per thread, not one per state).
+thread_local sg::EventLog step_log;
+
+using Events = std::vector<std::tuple<std::string, int, uint64_t>>;
+
+template <class R>
+struct Preset;
+template <>
+struct Preset<sg::PagatRules> {
+  static constexpr const char* name = "pagat";
+  static constexpr int min_players = 2;
+};
+template <>
+struct Preset<sg::GoatRules> {
+  static constexpr const char* name = "goat";
+  static constexpr int min_players = 3;
+};
+
+template <class R>
+void check_players(int players) {
+  if (players < Preset<R>::min_players || players > R::kMaxSeats)
+    throw std::invalid_argument(std::string(Preset<R>::name) + " is for " +
+                                std::to_string(Preset<R>::min_players) + " to " +
+                                std::to_string(R::kMaxSeats) + " players, not " + std::to_string(players));
+}
+
+// A deal of one preset: the Python object holds just the flat state.
+template <class R>
+struct NativeState {
+  sg::Game<R> g;
+
+  NativeState(int players, const std::vector<int>& deck, int dealer, int leader, int action_limit) {
+    check_players<R>(players);
+    if (dealer < 0 || dealer >= players)
+      throw std::invalid_argument("dealer seat " + std::to_string(dealer) + " does not exist");
+    if (leader < -1 || leader >= players)
+      throw std::invalid_argument("leader seat " + std::to_string(leader) + " does not exist");
+    if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
+    if (deck.size() != sg::kCards)
+      throw std::invalid_argument("a deck order must list all 52 cards once; got " +
+                                  std::to_string(deck.size()) + " cards");
+    uint8_t d[sg::kCards];
+    uint64_t seen = 0;
+    for (int i = 0; i < sg::kCards; ++i) {
+      int c = deck[i];
+      if (c < 0 || c >= sg::kCards || (seen >> c & 1))
+        throw std::invalid_argument("the deck order is not the 52 cards 0..51 once each");
+      seen |= sg::bit(c);
+      d[i] = uint8_t(c);
+    }
+    g.init(players, d, dealer, leader, action_limit);
+  }
+
+  std::vector<uint64_t> legal_actions() const {
+    sg::Code codes[sg::Game<R>::kMaxLegal];
+    int k = g.legal(codes);
+    return std::vector<uint64_t>(codes, codes + k);
+  }
+
+  template <class F>
+  Events logged(F&& step) {
+    sg::EventLog& log = step_log;
+    log.n = 0;
+    g.log = &log;
+    step();
+    g.log = nullptr;
+    Events out;
+    out.reserve(log.n);
+    for (int i = 0; i < log.n; ++i)
+      out.emplace_back(sg::event_name(log.e[i].kind), log.e[i].seat, log.e[i].cards);
+    return out;
+  }
+
+  Events apply(uint64_t code) {
+    if (g.phase == sg::OVER) throw std::invalid_argument("the game is over");
+    if (g.phase == sg::DRECK_DEAL) throw std::invalid_argument("the dreck is to be dealt: deal_chance");
+    if (!g.is_legal(code))
+      throw std::invalid_argument("action code " + std::to_string(code) + " is not legal now");
+    return logged([&] { g.step(code); });
+  }
+
+  Events deal_chance(const std::vector<int>& order) {
+    if (g.phase != sg::DRECK_DEAL) throw std::invalid_argument("there is no dreck to deal now");
+    uint8_t o[sg::kCards];
+    uint64_t seen = 0;
+    if (int(order.size()) != sg::popcount(g.dreck))
+      throw std::invalid_argument("the dreck order must list each dreck card exactly once");
+    for (size_t i = 0; i < order.size(); ++i) {
+      int c = order[i];
+      if (c < 0 || c >= sg::kCards || !(g.dreck >> c & 1) || (seen >> c & 1))
+        throw std::invalid_argument("the dreck order must list each dreck card exactly once");
+      seen |= sg::bit(c);
+      o[i] = uint8_t(c);
+    }
+    return logged([&] { g.deal_chance(o, int(order.size())); });
+  }
+
+  std::vector<uint64_t> seat_sets(const uint64_t* a) const { return std::vector<uint64_t>(a, a + g.players); }
+
+  int play_random(uint64_t seed) {
+    sg::Rng rng(seed);
+    return g.play_out(rng);
+  }
+};
+
+// `games` random deals of `players` seats: each deck shuffled and each action drawn by the
+// module's own generator from `seed`; dealer seat 0.  Returns (games, actions, abandoned,
+// losses per seat).
+template <class R>
+std::tuple<int64_t, int64_t, int64_t, std::vector<int64_t>> playouts(int players, int64_t games, uint64_t seed) {
+  check_players<R>(players);
+  if (games < 0) throw std::invalid_argument("games must be 0 or more");
+  sg::Rng rng(seed);
+  uint8_t deck[sg::kCards];
+  sg::Game<R> g;
+  int64_t actions = 0, abandoned = 0;
+  int64_t lost[R::kMaxSeats] = {};
+  {
+    nb::gil_scoped_release release;
+    for (int64_t i = 0; i < games; ++i) {
+      sg::shuffle_deck(deck, rng);
+      g.init(players, deck, 0, -1, 20000);
+      actions += g.play_out(rng);
+      if (g.loser >= 0)
+        ++lost[g.loser];
+      else
+        ++abandoned;
+    }
+  }
+  return {games, actions, abandoned, std::vector<int64_t>(lost, lost + players)};
+}
+
+// `games` random deals as `playouts` deals them, every random action checked against the legal
+// actions: how many were not among them (0 when the uniform choice without a list is right).
+template <class R>
+int64_t illegal_random_actions(int players, int64_t games, uint64_t seed) {
+  check_players<R>(players);
+  sg::Rng rng(seed);
+  uint8_t deck[sg::kCards];
+  sg::Game<R> g;
+  int64_t bad = 0;
+  for (int64_t i = 0; i < games; ++i) {
+    sg::shuffle_deck(deck, rng);
+    g.init(players, deck, int(i % players), -1, 20000);
+    bad += g.play_out_checked(rng);
+  }
+  return bad;
+}
+
+template <class R>
+void bind_state(nb::module_& m, const char* cls) {
+  using S = NativeState<R>;
+  nb::class_<S>(m, cls)
+      .def(nb::init<int, const std::vector<int>&, int, int, int>(), nb::arg("players"), nb::arg("deck"),
+           nb::arg("dealer") = 0, nb::arg("leader") = -1, nb::arg("action_limit") = 20000)
+      .def("legal_actions", &S::legal_actions)
+      .def("apply", &S::apply, nb::arg("code"))
+      .def("deal_chance", &S::deal_chance, nb::arg("order"))
+      .def("play_random", &S::play_random, nb::arg("seed"))
+      .def("clone", [](const S& s) { return S(s); })
+      .def_prop_ro("players", [](const S& s) { return int(s.g.players); })
+      .def_prop_ro("to_act", [](const S& s) { return int(s.g.to_act); })
+      .def_prop_ro("phase", [](const S& s) { return int(s.g.phase); })
+      .def_prop_ro("is_over", [](const S& s) { return s.g.phase == sg::OVER; })
+      .def_prop_ro("loser", [](const S& s) { return int(s.g.loser); })
+      .def_prop_ro("abandoned", [](const S& s) { return s.g.abandoned; })
+      .def_prop_ro("out_order", [](const S& s) { return std::vector<int>(s.g.out_order, s.g.out_order + s.g.n_out); })
+      .def_prop_ro("needy", [](const S& s) { return std::vector<int>(s.g.needy, s.g.needy + s.g.n_needy); })
+      .def_prop_ro("hands", [](const S& s) { return s.seat_sets(s.g.hand); })
+      .def_prop_ro("piles", [](const S& s) { return s.seat_sets(s.g.pile); })
+      .def_prop_ro("known", [](const S& s) { return s.seat_sets(s.g.known); })
+      .def_prop_ro("stock_count", [](const S& s) { return s.g.stock_count(); })
+      .def_prop_ro("trick_cards", [](const S& s) { return s.g.trick_cards; })
+      .def_prop_ro("pending", [](const S& s) { return int(s.g.pending); })
+      .def_prop_ro("table", [](const S& s) { return std::vector<uint64_t>(s.g.table, s.g.table + s.g.n_table); })
+      .def_prop_ro("killed", [](const S& s) { return s.g.killed; })
+      .def_prop_ro("dreck", [](const S& s) { return s.g.dreck; })
+      .def_prop_ro("trump_card", [](const S& s) { return int(s.g.trump_card); })
+      .def_prop_ro("trump_holder", [](const S& s) { return int(s.g.trump_holder); })
+      .def_prop_ro("trump_suit", [](const S& s) { return int(s.g.trump_suit); })
+      .def_prop_ro("tricks", [](const S& s) { return int(s.g.tricks); })
+      .def_prop_ro("actions", [](const S& s) { return int(s.g.actions); });
+}
+
+}  // namespace
+
+NB_MODULE(skitgubbe_native, m) {
+  m.doc() = "The compiled engine of skitgubbe: the pagat (2-4 seats) and goat (3-8) presets as bitmask states.";
+  m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
+  m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
+  bind_state<sg::PagatRules>(m, "PagatState");
+  bind_state<sg::GoatRules>(m, "GoatState");
+  m.def(
+      "random_playouts",
+      [](const std::string& preset, int players, int64_t games, uint64_t seed) {
+        if (preset == "pagat") return playouts<sg::PagatRules>(players, games, seed);
+        if (preset == "goat") return playouts<sg::GoatRules>(players, games, seed);
+        throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
+      },
+      nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+  m.def(
+      "illegal_random_actions",
+      [](const std::string& preset, int players, int64_t games, uint64_t seed) {
+        if (preset == "pagat") return illegal_random_actions<sg::PagatRules>(players, games, seed);
+        if (preset == "goat") return illegal_random_actions<sg::GoatRules>(players, games, seed);
+        throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
+      },
+      nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+}

@@ -1,0 +1,457 @@
+"""The compiled engine (issue 20): the optional C++ module ``skitgubbe_native`` behind a thin wrapper.
+
+The compiled engine plays two presets (:data:`~skitgubbe.engine.variants.PRESETS`), unchanged:
+``pagat`` at 2 to 4 seats and ``goat`` at 3 to 8 (:data:`COMPILED_PRESETS`), and makes exactly the
+decisions of the Python engine (:class:`~skitgubbe.engine.state.State`, the reference, with its
+default sequential sluffing protocol): the same seat to act, the same legal actions in the same
+order, the same events (kind, seat, cards), the same fingerprint and the same outcome for the same
+deck order and the same dreck orders.  Rule sources: pagat.com, Skitgubbe, "Play in the first
+phase" and "Play in the second phase" (pagat); the Flurst page, "The First Part", "Sloughing",
+"Intermission" and "The Second Part" (goat).  Any other rules object is not supported:
+:func:`unsupported` says why, :meth:`CompiledState.new` raises :class:`UnsupportedError` with that
+reason, and :func:`new_state` uses the Python engine instead.
+
+The module is a separate package (``pip install ./native``, docs/performance.md); without it
+:func:`available` is False and everything falls back to the Python engine.  This module imports only
+the standard library, the engine's own modules and, when installed, ``skitgubbe_native``.
+
+Shapes: card sets are ``int`` bitmasks (bit i = card i, :mod:`skitgubbe.engine.cards`); seats are
+``0..players-1``; an *action code* is ``kind << 56 | cards``: the two integers of an
+:class:`~skitgubbe.engine.actions.Action` (``Kind``, card set) in one (:func:`code_of`,
+:func:`action_of`).  A chance action (the dreck's order) has no code: it is applied as an Action.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .actions import CHANCE, Action, Kind
+from .base import Event, GameOverError, IllegalActionError, Outcome
+from .cards import cards_in
+from .rules import Rules
+from .state import State, deck_from_seed, default_action_limit, validate_deck
+from .variants import PRESETS, rules_diff
+
+try:
+    import skitgubbe_native
+except ImportError:  # the optional package is not installed: the Python engine is used
+    skitgubbe_native = None  # type: ignore[assignment]
+
+__all__ = [
+    "CARD_BITS",
+    "COMPILED_PRESETS",
+    "CompiledState",
+    "Disagreement",
+    "Fingerprint",
+    "Playouts",
+    "UnsupportedError",
+    "action_of",
+    "available",
+    "check_deal",
+    "compare_play",
+    "code_of",
+    "fingerprint",
+    "new_state",
+    "random_playouts",
+    "state_bytes",
+    "unsupported",
+]
+
+CARD_BITS = 56
+"""An action code is ``kind << CARD_BITS | cards``."""
+_CARDS = (1 << CARD_BITS) - 1
+
+COMPILED_PRESETS: dict[str, tuple[int, int]] = {"pagat": (2, 4), "goat": (3, 8)}
+"""The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
+
+_ACTIONS: dict[int, Action] = {}  # action code -> Action, filled as codes come back
+
+
+class UnsupportedError(ValueError):
+    """Raised by :meth:`CompiledState.new` for rules or a table the compiled engine does not play
+    (or when it is not installed); the message is :func:`unsupported`'s reason."""
+
+
+class Fingerprint(NamedTuple):
+    """What both engines must agree on after every step (:func:`fingerprint`,
+    :meth:`CompiledState.fingerprint`).
+
+    Attributes:
+        phase: a :class:`~skitgubbe.engine.base.Phase` constant.
+        to_act: the seat to act (-2 once the deal is over).
+        hands, piles, known: per seat (tuples of card sets): the hand, the phase-one pile, the cards
+            publicly known to be in the hand.
+        stock: how many cards the stock holds.
+        trick: the cards in the phase-one trick (card set).
+        table: the phase-two plays on the table, the lead first (tuple of card sets).
+        killed: the cards out of play (card set).
+        trump_card: the trump card (-1 until drawn); trump_holder: the seat that drew it (-1);
+        trump_suit: 0..3, -1 until revealed.
+        tricks: tricks completed in both phases.
+        pending: the seats (seat set) still to answer in the open sluff window.
+        dreck: the dreck (card set), 0 if none was collected.
+    """
+
+    phase: int
+    to_act: int
+    hands: tuple[int, ...]
+    piles: tuple[int, ...]
+    known: tuple[int, ...]
+    stock: int
+    trick: int
+    table: tuple[int, ...]
+    killed: int
+    trump_card: int
+    trump_holder: int
+    trump_suit: int
+    tricks: int
+    pending: int
+    dreck: int
+
+
+class Playouts(NamedTuple):
+    """Random deals played by :func:`random_playouts`: ``games`` deals, ``actions`` taken in all,
+    ``abandoned`` deals (the action limit), ``losses`` per seat (a tuple, one count per seat)."""
+
+    games: int
+    actions: int
+    abandoned: int
+    losses: tuple[int, ...]
+
+
+def available() -> bool:
+    """True when the compiled module ``skitgubbe_native`` is installed and imports."""
+    return skitgubbe_native is not None
+
+
+def unsupported(rules: Rules, players: int) -> str | None:
+    """Why the compiled engine cannot play ``rules`` at ``players`` seats (one line), or None when
+    it can: it plays the presets of :data:`COMPILED_PRESETS`, unchanged, at their seat counts, once
+    installed."""
+    if skitgubbe_native is None:
+        return "the compiled engine is not installed (pip install ./native, docs/performance.md)"
+    name = _preset_of(rules)
+    if name is None:
+        if PRESETS.get(rules.name) == rules:
+            return f"the compiled engine plays the presets pagat and goat only, not {rules.name}"
+        near = min(COMPILED_PRESETS, key=lambda k: len(rules_diff(PRESETS[k], rules)))
+        changed = rules_diff(PRESETS[near], rules)
+        if not changed:
+            return (f"the compiled engine plays the presets pagat and goat only, not rules named "
+                    f"{rules.name!r}")
+        shown = ", ".join(f"{k}={v!r}" for k, (_, v) in sorted(changed.items()))
+        return (f"the compiled engine plays the presets pagat and goat only; these rules change "
+                f"{near}'s {shown}")
+    low, high = COMPILED_PRESETS[name]
+    if not low <= players <= high:
+        return f"{name} is for {low} to {high} players, not {players}"
+    return None
+
+
+def _preset_of(rules: Rules) -> str | None:
+    """The name of the compiled preset ``rules`` is, or None."""
+    for name in COMPILED_PRESETS:
+        if rules == PRESETS[name]:
+            return name
+    return None
+
+
+def code_of(action: Action) -> int:
+    """The action code of ``action``: ``kind << 56 | cards`` (see the module docstring), or -1 for
+    an action no code names (not a Kind with a card set of cards 0..51, or a dreck order)."""
+    kind, cards, order = action
+    if (not isinstance(kind, int) or not 0 <= kind < len(Kind) or kind == Kind.DRECK
+            or not isinstance(cards, int) or not 0 <= cards < 1 << 52 or order):
+        return -1
+    return kind << CARD_BITS | cards
+
+
+def action_of(code: int) -> Action:
+    """The :class:`~skitgubbe.engine.actions.Action` of action ``code``; raises ``ValueError`` for a
+    number that is no action code."""
+    action = _ACTIONS.get(code)
+    if action is None:
+        kind, cards = code >> CARD_BITS, code & _CARDS
+        if code < 0 or not 0 <= kind < len(Kind) or kind == Kind.DRECK or cards >> 52:
+            raise ValueError(f"{code} is not an action code")
+        action = _ACTIONS[code] = Action(Kind(kind), cards)
+    return action
+
+
+def fingerprint(state: State) -> Fingerprint:
+    """The :class:`Fingerprint` of a Python-engine ``state`` (read through its public surface)."""
+    return Fingerprint(state.phase, state.to_act, tuple(state.hands), tuple(state.piles),
+                       tuple(state.known), len(state.stock), state.trick_cards, tuple(state.table),
+                       state.killed, state.trump_card, state.trump_holder, state.trump_suit, state.tricks,
+                       state.pending, state.dreck)
+
+
+def state_bytes(preset: str = "pagat") -> int:
+    """The size in bytes of one compiled state of ``preset`` (a name of :data:`COMPILED_PRESETS`;
+    the C++ struct, without the Python object around it); 0 when the compiled engine is not
+    installed.  Raises ``KeyError`` for another preset."""
+    if skitgubbe_native is None:
+        return 0
+    return {"pagat": skitgubbe_native.PAGAT_STATE_BYTES, "goat": skitgubbe_native.GOAT_STATE_BYTES}[preset]
+
+
+def random_playouts(preset: str, players: int, games: int, seed: int) -> Playouts:
+    """Play ``games`` deals of ``preset`` (a name of :data:`COMPILED_PRESETS`) at ``players`` seats
+    with uniformly random legal actions and dreck orders, all in compiled code: each deck shuffled
+    and each action drawn by the module's own generator (xoshiro256**) from ``seed``
+    (0 .. 2**64 - 1); dealer seat 0, the default action limit.  Not the Python engine's random
+    numbers: the same ``seed`` gives the same games on every run of this module only.  Raises
+    :class:`UnsupportedError` when the engine is not installed and ``ValueError`` for another preset,
+    a seat count outside the preset's or a negative ``games``."""
+    if skitgubbe_native is None:
+        raise UnsupportedError(unsupported(PRESETS["pagat"], players))
+    played, actions, abandoned, losses = skitgubbe_native.random_playouts(preset, players, games, seed)
+    return Playouts(played, actions, abandoned, tuple(losses))
+
+
+class CompiledState:
+    """One deal in the compiled engine (``pagat`` or ``goat``): the Python
+    :class:`~skitgubbe.engine.state.State`'s contract for what it covers (``to_act``,
+    ``legal_actions``, ``apply``, ``chance_action``, ``is_over``, ``outcome``), with
+    :meth:`fingerprint` to compare the two.  Build with :meth:`new`.  Mutable; :meth:`clone` copies it.
+
+    Attributes (read-only): ``rules`` (the preset's :class:`Rules`), ``preset`` (its name),
+    ``players``, ``dealer`` (seat), ``deck`` (the 52 cards in dealing order, a tuple).  The state
+    itself is a fixed-size C++ struct of :func:`state_bytes` bytes: card sets in 64-bit words, the
+    stock as an array.
+    """
+
+    def __init__(self, core: skitgubbe_native.PagatState | skitgubbe_native.GoatState, rules: Rules,
+                 dealer: int, deck: tuple[int, ...]) -> None:
+        """Wrap ``core`` (use :meth:`new`)."""
+        self.core = core
+        self.rules = rules
+        self.preset = rules.name
+        self.players = core.players
+        self.dealer = dealer
+        self.deck = deck
+
+    @classmethod
+    def new(cls, rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,
+            seed: int | str | None = None, leader: int | None = None,
+            action_limit: int | None = None) -> CompiledState:
+        """Deal a new game as :meth:`State.new <skitgubbe.engine.state.State.new>` deals it: the same
+        arguments, the same deck order (``deck``, or shuffled from ``seed`` by
+        :func:`~skitgubbe.engine.state.deck_from_seed`), the sequential sluffing protocol.
+
+        Raises :class:`UnsupportedError` (a ``ValueError``) with :func:`unsupported`'s reason for
+        rules or a seat count the compiled engine does not play, and ``ValueError`` for a seat out
+        of range, a deck that is not the 52 cards once each, or neither/both of deck and seed."""
+        reason = unsupported(rules, players)
+        if reason is not None:
+            raise UnsupportedError(reason)
+        if (deck is None) == (seed is None):
+            raise ValueError("give exactly one of deck (the card order) or seed")
+        order = validate_deck(deck) if deck is not None else deck_from_seed(seed)  # type: ignore[arg-type]
+        limit = default_action_limit(rules) if action_limit is None else action_limit
+        for what, s in (("dealer", dealer), ("leader", leader)):
+            if s is not None and not 0 <= s < players:
+                raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
+        make = skitgubbe_native.PagatState if rules.name == "pagat" else skitgubbe_native.GoatState
+        core = make(players, list(order), dealer, -1 if leader is None else leader, limit)
+        return cls(core, rules, dealer, order)
+
+    def clone(self) -> CompiledState:
+        """An independent copy."""
+        return CompiledState(self.core.clone(), self.rules, self.dealer, self.deck)
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose decision is pending: the seat to play or the first seat of an open sluff
+        window; ``CHANCE`` (-1) while the dreck waits to be dealt; -2 once the deal is over."""
+        return self.core.to_act
+
+    @property
+    def phase(self) -> int:
+        """The :class:`~skitgubbe.engine.base.Phase` constant (``Phase.ONE``, ``DRECK``, ``TWO`` or
+        ``OVER``)."""
+        return self.core.phase
+
+    @property
+    def is_over(self) -> bool:
+        """True once the deal has ended (a loser is known or it was abandoned)."""
+        return self.core.is_over
+
+    @property
+    def actions_taken(self) -> int:
+        """How many actions have been taken, chance actions included (the length of the Python
+        engine's history)."""
+        return self.core.actions
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The :class:`~skitgubbe.engine.base.Outcome` once the deal is over, else None."""
+        core = self.core
+        if not core.is_over:
+            return None
+        loser = core.loser
+        return Outcome(None if loser < 0 else loser, tuple(core.out_order), core.abandoned)
+
+    def legal_codes(self) -> list[int]:
+        """The legal actions of the seat to act as action codes, in :meth:`legal_actions`' order
+        (empty for a chance action)."""
+        return self.core.legal_actions()
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, in the Python engine's order (plays lowest card
+        first, runs by suit then length, then ``stock``, sluffs, ``pass`` or ``pick``); for
+        ``CHANCE``, the one representative dreck action of :meth:`State.legal_actions
+        <skitgubbe.engine.state.State.legal_actions>` (any order of the dreck is legal); empty once
+        the deal is over.  Out-of-turn sluffs are not listed: the compiled engine asks the seats in
+        sluff windows one by one (the sequential protocol)."""
+        if self.core.to_act == CHANCE:
+            dreck = self.core.dreck
+            return [Action(Kind.DRECK, dreck, tuple(cards_in(dreck)))]
+        return [action_of(c) for c in self.core.legal_actions()]
+
+    def chance_action(self, rng: random.Random) -> Action:
+        """The chance action when :attr:`to_act` is ``CHANCE``: the dreck shuffled with ``rng``, as
+        :meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>` shuffles it (the
+        same ``rng`` state gives the same order).  Raises ``ValueError`` when no chance action is
+        pending."""
+        if self.core.to_act != CHANCE:
+            raise ValueError("no chance action is pending: the dreck is not waiting to be dealt")
+        order = list(cards_in(self.core.dreck))
+        rng.shuffle(order)
+        return Action(Kind.DRECK, self.core.dreck, tuple(order))
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Take ``action`` for the seat to act (for ``CHANCE``: a dreck order listing each dreck card
+        once) and return the events it caused, in order, as the Python engine reports them but with
+        only ``kind``, ``seat`` and ``cards`` filled in (an event's ``seats`` and ``to`` keep their
+        defaults).  Raises :class:`~skitgubbe.engine.base.GameOverError` once the deal is over and
+        :class:`~skitgubbe.engine.base.IllegalActionError` for an action that is not legal now;
+        either way the state is unchanged."""
+        core = self.core
+        seat = core.to_act
+        if core.is_over:
+            raise GameOverError(seat, action, "the game is over")
+        if seat == CHANCE:
+            if action.kind != Kind.DRECK:
+                raise IllegalActionError(seat, action,
+                                         "the dreck is being dealt: only the chance deal may happen now")
+            try:
+                done = core.deal_chance(list(action.order))
+            except ValueError as e:
+                raise IllegalActionError(seat, action, str(e)) from None
+        else:
+            code = code_of(action)
+            if code < 0 or code not in core.legal_actions():
+                raise IllegalActionError(seat, action, "not among the legal actions (compiled engine)")
+            done = core.apply(code)
+        return tuple(Event(kind, s, cards) for kind, s, cards in done)
+
+    def play_random(self, seed: int) -> int:
+        """Play the deal to its end with uniformly random legal actions and dreck orders drawn by
+        the module's own generator from ``seed`` (0 .. 2**64 - 1); returns the actions taken."""
+        return self.core.play_random(seed)
+
+    def fingerprint(self) -> Fingerprint:
+        """The :class:`Fingerprint` of this state, comparable with :func:`fingerprint` of a Python
+        state of the same deal."""
+        core = self.core
+        return Fingerprint(core.phase, core.to_act, tuple(core.hands), tuple(core.piles),
+                           tuple(core.known), core.stock_count, core.trick_cards, tuple(core.table),
+                           core.killed, core.trump_card, core.trump_holder, core.trump_suit, core.tricks,
+                           core.pending, core.dreck)
+
+
+def new_state(rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,
+              seed: int | str | None = None, leader: int | None = None,
+              action_limit: int | None = None) -> CompiledState | State:
+    """A new deal in the compiled engine where it plays ``rules`` at ``players`` seats
+    (:func:`unsupported` is None), else in the Python engine (:meth:`State.new
+    <skitgubbe.engine.state.State.new>`): the same arguments and the same deal either way.  Raises
+    what ``State.new`` raises."""
+    if unsupported(rules, players) is None:
+        return CompiledState.new(rules, players, dealer=dealer, deck=deck, seed=seed, leader=leader,
+                                 action_limit=action_limit)
+    return State.new(rules, players, dealer=dealer, deck=deck, seed=seed, leader=leader,
+                     action_limit=action_limit)
+
+
+class Disagreement(NamedTuple):
+    """Where the two engines parted in :func:`compare_play`: a replayable record.
+
+    Attributes:
+        preset: the preset's name; players: the seat count; seed: the seed of the deal and of the
+            random actions (see :func:`check_deal`); dealer: the dealer's seat.
+        actions: the actions taken before the disagreement, in notation (``"play 7H"``).
+        what: what differs: ``"fingerprint"``, ``"legal actions"``, ``"events"`` or ``"outcome"``.
+        python, compiled: the two values that differ (as text).
+    """
+
+    preset: str
+    players: int
+    seed: int
+    dealer: int
+    actions: tuple[str, ...]
+    what: str
+    python: str
+    compiled: str
+
+    def __str__(self) -> str:
+        return (f"{self.preset}, {self.players} seats, seed {self.seed}, dealer {self.dealer}: "
+                f"{self.what} differ after {len(self.actions)} actions {list(self.actions)}\n"
+                f"  python:   {self.python}\n"
+                f"  compiled: {self.compiled}\n  replay: State.new(PRESETS[{self.preset!r}], {self.players}, "
+                f"seed={self.seed}, dealer={self.dealer}) then apply Action.parse(a) for each action "
+                f"(a dreck order as written)")
+
+
+def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, seed: int = 0,
+                 dealer: int = 0) -> Disagreement | None:
+    """Play ``python`` and ``compiled`` (two states of the same deal) to the end side by side, each
+    action drawn by ``rng`` from the Python engine's legal actions (a dreck order by
+    :meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>`), comparing at every decision the
+    :class:`Fingerprint` (which holds the seat to act), the legal actions (the same list, in order),
+    then the events of each step and the outcome.  Returns None when they agree throughout, else
+    the first :class:`Disagreement` (``seed`` and ``dealer`` are copied into it for the replay)."""
+    taken: list[str] = []
+
+    def differ(what: str, a: object, b: object) -> Disagreement:
+        return Disagreement(python.rules.name, python.players, seed, dealer, tuple(taken), what, repr(a),
+                            repr(b))
+
+    while True:
+        fa, fb = fingerprint(python), compiled.fingerprint()
+        if fa != fb:
+            return differ("fingerprint", fa, fb)
+        legal = python.legal_actions()
+        other = compiled.legal_actions()
+        if legal != other:
+            return differ("legal actions", [str(a) for a in legal], [str(a) for a in other])
+        if python.is_over or compiled.is_over:
+            if python.outcome != compiled.outcome:
+                return differ("outcome", python.outcome, compiled.outcome)
+            return None
+        if python.to_act == CHANCE:
+            action = python.chance_action(rng)
+        else:
+            action = legal[int(rng.random() * len(legal))]
+        ea = [(e.kind, e.seat, e.cards) for e in python.apply(action, trusted=True)]
+        eb = [(e.kind, e.seat, e.cards) for e in compiled.apply(action)]
+        taken.append(str(action))
+        if ea != eb:
+            return differ("events", ea, eb)
+
+
+def check_deal(preset: str, players: int, seed: int, *, dealer: int = 0, leader: int | None = None,
+               action_limit: int | None = None) -> Disagreement | None:
+    """Deal ``preset`` (a name of :data:`COMPILED_PRESETS`) at ``players`` seats from ``seed``
+    (:func:`~skitgubbe.engine.state.deck_from_seed`) in both engines and play it out with
+    :func:`compare_play`, the actions drawn by ``random.Random(seed)``; None when the engines agree
+    throughout, else the first :class:`Disagreement`.  Raises :class:`UnsupportedError` when the
+    compiled engine does not play it (or is not installed), ``KeyError`` for an unknown preset."""
+    rules = PRESETS[preset]
+    python = State.new(rules, players, dealer=dealer, seed=seed, leader=leader, action_limit=action_limit)
+    compiled = CompiledState.new(rules, players, dealer=dealer, deck=python.deck, leader=leader,
+                                 action_limit=action_limit)
+    return compare_play(python, compiled, random.Random(seed), seed=seed, dealer=dealer)

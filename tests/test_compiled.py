@@ -1,0 +1,290 @@
+"""The compiled engine (issue 20, docs/performance.md) against the Python engine, the reference.
+
+The differential test deals the same deck in both engines (pagat at 2 to 4 seats, goat at 3 to 8)
+and plays it out with random actions and dreck orders taken from the Python side, comparing the
+fingerprint (hands, piles, known cards, stock, trick, table, killed cards, trump, the open sluff
+window, the dreck, the seat to act), the legal actions, the events of every step and the outcome
+(:func:`skitgubbe.engine.compiled.compare_play`).  A disagreement fails with the seed, the
+dealer and the actions taken, enough to replay it.
+
+Without the compiled module (``pip install ./native``) these tests skip, unless the environment
+variable ``SKITGUBBE_REQUIRE_NATIVE`` is set (CI sets it, .ci/run): then they fail.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from skitgubbe.batch.bench import bench_random_play, choose_engine
+from skitgubbe.engine import compiled
+from skitgubbe.engine.actions import Action, Kind
+from skitgubbe.engine.base import GameOverError, IllegalActionError, Outcome
+from skitgubbe.engine.compiled import (
+    CARD_BITS,
+    CompiledState,
+    UnsupportedError,
+    action_of,
+    check_deal,
+    code_of,
+    compare_play,
+    new_state,
+    random_playouts,
+    unsupported,
+)
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.play.cli import main
+
+PAGAT = PRESETS["pagat"]
+GOAT = PRESETS["goat"]
+# 3,600 pagat deals and 1,200 goat deals: about 30 s here
+TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3, 300), ("goat", 4, 300),
+          ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125)]
+
+
+def test_native_module_is_present_when_required() -> None:
+    if not compiled.available():
+        if os.environ.get("SKITGUBBE_REQUIRE_NATIVE"):
+            pytest.fail("SKITGUBBE_REQUIRE_NATIVE is set but skitgubbe_native does not import: "
+                        "pip install ./native (docs/performance.md)")
+        pytest.skip("the compiled engine is not installed (pip install ./native)")
+
+
+needs_native = pytest.mark.skipif(
+    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
+    reason="the compiled engine is not installed (pip install ./native)")
+
+
+@needs_native
+@pytest.mark.parametrize(("preset", "players", "deals"), TABLES)
+def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: int) -> None:
+    failures = []
+    for seed in range(deals):
+        # the dealer moves round, and every tenth deal names its first leader
+        leader = (seed * 7) % players if seed % 10 == 3 else None
+        found = check_deal(preset, players, seed, dealer=seed % players, leader=leader)
+        if found is not None:
+            failures.append(str(found))
+            if len(failures) >= 3:
+                break
+    assert not failures, "\n".join(failures)
+
+
+@needs_native
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4)])
+def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
+    for seed in range(30):
+        limit = 20 + seed * 7  # in phase one, at its end or in phase two
+        found = check_deal(preset, players, seed, dealer=seed % players, action_limit=limit)
+        assert found is None, str(found)
+        state = CompiledState.new(PRESETS[preset], players, seed=seed, dealer=seed % players,
+                                  action_limit=limit)
+        state.play_random(seed)
+        outcome = state.outcome
+        assert outcome is not None
+        assert outcome.abandoned == (outcome.loser is None)
+        assert state.actions_taken <= limit
+
+
+@needs_native
+def test_a_disagreement_is_reported_with_what_replays_it() -> None:
+    # two different deals: the comparison must notice and say where
+    python = State.new(PAGAT, 3, seed=1)
+    other = CompiledState.new(PAGAT, 3, seed=2)
+    found = compare_play(python, other, random.Random(5), seed=1, dealer=0)
+    assert found is not None
+    assert found.what == "fingerprint" and found.actions == ()
+    assert "seed 1" in str(found) and "replay" in str(found)
+    # the same deal, but a step taken on one side only: found after the actions taken together
+    python = State.new(PAGAT, 3, seed=4)
+    same = CompiledState.new(PAGAT, 3, seed=4)
+    first = same.legal_actions()[0]
+    same.apply(first)
+    found = compare_play(python, same, random.Random(0), seed=4)
+    assert found is not None and found.what == "fingerprint"
+
+
+@needs_native
+def test_the_compiled_state_keeps_the_contract() -> None:
+    state = CompiledState.new(PAGAT, 3, seed=11)
+    python = State.new(PAGAT, 3, seed=11)
+    assert state.deck == python.deck and state.players == 3 and state.to_act == python.to_act
+    before = state.fingerprint()
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(Kind.PICK_UP))  # nothing to pick up in phase one
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(Kind.PLAY, 0b11))  # two cards
+    assert state.fingerprint() == before
+    twin = state.clone()
+    twin.play_random(3)
+    assert twin.is_over and not state.is_over and state.fingerprint() == before
+    assert state.outcome is None
+    outcome = twin.outcome
+    assert isinstance(outcome, Outcome) and outcome.loser is not None
+    assert sorted([*outcome.out_order, outcome.loser]) == [0, 1, 2]
+    with pytest.raises(GameOverError):
+        twin.apply(Action(Kind.STOCK))
+    assert twin.legal_actions() == []
+
+
+@needs_native
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="52 cards"):
+        CompiledState.new(PAGAT, 3, deck=list(range(51)))
+    with pytest.raises(ValueError, match="twice"):
+        CompiledState.new(PAGAT, 3, deck=[0, *range(51)])
+    with pytest.raises(ValueError, match="exactly one"):
+        CompiledState.new(PAGAT, 3)
+    with pytest.raises(ValueError, match="dealer seat 3"):
+        CompiledState.new(PAGAT, 3, seed=1, dealer=3)
+    with pytest.raises(ValueError):
+        random_playouts("pagat", 5, 10, 0)
+    with pytest.raises(ValueError, match="3 to 8"):
+        random_playouts("goat", 2, 10, 0)
+
+
+def test_action_codes_round_trip() -> None:
+    for kind in (Kind.PLAY, Kind.SLUFF):
+        for cards in (1, 1 << 17, 1 << 51, 0b111 << 20):
+            action = Action(kind, cards)
+            assert code_of(action) == kind << CARD_BITS | cards and action_of(code_of(action)) == action
+    assert action_of(code_of(Action(Kind.STOCK))) == Action(Kind.STOCK)
+    assert code_of(Action(Kind.PICK_UP)) == Kind.PICK_UP << CARD_BITS
+    assert code_of(Action(Kind.PLAY, 1 << 52)) == -1  # no second pack
+    assert code_of(Action(Kind.DRECK, 0b11, (0, 1))) == -1  # chance has no code
+    for bad in (-1, 9 << CARD_BITS, Kind.DRECK << CARD_BITS, 1 << 53):
+        with pytest.raises(ValueError, match="not an action code"):
+            action_of(bad)
+
+
+@pytest.mark.parametrize("name", ["howell", "myllymatti", "two-player", "mas"])
+def test_other_presets_are_not_supported_and_fall_back(name: str) -> None:
+    rules = PRESETS[name]
+    players = min(max(rules.min_players, 3), rules.max_players)
+    reason = unsupported(rules, players)
+    assert reason is not None
+    if compiled.available():
+        assert name in reason or "pagat and goat only" in reason
+        with pytest.raises(UnsupportedError, match="pagat"):
+            CompiledState.new(rules, players, seed=1)
+    state = new_state(rules, players, seed=1)
+    assert isinstance(state, State)  # the Python engine, transparently
+    assert state.deck == State.new(rules, players, seed=1).deck
+
+
+def test_a_changed_option_is_named_in_the_reason() -> None:
+    for base, rules in ((PAGAT, PAGAT.replace(forced_pickup=True)), (GOAT, GOAT.replace(sluff_once=True))):
+        reason = unsupported(rules, 3)
+        assert reason is not None
+        if compiled.available():
+            changed = "forced_pickup=True" if base is PAGAT else "sluff_once=True"
+            assert f"{base.name}'s {changed}" in reason
+        assert isinstance(new_state(rules, 3, seed=2), State)
+
+
+@needs_native
+def test_the_presets_are_supported_at_their_tables_only() -> None:
+    for rules, tables in ((PAGAT, range(2, 5)), (GOAT, range(3, 9))):
+        for players in tables:
+            assert unsupported(rules, players) is None
+            assert isinstance(new_state(rules, players, seed=0), CompiledState)
+    reason = unsupported(PAGAT, 5)
+    assert reason is not None and "2 to 4" in reason
+    reason = unsupported(GOAT, 2)
+    assert reason is not None and "3 to 8" in reason
+
+
+@needs_native
+def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
+    for seed in range(200):  # a goat deal whose dreck goes to several seats
+        python = State.new(GOAT, 4, seed=seed)
+        state = CompiledState.new(GOAT, 4, seed=seed)
+        rng = random.Random(seed)
+        while not python.is_over and python.to_act != -1:
+            action = python.random_action(rng)
+            python.apply(action)
+            state.apply(action)
+        if python.to_act == -1:
+            break
+    else:
+        pytest.fail("no deal of 200 dealt the dreck to several seats")
+    assert state.to_act == -1 and state.legal_actions() == python.legal_actions()
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(Kind.PASS))
+    dreck = state.legal_actions()[0]
+    with pytest.raises(IllegalActionError, match="exactly once"):
+        state.apply(dreck._replace(order=dreck.order[1:]))
+    order = state.chance_action(random.Random(3))
+    assert order == python.chance_action(random.Random(3))
+    assert sorted(order.order) == sorted(dreck.order)
+    events = state.apply(order)
+    assert [(e.kind, e.seat, e.cards) for e in events] == [
+        (e.kind, e.seat, e.cards) for e in python.apply(order)]
+    assert "dreck-share" in [e.kind for e in events] and state.fingerprint() == compiled.fingerprint(python)
+    with pytest.raises(ValueError, match="no chance action"):
+        state.chance_action(random.Random(0))
+
+
+@needs_native
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8)])
+def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
+    # the playouts pick the n-th candidate card or run without listing them: checked in C++
+    # against the listed legal actions at every step of 300 deals
+    import skitgubbe_native
+
+    assert skitgubbe_native.illegal_random_actions(preset, players, 300, 11) == 0
+
+
+@needs_native
+def test_random_playouts_count_what_they_play() -> None:
+    first = random_playouts("pagat", 3, 2000, 7)
+    assert first == random_playouts("pagat", 3, 2000, 7)  # the module's own generator, seeded
+    assert first.games == 2000 and first.abandoned == 0
+    assert sum(first.losses) == 2000 and len(first.losses) == 3
+    assert 100 < first.actions / first.games < 1000
+    assert random_playouts("pagat", 3, 0, 7).games == 0
+    # every seat loses sometimes, and no seat nearly always (random play is roughly fair)
+    assert all(200 < k < 1000 for k in first.losses)
+    goat = random_playouts("goat", 8, 800, 7)
+    assert goat.games == 800 and sum(goat.losses) + goat.abandoned == 800 and len(goat.losses) == 8
+    assert all(k > 0 for k in goat.losses)
+    with pytest.raises(ValueError, match="pagat and goat"):
+        random_playouts("mas", 3, 1, 0)
+    assert compiled.state_bytes("pagat") >= 8 * 4 * 4  # hands, piles, known cards, contributions
+    assert compiled.state_bytes("goat") >= 8 * 4 * 8
+
+
+def test_bench_chooses_the_engine() -> None:
+    assert choose_engine(PAGAT, 3, "python") == "python"
+    assert choose_engine(PRESETS["howell"], 4, "auto") == "python"
+    assert choose_engine(PAGAT, 3, "auto") == ("compiled" if compiled.available() else "python")
+    with pytest.raises(UnsupportedError):
+        choose_engine(PRESETS["howell"], 4, "compiled")
+    with pytest.raises(ValueError, match="engine must be"):
+        choose_engine(PAGAT, 3, "fast")
+    result = bench_random_play(PAGAT, 3, 4, seed=1, engine="python")
+    assert result.engine == "python" and result.games == 4 and result.actions > 4 * 50
+
+
+@needs_native
+def test_bench_says_which_engine_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--engine", "compiled", "--games", "300", "--rounds", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["results"]
+    assert [(r["rules"], r["players"], r["engine"]) for r in rows] == [("pagat", 3, "compiled"),
+                                                                        ("goat", 4, "compiled")]
+    assert rows[0]["games_per_round"] == 300 and 100 < rows[0]["mean_actions_per_game"] < 1000
+    result = bench_random_play(PAGAT, 4, 500, seed=2, engine="compiled")
+    assert result.engine == "compiled" and result.games == 500 and result.games_per_second > 0
+
+
+def test_bench_refuses_the_compiled_engine_without_it(capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled, "skitgubbe_native", None)
+    assert not compiled.available()
+    assert main(["bench", "--engine", "compiled", "--games", "2", "--rounds", "1"]) == 2
+    assert "not installed" in capsys.readouterr().err
+    assert isinstance(new_state(PAGAT, 3, seed=1), State)  # the fallback

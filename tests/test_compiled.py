@@ -50,10 +50,11 @@ GOAT = PRESETS["goat"]
 # preset at each of its seat counts (about 15 s)
 TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3, 300), ("goat", 4, 300),
           ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125),
-          ("myllymatti", 2, 300), ("myllymatti", 3, 300), ("myllymatti", 4, 300)]
+          ("myllymatti", 2, 300), ("myllymatti", 3, 300), ("myllymatti", 4, 300), ("catsatcards", 3, 400)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
+    "catsatcards": ("trump-drawn", "bounce", "exposed"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
@@ -124,7 +125,8 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 
 
 @needs_native
-@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4)])
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
+                                                ("catsatcards", 3)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -286,7 +288,8 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
 
 
 @needs_native
-@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8)])
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8),
+                                                ("catsatcards", 3)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals

@@ -81,7 +81,9 @@ CARD_BITS = 56
 """An action code is ``kind << CARD_BITS | cards``."""
 _CARDS = (1 << CARD_BITS) - 1
 
-COMPILED_PRESETS: dict[str, tuple[int, int]] = {"pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8)}
+COMPILED_PRESETS: dict[str, tuple[int, int]] = {
+    "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3),
+}
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
 _CORES: dict[str, str] = {

@@ -25,7 +25,7 @@ import pytest
 from skitgubbe.batch.bench import bench_random_play, choose_engine
 from skitgubbe.engine import compiled
 from skitgubbe.engine.actions import Action, Kind
-from skitgubbe.engine.base import Event, GameOverError, IllegalActionError, Outcome
+from skitgubbe.engine.base import Event, GameOverError, IllegalActionError, Outcome, Phase
 from skitgubbe.engine.cards import rank_of
 from skitgubbe.engine.compiled import (
     CARD_BITS,
@@ -50,11 +50,13 @@ GOAT = PRESETS["goat"]
 # preset at each of its seat counts (about 15 s)
 TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3, 300), ("goat", 4, 300),
           ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125),
-          ("myllymatti", 2, 300), ("myllymatti", 3, 300), ("myllymatti", 4, 300), ("catsatcards", 3, 400)]
+          ("myllymatti", 2, 300), ("myllymatti", 3, 300), ("myllymatti", 4, 300), ("catsatcards", 3, 400),
+          ("two-player", 2, 600)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
     "catsatcards": ("trump-drawn", "bounce", "exposed"),
+    "two-player": ("reserve-draw", "kill", "pick-up"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
@@ -126,7 +128,7 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
-                                                ("catsatcards", 3)])
+                                                ("catsatcards", 3), ("two-player", 2)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -289,7 +291,7 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8),
-                                                ("catsatcards", 3)])
+                                                ("catsatcards", 3), ("two-player", 2)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals
@@ -352,3 +354,51 @@ def test_bench_refuses_the_compiled_engine_without_it(capsys: pytest.CaptureFixt
     assert main(["bench", "--engine", "compiled", "--games", "2", "--rounds", "1"]) == 2
     assert "not installed" in capsys.readouterr().err
     assert isinstance(new_state(PAGAT, 3, seed=1), State)  # the fallback
+
+
+@needs_native
+def test_the_avstickshog_is_drawn_after_each_kill_in_both_engines() -> None:
+    # two-player: 12 cards set aside at the deal, two drawn after each phase-two kill until none are
+    # left; the compared deals draw it all many times over
+    seen: Counter[str] = Counter()
+    for seed in range(100):
+        assert check_deal("two-player", 2, seed, dealer=seed % 2, observe=Reached(seen)) is None
+    assert seen["reserve-draw"] >= 100 * 6
+    state = CompiledState.new(PRESETS["two-player"], 2, seed=5)
+    assert state.fingerprint().reserve == 12 and state.fingerprint().stock == 52 - 6 - 12
+    assert CompiledState.new(PAGAT, 2, seed=5).fingerprint().reserve == 0
+
+
+@needs_native
+def test_picking_up_a_last_card_led_loses_with_the_avstickshog_left() -> None:
+    # random play almost never gets there (the avstickshög is drawn in the first kills, while hands
+    # are large): phase one at random, then in phase two the seat that leads first leads its lowest
+    # card every time and the other always picks up, so nothing is killed and the 12 cards stay
+    rules = PRESETS["two-player"]
+    reached = 0
+    for seed in range(20):
+        python = State.new(rules, 2, seed=seed, dealer=seed % 2)
+        state = CompiledState.new(rules, 2, deck=python.deck, dealer=seed % 2)
+        rng = random.Random(seed)
+        leader = -1
+        seen: Counter[str] = Counter()
+        observe = Reached(seen)
+        while not python.is_over:
+            assert compiled.fingerprint(python) == state.fingerprint()
+            legal = python.legal_actions()
+            assert state.legal_actions() == legal
+            if python.phase == Phase.TWO:
+                leader = python.to_act if leader < 0 else leader
+                action = legal[0] if python.to_act == leader else Action(Kind.PICK_UP)
+            else:
+                action = legal[int(rng.random() * len(legal))]
+            done = python.apply(action)
+            observe(action, done)
+            assert [(e.kind, e.seat, e.cards) for e in state.apply(action)] == [
+                (e.kind, e.seat, e.cards) for e in done]
+        assert state.outcome == python.outcome and compiled.fingerprint(python) == state.fingerprint()
+        if leader >= 0:  # phase two was played: the seat that picked up the last card led lost
+            assert python.outcome is not None and python.outcome.loser == 1 - leader
+            assert seen["picked up a last card led"] == 1 and state.fingerprint().reserve == 12
+            reached += 1
+    assert reached >= 10

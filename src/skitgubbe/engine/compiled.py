@@ -82,7 +82,7 @@ CARD_BITS = 56
 _CARDS = (1 << CARD_BITS) - 1
 
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
-    "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3),
+    "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 

@@ -47,16 +47,18 @@ from skitgubbe.play.cli import main
 PAGAT = PRESETS["pagat"]
 GOAT = PRESETS["goat"]
 # 3,600 pagat deals and 1,200 goat deals (about 25 s here), then a few hundred deals of each newer
-# preset at each of its seat counts (about 15 s)
+# preset at each of its seat counts (about 20 s)
 TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3, 300), ("goat", 4, 300),
           ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125),
           ("myllymatti", 2, 300), ("myllymatti", 3, 300), ("myllymatti", 4, 300), ("catsatcards", 3, 400),
-          ("two-player", 2, 600)]
+          ("two-player", 2, 600), ("howell", 3, 300), ("howell", 4, 250), ("howell", 5, 200),
+          ("howell", 6, 200)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
     "catsatcards": ("trump-drawn", "bounce", "exposed"),
     "two-player": ("reserve-draw", "kill", "pick-up"),
+    "howell": ("trump set aside at the deal", "ace lost in phase one", "war", "sluff", "dreck"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
@@ -128,7 +130,7 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
-                                                ("catsatcards", 3), ("two-player", 2)])
+                                                ("catsatcards", 3), ("two-player", 2), ("howell", 5)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -291,7 +293,8 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8),
-                                                ("catsatcards", 3), ("two-player", 2)])
+                                                ("catsatcards", 3), ("two-player", 2), ("howell", 3),
+                                                ("howell", 6)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals
@@ -402,3 +405,17 @@ def test_picking_up_a_last_card_led_loses_with_the_avstickshog_left() -> None:
             assert seen["picked up a last card led"] == 1 and state.fingerprint().reserve == 12
             reached += 1
     assert reached >= 10
+
+
+def test_two_packs_are_not_supported() -> None:
+    # Howell's double deck (7 or 8 seats): 104 cards do not fit the compiled engine's 64-bit sets
+    double = PRESETS["howell"].with_options({"decks": 2})
+    for players in (4, 7, 8):
+        reason = unsupported(double, players)
+        assert reason is not None
+        if compiled.available():
+            assert "two packs" in reason and "64-bit" in reason
+        assert isinstance(new_state(double, players, seed=3), State)
+    if compiled.available():
+        reason = unsupported(PRESETS["howell"], 7)
+        assert reason is not None and "3 to 6" in reason

@@ -83,6 +83,7 @@ _CARDS = (1 << CARD_BITS) - 1
 
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
+    "howell": (3, 6),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 

@@ -1,16 +1,16 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
 // covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
-// `two-player` at 2, `howell` at 3 to 6 with one pack), making the same decisions as the Python
+// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5), making the same decisions as the Python
 // engine (src/skitgubbe/engine/state.py, phase_one.py class Trick, phase_two.py class Table,
 // stock.py class Undealt) under those presets' options.  Each function names the Python method it
 // mirrors; the rules are a policy class (PagatRules, GoatRules, CatsatcardsRules, TwoPlayerRules,
-// HowellRules) of compile-time constants, so each preset gets its own code with no option tests
+// HowellRules, CatsatcardsFlurstRules) of compile-time constants, so each preset gets its own code with no option tests
 // left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
 // (the pagat preset; /work/shared/rules/pagat-skitgubbe.txt), "Myllymatti" and "Two Player Game";
 // the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
-// Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe"; Dave Howell's Swedish
+// Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its Flurst; Dave Howell's Swedish
 // Goat Game, "The First Part" (the copies are beside the pagat one).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
@@ -44,14 +44,14 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned", "trump-drawn", "reserve-draw"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside"};
   return names[k];
 }
 
@@ -191,6 +191,10 @@ struct BaseRules {
   static constexpr int reserve = 0;                      // the avstickshög's size (two seats)
   static constexpr bool aces_low_first = false;          // aces rank 1 in phase one
   static constexpr bool bottom_aside = false;            // the bottom card set aside at the deal
+  static constexpr bool sluff_last_rank = false;         // sluff only the rank just put in the trick
+  static constexpr bool sluff_guard_last_card = false;   // (catsatcards.com's second exception)
+  static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
+  static constexpr bool pick_top_run = false;            // pick_up = top-run
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -200,7 +204,8 @@ struct PagatRules : BaseRules {
   static constexpr int kMaxSeats = 4;
   static constexpr bool all_play = false;         // first_phase = pairs
   static constexpr bool must_match = false;
-  static constexpr bool sluffing = false;         // (with sluff_guard_high, sluff_guard_last)
+  static constexpr bool sluffing = false;         // (with sluff_guard_high)
+  static constexpr bool sluff_guard_last = false;
   static constexpr bool expose_leftover = true;
   static constexpr bool show_trump_card = true;
   static constexpr int dreck_below = 0;           // no dreck
@@ -218,7 +223,8 @@ struct GoatRules : BaseRules {
   static constexpr int kMaxSeats = 8;
   static constexpr bool all_play = true;
   static constexpr bool must_match = true;
-  static constexpr bool sluffing = true;
+  static constexpr bool sluffing = true;          // (with sluff_guard_high)
+  static constexpr bool sluff_guard_last = true;
   static constexpr bool expose_leftover = false;
   static constexpr bool show_trump_card = false;
   static constexpr int dreck_below = 6;
@@ -257,6 +263,23 @@ struct HowellRules : GoatRules {
   static constexpr bool show_trump_card = true;
 };
 
+// The catsatcards-flurst preset (PRESETS["catsatcards-flurst"]): the goat game for four or five
+// with only the rank just put into the trick sluffable, the second sluffing exception in place of
+// sluff_guard_last (ruling C4), the trump card shown, dreck that does not share out evenly killed
+// with the first trick (ruling C2), and the top play picked up with its downward run
+// (catsatcards.com, Flurst; phase_one.py Trick.sluffable and _give_dreck, phase_two.py _take).
+struct CatsatcardsFlurstRules : GoatRules {
+  static constexpr int kMinSeats = 4;
+  static constexpr int kMaxSeats = 5;
+  static constexpr bool show_trump_card = true;
+  static constexpr bool sluff_last_rank = true;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool sluff_guard_last_card = true;
+  static constexpr bool dreck_remainder_aside = true;
+  static constexpr bool pick_lowest_run = false;
+  static constexpr bool pick_top_run = true;
+};
+
 template <class R>
 struct Game {
   static constexpr int M = R::kMaxSeats;
@@ -289,6 +312,7 @@ struct Game {
   int8_t out_order[M], n_out;
   int8_t needy[M], n_needy;
   int8_t loser;  // -1: none (yet, or abandoned)
+  int8_t last_put;  // the card last put into the trick (played, turned up or sluffed; sluff_last_rank)
   bool abandoned;
   int8_t reserve_top, reserve_end;  // the avstickshög: stock[reserve_top..reserve_end), before the stock
   EventLog* log;  // where events go; nullptr in random playouts
@@ -342,6 +366,7 @@ struct Game {
     round_high = 0;
     winner = -1;
     pending = 0;
+    last_put = -1;
   }
 
   void start_trick(int lead) {  // Trick.start
@@ -411,10 +436,15 @@ struct Game {
   uint64_t sluffable(int s) const {
     if (!R::sluffing || phase != ONE || !trick_cards) return 0;
     uint64_t m = hand[s] & trick_ranks;
+    if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
     if (!m || winner >= 0) return m;
     if (round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
     bool last = stock_count() <= kSpare;  // the stock cannot replace a sluffed card
-    if (m && last && contender(s)) return 0;  // sluff_guard_last
+    if (R::sluff_guard_last && m && last && contender(s)) return 0;
+    // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
+    if (R::sluff_guard_last_card && m && last && due(s) && popcount(hand[s]) == 1 && round_high &&
+        power(rank_of(highest(hand[s]))) >= power(round_high))
+      return 0;
     return m;
   }
 
@@ -458,6 +488,7 @@ struct Game {
     trick_cards |= bit(c);
     trick_ranks |= rank_mask(rank_of(c));
     contributed[s] |= bit(c);
+    if (R::sluff_last_rank) last_put = int8_t(c);
     int r = rank_of(c);
     if (power(r) > power(round_high)) round_high = int8_t(r);
     if (round_pos == n_round_seats) resolve_round();
@@ -505,6 +536,7 @@ struct Game {
     known[s] &= ~bit(c);
     trick_cards |= bit(c);
     contributed[s] |= bit(c);
+    if (R::sluff_last_rank) last_put = int8_t(c);
     ev(EV_SLUFF, s, bit(c));
     draw(s);
     if (!pending) window_start = int8_t(s);
@@ -610,6 +642,14 @@ struct Game {
   // Deal the dreck in `order` (the chance action's shuffle) round the needy seats
   // (Trick._give_dreck), then phase two.
   void give_dreck(const uint8_t* order, int k) {
+    if (R::dreck_remainder_aside && k % n_needy) {  // the last cards dealt join the first kill
+      int keep = k - k % n_needy;
+      uint64_t aside = 0;
+      for (int i = keep; i < k; ++i) aside |= bit(order[i]);
+      killed |= aside;
+      k = keep;
+      ev(EV_DRECK_ASIDE, -1, aside);
+    }
     uint64_t share[M] = {};
     for (int i = 0; i < k; ++i) share[i % n_needy] |= bit(order[i]);
     for (int j = 0; j < n_needy; ++j) hand[needy[j]] |= share[j];
@@ -766,7 +806,19 @@ struct Game {
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
-    if (!R::pick_lowest_run) {
+    if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
+      take = table[n_table - 1];
+      int lo = lowest(take);
+      int j = n_table - 2;
+      while (j >= 0) {
+        uint64_t below = table[j];
+        if (highest(below) != lo - 1 || lo % 13 == 0) break;
+        take |= below;
+        lo = lowest(below);
+        --j;
+      }
+      n_table = int8_t(j + 1);
+    } else if (!R::pick_lowest_run) {
       take = table[--n_table];
     } else {
       take = table[0];
@@ -960,6 +1012,7 @@ using Goat = Game<GoatRules>;
 using Catsatcards = Game<CatsatcardsRules>;
 using TwoPlayer = Game<TwoPlayerRules>;
 using Howell = Game<HowellRules>;
+using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,6 +1,6 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
-// TwoPlayerState, HowellState).  The typed surface is in ../skitgubbe_native.pyi;
+// TwoPlayerState, HowellState, CatsatcardsFlurstState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -46,6 +46,10 @@ template <>
 struct Preset<sg::HowellRules> {
   static constexpr const char* name = "howell";
 };
+template <>
+struct Preset<sg::CatsatcardsFlurstRules> {
+  static constexpr const char* name = "catsatcards-flurst";
+};
 
 template <class R>
 void check_players(int players) {
@@ -64,8 +68,11 @@ auto with_rules(const std::string& preset, F&& f) {
   if (preset == "catsatcards") return f(sg::CatsatcardsRules{});
   if (preset == "two-player") return f(sg::TwoPlayerRules{});
   if (preset == "howell") return f(sg::HowellRules{});
+  if (preset == "catsatcards-flurst") return f(sg::CatsatcardsFlurstRules{});
   throw std::invalid_argument(
-      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player and howell, not " + preset);
+      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell and "
+      "catsatcards-flurst, not " +
+      preset);
 }
 
 // A deal of one preset: the Python object holds just the flat state.
@@ -232,17 +239,19 @@ void bind_state(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2) and howell (3-6, one pack) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack) and catsatcards-flurst (4-5) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
   m.attr("TWO_PLAYER_STATE_BYTES") = int(sizeof(sg::TwoPlayer));
   m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
+  m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
   bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
   bind_state<sg::HowellRules>(m, "HowellState");
+  bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
   m.def(
       "random_playouts",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

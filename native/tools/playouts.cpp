@@ -56,5 +56,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(preset, "catsatcards") == 0) return go<sg::CatsatcardsRules>(preset, players, games, check);
   if (std::strcmp(preset, "two-player") == 0) return go<sg::TwoPlayerRules>(preset, players, games, check);
   if (std::strcmp(preset, "howell") == 0) return go<sg::HowellRules>(preset, players, games, check);
+  if (std::strcmp(preset, "catsatcards-flurst") == 0)
+    return go<sg::CatsatcardsFlurstRules>(preset, players, games, check);
   return go<sg::PagatRules>(preset, players, games, check);  // pagat (and myllymatti)
 }

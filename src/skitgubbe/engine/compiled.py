@@ -23,6 +23,11 @@ orders.  The presets and their rule sources (/work/shared/rules/ holds copies):
   low in the first part, a card set aside at the deal that names trumps at the end of phase one
   and then leaves the game) on top of ``goat``.  Howell's double deck (two packs, 104 cards, 7
   or 8 seats) is not played: 104 cards do not fit the engine's 64-bit card sets.
+- ``catsatcards-flurst``, 4 and 5 seats: catsatcards.com, "How to Play Skitgubbe", its Flurst
+  part (on top of ``goat``: only the rank just put into the trick may be sluffed, the second
+  sluffing exception in place of the last-trick one, the trump card shown, dreck that does not
+  share out evenly killed with the first trick (a ``dreck-aside`` event), the top play picked up
+  with its downward run; docs/rulings.md C2, C4).
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -83,13 +88,14 @@ _CARDS = (1 << CARD_BITS) - 1
 
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
-    "howell": (3, 6),
+    "howell": (3, 6), "catsatcards-flurst": (4, 5),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
 _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
+    "catsatcards-flurst": "CatsatcardsFlurstState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -97,7 +103,7 @@ is pagat's: they differ only in the loser's title)."""
 _BYTES: dict[str, str] = {
     "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
     "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
-    "HowellState": "HOWELL_STATE_BYTES",
+    "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 

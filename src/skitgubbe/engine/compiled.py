@@ -23,11 +23,11 @@ orders.  The presets and their rule sources (/work/shared/rules/ holds copies):
   low in the first part, a card set aside at the deal that names trumps at the end of phase one
   and then leaves the game) on top of ``goat``.  Howell's double deck (two packs, 104 cards, 7
   or 8 seats) is not played: 104 cards do not fit the engine's 64-bit card sets.
-- ``catsatcards-flurst``, 4 and 5 seats: catsatcards.com, "How to Play Skitgubbe", its Flurst
-  part (on top of ``goat``: only the rank just put into the trick may be sluffed, the second
-  sluffing exception in place of the last-trick one, the trump card shown, dreck that does not
-  share out evenly killed with the first trick (a ``dreck-aside`` event), the top play picked up
-  with its downward run; docs/rulings.md C2, C4).
+- ``catsatcards-flurst``, 4 and 5 seats: catsatcards.com, "How to Play Skitgubbe", "Variations
+  and Optional Rules", Flurst (on top of ``goat``: only the rank just put into the trick may be
+  sluffed, the second sluffing exception in place of the last-trick one, the trump card shown,
+  dreck that does not share out evenly killed with the first trick (a ``dreck-aside`` event), the
+  top play picked up with its downward run; docs/rulings.md C2, C4).
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine

@@ -6,8 +6,9 @@ actions and dreck orders drawn by ``random.Random(k)`` on the Python side, the f
 legal actions, the events and the outcome compared at every step), over more deals and other
 seeds.  Needs the compiled module (``pip install ./native``, docs/performance.md).
 
-    python benchmarks/compiled_diff.py --deals 20000            # per table: pagat 2-4, goat 3-8 seats
+    python benchmarks/compiled_diff.py --deals 20000   # every compiled preset at every seat count
     python benchmarks/compiled_diff.py --deals 5000 --preset goat --players 4 --start 1000000
+    python benchmarks/compiled_diff.py --deals 3000 --preset howell two-player --start 100000
 
 Prints one line per table (deals, disagreements, deals compared per second) and every
 disagreement with what replays it; exits 1 if there was any.
@@ -26,7 +27,8 @@ from skitgubbe.engine.variants import PRESETS
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=10_000, help="deals per table; default 10000")
-    p.add_argument("--preset", nargs="+", default=["pagat", "goat"], help="presets; default pagat goat")
+    p.add_argument("--preset", nargs="+", default=list(compiled.COMPILED_PRESETS),
+                   help="presets; default every one of compiled.COMPILED_PRESETS")
     p.add_argument("--players", type=int, nargs="+", default=None,
                    help="tables; default every seat count the preset allows")
     p.add_argument("--start", type=int, default=0, help="the first seed; default 0")

@@ -1,14 +1,18 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
-// covers (`pagat` at 2 to 4 seats, `goat` at 3 to 8), making the same decisions as the Python
-// engine (src/skitgubbe/engine/state.py, phase_one.py class Trick, phase_two.py class Table,
-// stock.py class Undealt) under those presets' options.  Each function names the Python method it
-// mirrors; the rules are a policy class (PagatRules, GoatRules) of compile-time constants, so each
-// preset gets its own code with no option tests left at run time.
+// covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
+// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5), making
+// the same decisions as the Python engine (src/skitgubbe/engine/state.py, phase_one.py class
+// Trick, phase_two.py class Table, stock.py class Undealt) under those presets' options.  Each
+// function names the Python method it mirrors; the rules are a policy class (PagatRules,
+// GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules) of
+// compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
-// (the pagat preset; /work/shared/rules/pagat-skitgubbe.txt); the Swedish Goat Game / Flurst page,
-// "The First Part", "Sloughing", "Intermission" and "The Second Part" (the goat preset; the
-// catsatcards and Howell copies are beside it).
+// (the pagat preset; /work/shared/rules/pagat-skitgubbe.txt), "Myllymatti" and "Two Player Game";
+// the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
+// Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
+// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part" (the copies are
+// beside the pagat one).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
@@ -41,14 +45,14 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside"};
   return names[k];
 }
 
@@ -182,13 +186,27 @@ inline uint64_t nth_run(uint64_t m, int i) {
   return 0;  // not reached for a valid i
 }
 
-// The pagat preset (variants.PRESETS["pagat"]): two-card tricks, no sluffing, single cards in
-// phase two, the top card picked up.
-struct PagatRules {
+// The options every preset below leaves at the Rules defaults unless it says otherwise.
+struct BaseRules {
+  static constexpr bool trump_shown_when_drawn = false;  // the last stock card face up when drawn
+  static constexpr int reserve = 0;                      // the avstickshög's size (two seats)
+  static constexpr bool aces_low_first = false;          // aces rank 1 in phase one
+  static constexpr bool bottom_aside = false;            // the bottom card set aside at the deal
+  static constexpr bool sluff_last_rank = false;         // sluff only the rank just put in the trick
+  static constexpr bool sluff_guard_last_card = false;   // (catsatcards.com's second exception)
+  static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
+  static constexpr bool pick_top_run = false;            // pick_up = top-run
+};
+
+// The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
+// loser's title): two-card tricks, no sluffing, single cards in phase two, the top card picked up.
+struct PagatRules : BaseRules {
+  static constexpr int kMinSeats = 2;
   static constexpr int kMaxSeats = 4;
   static constexpr bool all_play = false;         // first_phase = pairs
   static constexpr bool must_match = false;
-  static constexpr bool sluffing = false;         // (with sluff_guard_high, sluff_guard_last)
+  static constexpr bool sluffing = false;         // (with sluff_guard_high)
+  static constexpr bool sluff_guard_last = false;
   static constexpr bool expose_leftover = true;
   static constexpr bool show_trump_card = true;
   static constexpr int dreck_below = 0;           // no dreck
@@ -201,11 +219,13 @@ struct PagatRules {
 
 // The goat preset (variants.PRESETS["goat"]): all play, match if you can, sluffing with both
 // restrictions, the dreck, runs, the lowest run eaten.
-struct GoatRules {
+struct GoatRules : BaseRules {
+  static constexpr int kMinSeats = 3;
   static constexpr int kMaxSeats = 8;
   static constexpr bool all_play = true;
   static constexpr bool must_match = true;
-  static constexpr bool sluffing = true;
+  static constexpr bool sluffing = true;          // (with sluff_guard_high)
+  static constexpr bool sluff_guard_last = true;
   static constexpr bool expose_leftover = false;
   static constexpr bool show_trump_card = false;
   static constexpr int dreck_below = 6;
@@ -214,6 +234,52 @@ struct GoatRules {
   static constexpr bool trump_drawer_leads = false;  // second_lead = last-trick
   static constexpr bool runs = true;
   static constexpr bool pick_lowest_run = true;      // pick_up = lowest-run
+};
+
+// The catsatcards preset (PRESETS["catsatcards"]): pagat for three, the last stock card shown
+// face up as it is drawn (catsatcards.com, Skitgubbe; stock.py Undealt.draw).
+struct CatsatcardsRules : PagatRules {
+  static constexpr int kMinSeats = 3;
+  static constexpr int kMaxSeats = 3;
+  static constexpr bool trump_shown_when_drawn = true;
+};
+
+// The two-player preset (PRESETS["two-player"]): pagat at two seats with an avstickshög of 12
+// cards set aside after the hands, one card each drawn from it after each kill in phase two
+// (pagat.com, Skitgubbe, "Two Player Game"; stock.py Undealt.draw_reserve).
+struct TwoPlayerRules : PagatRules {
+  static constexpr int kMinSeats = 2;
+  static constexpr int kMaxSeats = 2;
+  static constexpr int reserve = 12;
+};
+
+// The howell preset (PRESETS["howell"], one pack): the goat game with aces low in the first part,
+// the bottom card set aside at the deal to name trumps at the end of phase one (then out of play),
+// the trump card shown (Howell's Swedish Goat Game, /work/shared/rules/; state.py State.new,
+// phase_one.py Trick._end_phase_one).
+struct HowellRules : GoatRules {
+  static constexpr int kMaxSeats = 6;
+  static constexpr bool aces_low_first = true;
+  static constexpr bool bottom_aside = true;
+  static constexpr bool show_trump_card = true;
+};
+
+// The catsatcards-flurst preset (PRESETS["catsatcards-flurst"]): the goat game for four or five
+// with only the rank just put into the trick sluffable, the second sluffing exception in place of
+// sluff_guard_last (ruling C4), the trump card shown, dreck that does not share out evenly killed
+// with the first trick (ruling C2), and the top play picked up with its downward run
+// (catsatcards.com, "Variations and Optional Rules", Flurst; phase_one.py Trick.sluffable and
+// _give_dreck, phase_two.py _take).
+struct CatsatcardsFlurstRules : GoatRules {
+  static constexpr int kMinSeats = 4;
+  static constexpr int kMaxSeats = 5;
+  static constexpr bool show_trump_card = true;
+  static constexpr bool sluff_last_rank = true;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool sluff_guard_last_card = true;
+  static constexpr bool dreck_remainder_aside = true;
+  static constexpr bool pick_lowest_run = false;
+  static constexpr bool pick_top_run = true;
 };
 
 template <class R>
@@ -248,10 +314,20 @@ struct Game {
   int8_t out_order[M], n_out;
   int8_t needy[M], n_needy;
   int8_t loser;  // -1: none (yet, or abandoned)
+  int8_t last_put;  // the card last put into the trick (played, turned up or sluffed; sluff_last_rank)
   bool abandoned;
+  int8_t reserve_top, reserve_end;  // the avstickshög: stock[reserve_top..reserve_end), before the stock
   EventLog* log;  // where events go; nullptr in random playouts
 
+  // Stock cards that can neither be turned up nor replace a sluff: the bottom card, the trump
+  // card to be (none when it was set aside at the deal; Undealt.spare).
+  static constexpr int kSpare = R::bottom_aside ? 0 : 1;
+
   int stock_count() const { return stock_end - stock_top; }
+  bool reserve_left() const { return R::reserve && reserve_top != reserve_end; }
+
+  // The phase-one strength of rank r (Trick.strength: aces 1 under aces_low_first; 0 for none).
+  static int power(int r) { return (R::aces_low_first && r == 14) ? 1 : r; }
 
   // State.new: `deck` is the 52 cards in dealing order, dealt one at a time clockwise from the
   // dealer's left, three each; the rest is the stock, top card first.  The caller checks the
@@ -265,9 +341,12 @@ struct Game {
     int dealt = n * 3;
     for (int i = 0; i < dealt; ++i) hand[(dealer_seat + 1 + i) % n] |= bit(deck[i]);
     for (int i = dealt; i < kCards; ++i) stock[i - dealt] = deck[i];
-    stock_top = 0;
+    reserve_top = 0;
+    reserve_end = int8_t(R::reserve);  // the avstickshög: the next cards after the hands
+    stock_top = reserve_end;
     stock_end = int8_t(kCards - dealt);
     trump_card = trump_holder = trump_suit = -1;
+    if (R::bottom_aside) trump_card = int8_t(stock[--stock_end]);  // the bottom card, set aside
     last_winner = -1;
     loser = -1;
     phase = ONE;
@@ -289,6 +368,7 @@ struct Game {
     round_high = 0;
     winner = -1;
     pending = 0;
+    last_put = -1;
   }
 
   void start_trick(int lead) {  // Trick.start
@@ -317,7 +397,7 @@ struct Game {
     }
     int s = round_seat[round_pos];
     // the last stock card cannot be turned up (it is the trump card)
-    if (!hand[s] && !(stock_count() > 1)) {
+    if (!hand[s] && !(stock_count() > kSpare)) {
       end_phase_one();
       return;
     }
@@ -358,25 +438,36 @@ struct Game {
   uint64_t sluffable(int s) const {
     if (!R::sluffing || phase != ONE || !trick_cards) return 0;
     uint64_t m = hand[s] & trick_ranks;
+    if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
     if (!m || winner >= 0) return m;
     if (round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
-    bool last = stock_count() <= 1;  // the stock cannot replace a sluffed card
-    if (m && last && contender(s)) return 0;  // sluff_guard_last
+    bool last = stock_count() <= kSpare;  // the stock cannot replace a sluffed card
+    if (R::sluff_guard_last && m && last && contender(s)) return 0;
+    // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
+    if (R::sluff_guard_last_card && m && last && due(s) && popcount(hand[s]) == 1 && round_high &&
+        power(rank_of(highest(hand[s]))) >= power(round_high))
+      return 0;
     return m;
   }
 
   // Undealt.draw: the top stock card into the hand; the last one is the trump card, set aside
-  // face down.
+  // face down (or shown as it is drawn: trump_shown_when_drawn); with bottom_aside every stock
+  // card is drawn.
   void draw(int s) {
     if (stock_top == stock_end) return;
     int c = stock[stock_top++];
-    if (stock_top != stock_end) {
+    if (R::bottom_aside || stock_top != stock_end) {
       hand[s] |= bit(c);
       ev(EV_DRAW, s, bit(c));
     } else {
       trump_card = int8_t(c);
       trump_holder = int8_t(s);
-      ev(EV_TRUMP_ASIDE, s, 0);
+      if (R::trump_shown_when_drawn) {
+        trump_suit = int8_t(suit_of(c));
+        ev(EV_TRUMP_DRAWN, s, bit(c));
+      } else {
+        ev(EV_TRUMP_ASIDE, s, 0);
+      }
     }
   }
 
@@ -399,8 +490,9 @@ struct Game {
     trick_cards |= bit(c);
     trick_ranks |= rank_mask(rank_of(c));
     contributed[s] |= bit(c);
+    if (R::sluff_last_rank) last_put = int8_t(c);
     int r = rank_of(c);
-    if (r > round_high) round_high = int8_t(r);
+    if (power(r) > power(round_high)) round_high = int8_t(r);
     if (round_pos == n_round_seats) resolve_round();
     if (R::sluffing) open_window(s);
     advance_one();
@@ -446,6 +538,7 @@ struct Game {
     known[s] &= ~bit(c);
     trick_cards |= bit(c);
     contributed[s] |= bit(c);
+    if (R::sluff_last_rank) last_put = int8_t(c);
     ev(EV_SLUFF, s, bit(c));
     draw(s);
     if (!pending) window_start = int8_t(s);
@@ -496,8 +589,12 @@ struct Game {
     }
     if (trump_card >= 0) {  // turned face up (pagat) or only its suit announced (goat)
       trump_suit = int8_t(suit_of(trump_card));
-      hand[trump_holder] |= bit(trump_card);
-      if (R::show_trump_card) known[trump_holder] |= bit(trump_card);
+      if (R::bottom_aside) {  // set aside at the deal: it names the suit, then leaves the game
+        killed |= bit(trump_card);
+      } else {
+        hand[trump_holder] |= bit(trump_card);
+        if (R::show_trump_card) known[trump_holder] |= bit(trump_card);
+      }
       ev(EV_TRUMP, trump_holder, bit(trump_card));
     }
     redistribute_dreck();
@@ -547,6 +644,14 @@ struct Game {
   // Deal the dreck in `order` (the chance action's shuffle) round the needy seats
   // (Trick._give_dreck), then phase two.
   void give_dreck(const uint8_t* order, int k) {
+    if (R::dreck_remainder_aside && k % n_needy) {  // the last cards dealt join the first kill
+      int keep = k - k % n_needy;
+      uint64_t aside = 0;
+      for (int i = keep; i < k; ++i) aside |= bit(order[i]);
+      killed |= aside;
+      k = keep;
+      ev(EV_DRECK_ASIDE, -1, aside);
+    }
     uint64_t share[M] = {};
     for (int i = 0; i < k; ++i) share[i % n_needy] |= bit(order[i]);
     for (int j = 0; j < n_needy; ++j) hand[needy[j]] |= share[j];
@@ -635,7 +740,7 @@ struct Game {
       ev(EV_THREE_CARDS, s, 0);
     } else if (k == 1) {
       ev(EV_ONE_CARD, s, 0);
-    } else if (k == 0) {
+    } else if (k == 0 && !reserve_left()) {  // with an avstickshög left a seat is not out yet
       out_order[n_out++] = int8_t(s);
       ev(EV_OUT, s, 0);
       if (in_game() == 1) {
@@ -646,6 +751,10 @@ struct Game {
     }
     if (n_table >= kill_at) {
       kill(s);
+      if (reserve_left()) {
+        draw_reserve(s);
+        if (phase == OVER) return;
+      }
       lead_two(hand[s] ? s : next_active(s), in_game());
       return;
     }
@@ -663,11 +772,55 @@ struct Game {
     n_table = 0;
   }
 
+  // Undealt.draw_reserve: after a kill each of the two seats draws one card of the avstickshög,
+  // `last` (the seat that played last) first; once it is empty a seat without cards is out and
+  // the other loses.
+  void draw_reserve(int last) {
+    const int pair[2] = {last, 1 - last};
+    for (int seat : pair) {
+      if (reserve_top != reserve_end) {
+        int c = stock[reserve_top++];
+        hand[seat] |= bit(c);
+        ev(EV_RESERVE_DRAW, seat, bit(c));
+      }
+    }
+    if (reserve_top != reserve_end) return;
+    for (int seat : pair) {
+      bool out = false;
+      for (int i = 0; i < n_out; ++i) out |= out_order[i] == seat;
+      if (!hand[seat] && !out) {
+        out_order[n_out++] = int8_t(seat);
+        ev(EV_OUT, seat, 0);
+      }
+    }
+    int holding = -1, count = 0;
+    for (int seat : pair)
+      if (hand[seat]) {
+        if (holding < 0) holding = seat;
+        ++count;
+      }
+    if (count == 1) finish(holding);
+  }
+
   // Table.pick_up: the top play (pick_up = top-card), or the lowest play with the plays that
   // continue its run upwards (lowest-run; phase_two.pick_up_take).
   void pick_up(int s) {
+    // two seats with an avstickshög: picking up a last card led loses at once
+    bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
-    if (!R::pick_lowest_run) {
+    if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
+      take = table[n_table - 1];
+      int lo = lowest(take);
+      int j = n_table - 2;
+      while (j >= 0) {
+        uint64_t below = table[j];
+        if (highest(below) != lo - 1 || lo % 13 == 0) break;
+        take |= below;
+        lo = lowest(below);
+        --j;
+      }
+      n_table = int8_t(j + 1);
+    } else if (!R::pick_lowest_run) {
       take = table[--n_table];
     } else {
       take = table[0];
@@ -689,6 +842,12 @@ struct Game {
     hand[s] |= take;
     known[s] |= take;
     ev(EV_PICK_UP, s, take);
+    if (R::reserve && led_last) {
+      out_order[n_out++] = int8_t(1 - s);
+      ev(EV_OUT, 1 - s, 0);
+      finish(s);
+      return;
+    }
     if (n_table) {
       to_act = int8_t(next_active(s));
     } else {
@@ -709,7 +868,7 @@ struct Game {
       if (!pending) {
         uint64_t forced = must_match(s);
         for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
-        if (!forced && stock_count() > 1) out[k++] = code_of(STOCK, 0);
+        if (!forced && stock_count() > kSpare) out[k++] = code_of(STOCK, 0);
       }
       if (R::sluffing) {
         for (uint64_t m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
@@ -743,7 +902,7 @@ struct Game {
         uint64_t forced = must_match(s);
         uint64_t m = forced ? forced : hand[s];
         uint64_t sl = R::sluffing ? sluffable(s) : 0;
-        int k = popcount(m), extra = (!forced && stock_count() > 1), ks = popcount(sl);
+        int k = popcount(m), extra = (!forced && stock_count() > kSpare), ks = popcount(sl);
         int i = rng.below(k + extra + ks);
         if (i < k) return code_of(PLAY, bit(nth_bit(m, i)));
         if (i < k + extra) return code_of(STOCK, 0);
@@ -852,6 +1011,10 @@ struct Game {
 
 using Pagat = Game<PagatRules>;
 using Goat = Game<GoatRules>;
+using Catsatcards = Game<CatsatcardsRules>;
+using TwoPlayer = Game<TwoPlayerRules>;
+using Howell = Game<HowellRules>;
+using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,5 +1,6 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
-// preset it plays (PagatState, GoatState).  The typed surface is in ../skitgubbe_native.pyi;
+// rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
+// TwoPlayerState, HowellState, CatsatcardsFlurstState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
@@ -22,25 +23,56 @@ thread_local sg::EventLog step_log;
 
 using Events = std::vector<std::tuple<std::string, int, uint64_t>>;
 
+// The preset names of each rules policy (for messages).
 template <class R>
 struct Preset;
 template <>
 struct Preset<sg::PagatRules> {
   static constexpr const char* name = "pagat";
-  static constexpr int min_players = 2;
 };
 template <>
 struct Preset<sg::GoatRules> {
   static constexpr const char* name = "goat";
-  static constexpr int min_players = 3;
+};
+template <>
+struct Preset<sg::CatsatcardsRules> {
+  static constexpr const char* name = "catsatcards";
+};
+template <>
+struct Preset<sg::TwoPlayerRules> {
+  static constexpr const char* name = "two-player";
+};
+template <>
+struct Preset<sg::HowellRules> {
+  static constexpr const char* name = "howell";
+};
+template <>
+struct Preset<sg::CatsatcardsFlurstRules> {
+  static constexpr const char* name = "catsatcards-flurst";
 };
 
 template <class R>
 void check_players(int players) {
-  if (players < Preset<R>::min_players || players > R::kMaxSeats)
-    throw std::invalid_argument(std::string(Preset<R>::name) + " is for " +
-                                std::to_string(Preset<R>::min_players) + " to " +
-                                std::to_string(R::kMaxSeats) + " players, not " + std::to_string(players));
+  if (players < R::kMinSeats || players > R::kMaxSeats)
+    throw std::invalid_argument(std::string(Preset<R>::name) + " is for " + std::to_string(R::kMinSeats) +
+                                " to " + std::to_string(R::kMaxSeats) + " players, not " +
+                                std::to_string(players));
+}
+
+// Call f with a value of the rules policy of `preset` (myllymatti plays as pagat: only the loser's
+// title differs); ValueError for a preset the compiled engine does not play.
+template <class F>
+auto with_rules(const std::string& preset, F&& f) {
+  if (preset == "pagat" || preset == "myllymatti") return f(sg::PagatRules{});
+  if (preset == "goat") return f(sg::GoatRules{});
+  if (preset == "catsatcards") return f(sg::CatsatcardsRules{});
+  if (preset == "two-player") return f(sg::TwoPlayerRules{});
+  if (preset == "howell") return f(sg::HowellRules{});
+  if (preset == "catsatcards-flurst") return f(sg::CatsatcardsFlurstRules{});
+  throw std::invalid_argument(
+      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell and "
+      "catsatcards-flurst, not " +
+      preset);
 }
 
 // A deal of one preset: the Python object holds just the flat state.
@@ -189,6 +221,7 @@ void bind_state(nb::module_& m, const char* cls) {
       .def_prop_ro("piles", [](const S& s) { return s.seat_sets(s.g.pile); })
       .def_prop_ro("known", [](const S& s) { return s.seat_sets(s.g.known); })
       .def_prop_ro("stock_count", [](const S& s) { return s.g.stock_count(); })
+      .def_prop_ro("reserve_count", [](const S& s) { return int(s.g.reserve_end - s.g.reserve_top); })
       .def_prop_ro("trick_cards", [](const S& s) { return s.g.trick_cards; })
       .def_prop_ro("pending", [](const S& s) { return int(s.g.pending); })
       .def_prop_ro("table", [](const S& s) { return std::vector<uint64_t>(s.g.table, s.g.table + s.g.n_table); })
@@ -204,25 +237,31 @@ void bind_state(nb::module_& m, const char* cls) {
 }  // namespace
 
 NB_MODULE(skitgubbe_native, m) {
-  m.doc() = "The compiled engine of skitgubbe: the pagat (2-4 seats) and goat (3-8) presets as bitmask states.";
+  m.doc() =
+      "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
+      "two-player (2), howell (3-6, one pack) and catsatcards-flurst (4-5) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
+  m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
+  m.attr("TWO_PLAYER_STATE_BYTES") = int(sizeof(sg::TwoPlayer));
+  m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
+  m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
+  bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
+  bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
+  bind_state<sg::HowellRules>(m, "HowellState");
+  bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
   m.def(
       "random_playouts",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {
-        if (preset == "pagat") return playouts<sg::PagatRules>(players, games, seed);
-        if (preset == "goat") return playouts<sg::GoatRules>(players, games, seed);
-        throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
+        return with_rules(preset, [&](auto r) { return playouts<decltype(r)>(players, games, seed); });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
   m.def(
       "illegal_random_actions",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {
-        if (preset == "pagat") return illegal_random_actions<sg::PagatRules>(players, games, seed);
-        if (preset == "goat") return illegal_random_actions<sg::GoatRules>(players, games, seed);
-        throw std::invalid_argument("the compiled engine plays pagat and goat, not " + preset);
+        return with_rules(preset, [&](auto r) { return illegal_random_actions<decltype(r)>(players, games, seed); });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
 }

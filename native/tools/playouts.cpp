@@ -40,15 +40,23 @@ int run(const char* name, int players, long games, bool check) {
   return bad ? 1 : 0;
 }
 
+// run() after checking the seat count against the preset's; 2 for a table it does not allow.
+template <class R>
+int go(const char* name, int players, long games, bool check) {
+  if (players < R::kMinSeats || players > R::kMaxSeats) return 2;
+  return run<R>(name, players, games, check);
+}
+
 int main(int argc, char** argv) {
   const char* preset = argc > 1 ? argv[1] : "pagat";
   int players = argc > 2 ? std::atoi(argv[2]) : 3;
   long games = argc > 3 ? std::atol(argv[3]) : 1000000;
   bool check = argc > 4 && std::strcmp(argv[4], "check") == 0;
-  if (std::strcmp(preset, "goat") == 0) {
-    if (players < 3 || players > 8) return 2;
-    return run<sg::GoatRules>(preset, players, games, check);
-  }
-  if (players < 2 || players > 4) return 2;
-  return run<sg::PagatRules>(preset, players, games, check);
+  if (std::strcmp(preset, "goat") == 0) return go<sg::GoatRules>(preset, players, games, check);
+  if (std::strcmp(preset, "catsatcards") == 0) return go<sg::CatsatcardsRules>(preset, players, games, check);
+  if (std::strcmp(preset, "two-player") == 0) return go<sg::TwoPlayerRules>(preset, players, games, check);
+  if (std::strcmp(preset, "howell") == 0) return go<sg::HowellRules>(preset, players, games, check);
+  if (std::strcmp(preset, "catsatcards-flurst") == 0)
+    return go<sg::CatsatcardsFlurstRules>(preset, players, games, check);
+  return go<sg::PagatRules>(preset, players, games, check);  // pagat (and myllymatti)
 }

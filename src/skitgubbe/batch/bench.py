@@ -7,7 +7,7 @@ pure-Python baseline in the same run (shuffling a 52-card list), so results can
 be compared between runs as ``games per baseline-second``.
 
 Two engines can play (``engine``): ``"python"``, the reference engine, and ``"compiled"``, the
-optional compiled engine (:mod:`skitgubbe.engine.compiled`: the ``pagat`` and ``goat`` presets,
+optional compiled engine (:mod:`skitgubbe.engine.compiled`: the presets of ``COMPILED_PRESETS``,
 whole deals played in C++ with its own random numbers); ``"auto"`` takes the compiled engine where
 it plays the rules and the Python engine elsewhere.  Each result names the engine that ran.
 """

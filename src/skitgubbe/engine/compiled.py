@@ -1,15 +1,37 @@
 """The compiled engine (issue 20): the optional C++ module ``skitgubbe_native`` behind a thin wrapper.
 
-The compiled engine plays two presets (:data:`~skitgubbe.engine.variants.PRESETS`), unchanged:
-``pagat`` at 2 to 4 seats and ``goat`` at 3 to 8 (:data:`COMPILED_PRESETS`), and makes exactly the
-decisions of the Python engine (:class:`~skitgubbe.engine.state.State`, the reference, with its
-default sequential sluffing protocol): the same seat to act, the same legal actions in the same
-order, the same events (kind, seat, cards), the same fingerprint and the same outcome for the same
-deck order and the same dreck orders.  Rule sources: pagat.com, Skitgubbe, "Play in the first
-phase" and "Play in the second phase" (pagat); the Flurst page, "The First Part", "Sloughing",
-"Intermission" and "The Second Part" (goat).  Any other rules object is not supported:
-:func:`unsupported` says why, :meth:`CompiledState.new` raises :class:`UnsupportedError` with that
-reason, and :func:`new_state` uses the Python engine instead.
+The compiled engine plays these presets (:data:`~skitgubbe.engine.variants.PRESETS`), unchanged,
+at the seat counts of :data:`COMPILED_PRESETS`, and makes exactly the decisions of the Python
+engine (:class:`~skitgubbe.engine.state.State`, the reference, with its default sequential sluffing
+protocol): the same seat to act, the same legal actions in the same order, the same events (kind,
+seat, cards), the same fingerprint and the same outcome for the same deck order and the same dreck
+orders.  The presets and their rule sources (/work/shared/rules/ holds copies):
+
+- ``pagat``, 2 to 4 seats: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second
+  phase".
+- ``myllymatti``, 2 to 4 seats: pagat.com, Skitgubbe, "Myllymatti" (played as ``pagat``; only the
+  loser's title differs, which the engine never reads).
+- ``goat``, 3 to 8 seats: the Flurst page, "The First Part", "Sloughing", "Intermission" and "The
+  Second Part".
+- ``catsatcards``, 3 seats: catsatcards.com, "How to Play Skitgubbe" (``pagat`` for three, the
+  last stock card shown face up as it is drawn: a ``trump-drawn`` event, the trump suit known
+  from then on).
+- ``two-player``, 2 seats: pagat.com, Skitgubbe, "Two Player Game" (``pagat`` with an
+  avstickshög of 12 cards, one card each drawn from it after each kill in phase two:
+  ``reserve-draw`` events).
+- ``howell``, 3 to 6 seats, one pack: Dave Howell's Swedish Goat Game, "The First Part" (aces
+  low in the first part, a card set aside at the deal that names trumps at the end of phase one
+  and then leaves the game) on top of ``goat``.  Howell's double deck (two packs, 104 cards, 7
+  or 8 seats) is not played: 104 cards do not fit the engine's 64-bit card sets.
+- ``catsatcards-flurst``, 4 and 5 seats: catsatcards.com, "How to Play Skitgubbe", "Variations
+  and Optional Rules", Flurst (on top of ``goat``: only the rank just put into the trick may be
+  sluffed, the second sluffing exception in place of the last-trick one, the trump card shown,
+  dreck that does not share out evenly killed with the first trick (a ``dreck-aside`` event), the
+  top play picked up with its downward run; docs/rulings.md C2, C4).
+
+Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
+raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
+instead.
 
 The module is a separate package (``pip install ./native``, docs/performance.md); without it
 :func:`available` is False and everything falls back to the Python engine.  This module imports only
@@ -24,7 +46,7 @@ Shapes: card sets are ``int`` bitmasks (bit i = card i, :mod:`skitgubbe.engine.c
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
@@ -45,6 +67,7 @@ __all__ = [
     "CompiledState",
     "Disagreement",
     "Fingerprint",
+    "Observer",
     "Playouts",
     "UnsupportedError",
     "action_of",
@@ -63,8 +86,26 @@ CARD_BITS = 56
 """An action code is ``kind << CARD_BITS | cards``."""
 _CARDS = (1 << CARD_BITS) - 1
 
-COMPILED_PRESETS: dict[str, tuple[int, int]] = {"pagat": (2, 4), "goat": (3, 8)}
+COMPILED_PRESETS: dict[str, tuple[int, int]] = {
+    "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
+    "howell": (3, 6), "catsatcards-flurst": (4, 5),
+}
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
+
+_CORES: dict[str, str] = {
+    "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
+    "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
+    "catsatcards-flurst": "CatsatcardsFlurstState",
+}
+"""The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
+is pagat's: they differ only in the loser's title)."""
+
+_BYTES: dict[str, str] = {
+    "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
+    "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
+    "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
+}
+_NAMES = ", ".join(COMPILED_PRESETS)
 
 _ACTIONS: dict[int, Action] = {}  # action code -> Action, filled as codes come back
 
@@ -92,6 +133,7 @@ class Fingerprint(NamedTuple):
         tricks: tricks completed in both phases.
         pending: the seats (seat set) still to answer in the open sluff window.
         dreck: the dreck (card set), 0 if none was collected.
+        reserve: how many cards the avstickshög holds (0 but in two-player).
     """
 
     phase: int
@@ -109,6 +151,7 @@ class Fingerprint(NamedTuple):
     tricks: int
     pending: int
     dreck: int
+    reserve: int
 
 
 class Playouts(NamedTuple):
@@ -134,16 +177,17 @@ def unsupported(rules: Rules, players: int) -> str | None:
         return "the compiled engine is not installed (pip install ./native, docs/performance.md)"
     name = _preset_of(rules)
     if name is None:
+        if rules.decks == 2:
+            return ("the compiled engine plays one pack only: two packs (104 cards) do not fit its "
+                    "64-bit card sets")
         if PRESETS.get(rules.name) == rules:
-            return f"the compiled engine plays the presets pagat and goat only, not {rules.name}"
+            return f"the compiled engine plays the presets {_NAMES} only, not {rules.name}"
         near = min(COMPILED_PRESETS, key=lambda k: len(rules_diff(PRESETS[k], rules)))
         changed = rules_diff(PRESETS[near], rules)
         if not changed:
-            return (f"the compiled engine plays the presets pagat and goat only, not rules named "
-                    f"{rules.name!r}")
+            return f"the compiled engine plays the presets {_NAMES} only, not rules named {rules.name!r}"
         shown = ", ".join(f"{k}={v!r}" for k, (_, v) in sorted(changed.items()))
-        return (f"the compiled engine plays the presets pagat and goat only; these rules change "
-                f"{near}'s {shown}")
+        return f"the compiled engine plays the presets {_NAMES} only; these rules change {near}'s {shown}"
     low, high = COMPILED_PRESETS[name]
     if not low <= players <= high:
         return f"{name} is for {low} to {high} players, not {players}"
@@ -152,10 +196,8 @@ def unsupported(rules: Rules, players: int) -> str | None:
 
 def _preset_of(rules: Rules) -> str | None:
     """The name of the compiled preset ``rules`` is, or None."""
-    for name in COMPILED_PRESETS:
-        if rules == PRESETS[name]:
-            return name
-    return None
+    name = rules.name
+    return name if name in COMPILED_PRESETS and rules == PRESETS[name] else None
 
 
 def code_of(action: Action) -> int:
@@ -185,7 +227,7 @@ def fingerprint(state: State) -> Fingerprint:
     return Fingerprint(state.phase, state.to_act, tuple(state.hands), tuple(state.piles),
                        tuple(state.known), len(state.stock), state.trick_cards, tuple(state.table),
                        state.killed, state.trump_card, state.trump_holder, state.trump_suit, state.tricks,
-                       state.pending, state.dreck)
+                       state.pending, state.dreck, len(state.reserve))
 
 
 def state_bytes(preset: str = "pagat") -> int:
@@ -194,7 +236,8 @@ def state_bytes(preset: str = "pagat") -> int:
     installed.  Raises ``KeyError`` for another preset."""
     if skitgubbe_native is None:
         return 0
-    return {"pagat": skitgubbe_native.PAGAT_STATE_BYTES, "goat": skitgubbe_native.GOAT_STATE_BYTES}[preset]
+    size: int = getattr(skitgubbe_native, _BYTES[_CORES[preset]])
+    return size
 
 
 def random_playouts(preset: str, players: int, games: int, seed: int) -> Playouts:
@@ -212,7 +255,7 @@ def random_playouts(preset: str, players: int, games: int, seed: int) -> Playout
 
 
 class CompiledState:
-    """One deal in the compiled engine (``pagat`` or ``goat``): the Python
+    """One deal in the compiled engine (a preset of :data:`COMPILED_PRESETS`): the Python
     :class:`~skitgubbe.engine.state.State`'s contract for what it covers (``to_act``,
     ``legal_actions``, ``apply``, ``chance_action``, ``is_over``, ``outcome``), with
     :meth:`fingerprint` to compare the two.  Build with :meth:`new`.  Mutable; :meth:`clone` copies it.
@@ -223,8 +266,8 @@ class CompiledState:
     stock as an array.
     """
 
-    def __init__(self, core: skitgubbe_native.PagatState | skitgubbe_native.GoatState, rules: Rules,
-                 dealer: int, deck: tuple[int, ...]) -> None:
+    def __init__(self, core: skitgubbe_native.NativeState, rules: Rules, dealer: int,
+                 deck: tuple[int, ...]) -> None:
         """Wrap ``core`` (use :meth:`new`)."""
         self.core = core
         self.rules = rules
@@ -254,7 +297,7 @@ class CompiledState:
         for what, s in (("dealer", dealer), ("leader", leader)):
             if s is not None and not 0 <= s < players:
                 raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
-        make = skitgubbe_native.PagatState if rules.name == "pagat" else skitgubbe_native.GoatState
+        make: type[skitgubbe_native.NativeState] = getattr(skitgubbe_native, _CORES[rules.name])
         core = make(players, list(order), dealer, -1 if leader is None else leader, limit)
         return cls(core, rules, dealer, order)
 
@@ -360,7 +403,7 @@ class CompiledState:
         return Fingerprint(core.phase, core.to_act, tuple(core.hands), tuple(core.piles),
                            tuple(core.known), core.stock_count, core.trick_cards, tuple(core.table),
                            core.killed, core.trump_card, core.trump_holder, core.trump_suit, core.tricks,
-                           core.pending, core.dreck)
+                           core.pending, core.dreck, core.reserve_count)
 
 
 def new_state(rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,
@@ -406,14 +449,21 @@ class Disagreement(NamedTuple):
                 f"(a dreck order as written)")
 
 
+Observer = Callable[[Action, tuple[Event, ...]], None]
+"""Called by :func:`compare_play` after each step with the action and the Python engine's events
+(to count what the compared deals reached)."""
+
+
 def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, seed: int = 0,
-                 dealer: int = 0) -> Disagreement | None:
+                 dealer: int = 0, observe: Observer | None = None) -> Disagreement | None:
     """Play ``python`` and ``compiled`` (two states of the same deal) to the end side by side, each
     action drawn by ``rng`` from the Python engine's legal actions (a dreck order by
     :meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>`), comparing at every decision the
     :class:`Fingerprint` (which holds the seat to act), the legal actions (the same list, in order),
     then the events of each step and the outcome.  Returns None when they agree throughout, else
-    the first :class:`Disagreement` (``seed`` and ``dealer`` are copied into it for the replay)."""
+    the first :class:`Disagreement` (``seed`` and ``dealer`` are copied into it for the replay).
+    ``observe``, if given, is called after every step with the action and the Python engine's events
+    of that step (before they are compared)."""
     taken: list[str] = []
 
     def differ(what: str, a: object, b: object) -> Disagreement:
@@ -436,7 +486,10 @@ def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, 
             action = python.chance_action(rng)
         else:
             action = legal[int(rng.random() * len(legal))]
-        ea = [(e.kind, e.seat, e.cards) for e in python.apply(action, trusted=True)]
+        done = python.apply(action, trusted=True)
+        if observe is not None:
+            observe(action, done)
+        ea = [(e.kind, e.seat, e.cards) for e in done]
         eb = [(e.kind, e.seat, e.cards) for e in compiled.apply(action)]
         taken.append(str(action))
         if ea != eb:
@@ -444,14 +497,15 @@ def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, 
 
 
 def check_deal(preset: str, players: int, seed: int, *, dealer: int = 0, leader: int | None = None,
-               action_limit: int | None = None) -> Disagreement | None:
+               action_limit: int | None = None, observe: Observer | None = None) -> Disagreement | None:
     """Deal ``preset`` (a name of :data:`COMPILED_PRESETS`) at ``players`` seats from ``seed``
     (:func:`~skitgubbe.engine.state.deck_from_seed`) in both engines and play it out with
-    :func:`compare_play`, the actions drawn by ``random.Random(seed)``; None when the engines agree
-    throughout, else the first :class:`Disagreement`.  Raises :class:`UnsupportedError` when the
-    compiled engine does not play it (or is not installed), ``KeyError`` for an unknown preset."""
+    :func:`compare_play` (``observe`` passed on), the actions drawn by ``random.Random(seed)``; None
+    when the engines agree throughout, else the first :class:`Disagreement`.  Raises
+    :class:`UnsupportedError` when the compiled engine does not play it (or is not installed),
+    ``KeyError`` for an unknown preset."""
     rules = PRESETS[preset]
     python = State.new(rules, players, dealer=dealer, seed=seed, leader=leader, action_limit=action_limit)
     compiled = CompiledState.new(rules, players, dealer=dealer, deck=python.deck, leader=leader,
                                  action_limit=action_limit)
-    return compare_play(python, compiled, random.Random(seed), seed=seed, dealer=dealer)
+    return compare_play(python, compiled, random.Random(seed), seed=seed, dealer=dealer, observe=observe)

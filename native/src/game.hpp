@@ -8,11 +8,10 @@
 // compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
-// (the pagat preset; /work/shared/rules/pagat-skitgubbe.txt), "Myllymatti" and "Two Player Game";
+// (the pagat preset), "Myllymatti" and "Two Player Game";
 // the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
 // Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
-// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part" (the copies are
-// beside the pagat one).
+// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part".
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
@@ -255,7 +254,7 @@ struct TwoPlayerRules : PagatRules {
 
 // The howell preset (PRESETS["howell"], one pack): the goat game with aces low in the first part,
 // the bottom card set aside at the deal to name trumps at the end of phase one (then out of play),
-// the trump card shown (Howell's Swedish Goat Game, /work/shared/rules/; state.py State.new,
+// the trump card shown (Howell's Swedish Goat Game; state.py State.new,
 // phase_one.py Trick._end_phase_one).
 struct HowellRules : GoatRules {
   static constexpr int kMaxSeats = 6;

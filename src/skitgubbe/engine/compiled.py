@@ -5,7 +5,7 @@ at the seat counts of :data:`COMPILED_PRESETS`, and makes exactly the decisions 
 engine (:class:`~skitgubbe.engine.state.State`, the reference, with its default sequential sluffing
 protocol): the same seat to act, the same legal actions in the same order, the same events (kind,
 seat, cards), the same fingerprint and the same outcome for the same deck order and the same dreck
-orders.  The presets and their rule sources (/work/shared/rules/ holds copies):
+orders.  The presets and their rule sources:
 
 - ``pagat``, 2 to 4 seats: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second
   phase".

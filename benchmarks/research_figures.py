@@ -130,6 +130,21 @@ FIGURES = [
             "--seed", "1"], slow=True),
     Figure("training", "Training example: masked REINFORCE", [PY, "examples/train_policy_gradient.py"],
            slow=True),
+    Figure("learned-curve", "A learned baseline: the training curve (from the committed CSVs)",
+           [PY, "-m", "skitgubbe.batch.learn_train", "--plot", "docs/research/learned-pagat-3.csv",
+            "docs/research/learned-goat-4.csv", "--figure", "docs/research/learned-curve"]),
+    Figure("learned-pagat", "A learned baseline: pagat rows",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
+            "--deals", "300", "--ladder", "random,heuristic,counter"], slow=True),
+    Figure("learned-goat", "A learned baseline: goat rows",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
+            "--deals", "200", "--ladder", "random,heuristic,counter"], slow=True),
+    Figure("learned-pagat-ismcts", "A learned baseline: pagat, the ismcts rung",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
+            "--deals", "10", "--ladder", "ismcts-50it"], slow=True),
+    Figure("learned-goat-ismcts", "A learned baseline: goat, the ismcts rung",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
+            "--deals", "3", "--ladder", "ismcts-50it"], slow=True),
 ]
 
 

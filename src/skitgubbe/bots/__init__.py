@@ -12,11 +12,13 @@ from .base import Bot
 from .counter import CounterBot
 from .heuristic import HeuristicBot
 from .ismcts import ROLLOUTS, ISMCTSBot
+from .learned import LearnedBot
 from .randombot import RandomBot
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "BOT_NAMES", "make_bot"]
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "LearnedBot", "BOT_NAMES",
+           "make_bot"]
 
-BOT_NAMES = ("random", "heuristic", "counter", "ismcts")
+BOT_NAMES = ("random", "heuristic", "counter", "learned", "ismcts")
 _ALIASES = {"easy": "heuristic", "medium": "counter", "hard": "ismcts-1s"}
 
 
@@ -34,8 +36,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     by ``-nomodel`` for a search that does not model the other seats in phase two, and by ``-bank``
     for a time budget earned per decision and saved for phase two (``ismcts-50ms-bank``; not with
     an iteration budget); see
-    :class:`~skitgubbe.bots.ismcts.ISMCTSBot`.  Raises ``ValueError`` naming the known bots for
-    any other name.
+    :class:`~skitgubbe.bots.ismcts.ISMCTSBot`; ``learned`` (the deep Monte Carlo value network
+    shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`).  Raises ``ValueError``
+    naming the known bots for any other name.
     """
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key == "random":
@@ -44,6 +47,8 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         return HeuristicBot(rng)
     if key == "counter":
         return CounterBot(rng)
+    if key == "learned":
+        return LearnedBot(rng)
     m = _ISMCTS_NAME.fullmatch(key)
     if m is not None:
         number, unit, rollout = m.group(1), m.group(2), m.group(3) or "greedy"

@@ -1,7 +1,7 @@
 """Env steps per second of batch stepping (skitgubbe.adapters.batch, issue 20 item 4) beside
 single-env PettingZoo loops, in one run, CPU time of this process (``time.process_time``).
 
-    nice python benchmarks/batch_steps.py [--players 3] [--steps 400000] [--pz-steps 3000]
+    nice python benchmarks/batch_steps.py [--players 3] [--goat-players 4] [--steps 400000] [--pz-steps 3000]
 
 Rows:
 
@@ -10,6 +10,7 @@ Rows:
   choice of actions is outside the clock.
 * ``batch N whole loop``: the same loop timed whole: NumPy draws one random legal action per env
   from the mask (``argmax(random * mask)``) and the batch steps.
+* ``goat batch N ...``: the same two rows for goat (``--goat-players`` seats; 0 skips them).
 * ``pettingzoo skitgubbe``: this project's PettingZoo AEC env (pagat, same seats), one env,
   ``action_space.sample(mask)`` each turn, ``e.last()`` read each turn (an env step = one turn).
 * ``pettingzoo <classic>``: PettingZoo's own classic games with random legal actions, when they
@@ -30,8 +31,8 @@ import numpy as np
 from skitgubbe.adapters.batch import BatchEnv
 
 
-def batch_rows(players: int, n_envs: int, steps: int) -> tuple[float, float]:
-    envs = BatchEnv("pagat", players=players, n_envs=n_envs, seed=1)
+def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[float, float]:
+    envs = BatchEnv(preset, players=players, n_envs=n_envs, seed=1)
     out = envs.reset()
     rng = np.random.default_rng(0)
     inside = 0.0
@@ -69,14 +70,21 @@ def pettingzoo_loop(make: object, turns: int) -> float:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--goat-players", type=int, default=4, help="seats of the goat rows (0: none)")
     ap.add_argument("--steps", type=int, default=400_000, help="env steps per batch row")
     ap.add_argument("--pz-steps", type=int, default=3_000, help="turns per PettingZoo row")
     args = ap.parse_args()
     print(f"pagat, {args.players} seats; env steps per CPU second")
     for n in (64, 256, 1024):
-        only, whole = batch_rows(args.players, n, args.steps)
+        only, whole = batch_rows("pagat", args.players, n, args.steps)
         print(f"batch {n:5d} step only   {only:12,.0f}")
         print(f"batch {n:5d} whole loop  {whole:12,.0f}  (NumPy choosing the actions counted)")
+    if args.goat_players:
+        print(f"goat, {args.goat_players} seats")
+        for n in (64, 256, 1024):
+            only, whole = batch_rows("goat", args.goat_players, n, args.steps)
+            print(f"goat batch {n:5d} step only   {only:12,.0f}")
+            print(f"goat batch {n:5d} whole loop  {whole:12,.0f}")
     from skitgubbe.adapters.pettingzoo import env as sg_env
 
     rate = pettingzoo_loop(lambda: sg_env(rules="pagat", players=args.players), args.pz_steps)

@@ -177,7 +177,9 @@ void legal_mask(const Game<R>& g, int8_t* mask, uint64_t* bits) {
   }
 }
 
-// N deals of preset R, each dealt by its own xoshiro256** generator, stepped together.
+// N deals of preset R, each dealt by its own xoshiro256** generator, stepped together, under the
+// sequential sluffing protocol with every seat asked (State.new(ask_every_seat=True), the
+// PettingZoo adapter's: who is asked never depends on hidden cards).
 template <class R>
 struct Batch {
   int players, n_envs, action_limit;
@@ -191,16 +193,38 @@ struct Batch {
   std::vector<float> rewards;     // N x players
   std::unique_ptr<bool[]> done, truncated;  // N
   std::vector<uint64_t> bits;     // N x ids::kWords: the mask as bits (the legality check)
+  std::vector<uint8_t> dreck_orders;  // N x 52: the last dreck order dealt in each env (chance)
+  std::vector<int32_t> dreck_lengths; // N: its length (0 until a dreck is dealt round several seats)
   int64_t steps = 0, deals = 0;
 
   Batch(int players_, int n, uint64_t seed, int limit)
       : players(players_), n_envs(n), action_limit(limit), games(size_t(n)), decks(size_t(n) * kCards),
         dealers(size_t(n)), obs(size_t(n) * obs::kSize), mask(size_t(n) * ids::kCount), to_act(size_t(n)),
         rewards(size_t(n) * size_t(players_)), done(new bool[size_t(n)]()), truncated(new bool[size_t(n)]()),
-        bits(size_t(n) * ids::kWords) {
+        bits(size_t(n) * ids::kWords), dreck_orders(size_t(n) * kCards), dreck_lengths(size_t(n)) {
     Rng master(seed);
     rngs.reserve(size_t(n));
     for (int i = 0; i < n; ++i) rngs.emplace_back(master.next());
+  }
+
+  // The dreck dealt round several needy seats, shuffled by the env's generator as
+  // Game::random_chance shuffles it, and the order kept (dreck_orders) so that it can be replayed.
+  void chance(int i) {
+    Game<R>& g = games[size_t(i)];
+    while (g.phase == DRECK_DEAL) {
+      uint8_t* order = &dreck_orders[size_t(i) * kCards];
+      int k = 0;
+      for (uint64_t m = g.dreck; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+      Rng& rng = rngs[size_t(i)];
+      for (int j = k - 1; j > 0; --j) {
+        int r = rng.below(j + 1);
+        uint8_t t = order[j];
+        order[j] = order[r];
+        order[r] = t;
+      }
+      dreck_lengths[size_t(i)] = k;
+      g.deal_chance(order, k);
+    }
   }
 
   void write(int i) {
@@ -219,8 +243,8 @@ struct Batch {
       shuffle_deck(deck, rng);
       int dealer = rng.below(players);
       dealers[size_t(i)] = dealer;
-      g.init(players, deck, dealer, -1, action_limit);
-      while (g.phase == DRECK_DEAL) g.random_chance(rng);
+      g.init(players, deck, dealer, -1, action_limit, true);
+      chance(i);
       ++deals;
       if (g.phase != OVER) break;  // (a deal over before anyone acts is dealt again)
     }
@@ -254,7 +278,7 @@ struct Batch {
       Game<R>& g = games[size_t(i)];
       float* rw = &rewards[size_t(i) * size_t(players)];
       g.step(t.code[actions[i]]);
-      while (g.phase == DRECK_DEAL) g.random_chance(rngs[size_t(i)]);
+      chance(i);
       ++steps;
       if (g.phase == OVER) {
         bool cut = g.loser < 0;

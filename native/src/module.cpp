@@ -308,6 +308,16 @@ void bind_batch(nb::module_& m, const char* cls) {
                      return nb::ndarray<nb::numpy, uint8_t, nb::ndim<2>>(
                          b.decks.data(), {size_t(b.n_envs), size_t(sg::kCards)}, nb::find(&b));
                    })
+      .def_prop_ro("dreck_orders",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, uint8_t, nb::ndim<2>>(
+                         b.dreck_orders.data(), {size_t(b.n_envs), size_t(sg::kCards)}, nb::find(&b));
+                   })
+      .def_prop_ro("dreck_lengths",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(b.dreck_lengths.data(),
+                                                                         {size_t(b.n_envs)}, nb::find(&b));
+                   })
       .def_prop_ro("dealers", [](B& b) {
         return nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(b.dealers.data(), {size_t(b.n_envs)}, nb::find(&b));
       });
@@ -334,6 +344,7 @@ NB_MODULE(skitgubbe_native, m) {
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");
+  bind_batch<sg::GoatRules>(m, "GoatBatch");
   m.def(
       "random_playouts",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

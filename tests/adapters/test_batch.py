@@ -37,7 +37,8 @@ def test_batch_is_present_when_required() -> None:
 
 
 def _python_deal(envs: Any, i: int) -> State:
-    return State.new(PRESETS["pagat"], envs.players, dealer=int(envs.dealers[i]), deck=envs.decks[i].tolist())
+    return State.new(envs.rules, envs.players, dealer=int(envs.dealers[i]), deck=envs.decks[i].tolist(),
+                     ask_every_seat=True)
 
 
 def _random_actions(mask: Any, rng: Any) -> Any:
@@ -45,13 +46,19 @@ def _random_actions(mask: Any, rng: Any) -> Any:
 
 
 @needs_native
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_env_matches_the_python_engine(players: int) -> None:
+@pytest.mark.parametrize(("preset", "players", "rounds", "deals"), [
+    # random deals take about 130, 270 and 390 steps (pagat, 2 to 4 seats) and 340, 530 and 1,470
+    # (goat at 3, 4 and 6 seats, every seat asked in each sluff window)
+    ("pagat", 2, 300, 2), ("pagat", 3, 300, 2), ("pagat", 4, 600, 2),
+    ("goat", 3, 500, 2), ("goat", 4, 800, 2), ("goat", 6, 400, 0),
+])
+def test_every_env_matches_the_python_engine(preset: str, players: int, rounds: int, deals: int) -> None:
     from skitgubbe.adapters import encoding
     from skitgubbe.adapters.batch import BatchEnv
+    from skitgubbe.engine.actions import CHANCE, Action, Kind
 
     n = 6
-    envs = BatchEnv("pagat", players=players, n_envs=n, seed=players)
+    envs = BatchEnv(preset, players=players, n_envs=n, seed=players)
     out = envs.reset()
     assert out.obs.shape == (n, encoding.OBS_SIZE) and out.obs.dtype == np.float32
     assert out.mask.shape == (n, encoding.NUM_ACTIONS) and out.mask.dtype == np.int8
@@ -60,7 +67,7 @@ def test_every_env_matches_the_python_engine(players: int) -> None:
     rng = np.random.default_rng(players)
     finished = 0
     win = np.float32(1.0 / (players - 1))
-    rounds = 600 if players == 4 else 300  # random deals take about 130, 270 and 390 steps
+    drecks = 0
     for _ in range(rounds):
         for i, st in enumerate(states):
             seat = st.to_act
@@ -73,6 +80,9 @@ def test_every_env_matches_the_python_engine(players: int) -> None:
             st.step(encoding.action_of(int(actions[i])), st.to_act)
         out = envs.step(actions)
         for i, st in enumerate(states):
+            if st.to_act == CHANCE:  # the dreck dealt round several seats: the batch's order
+                drecks += 1
+                st.step(Action(Kind.DRECK, st.pending_deal(), envs.dreck_order(i)), CHANCE)
             if out.done[i]:
                 finished += 1
                 assert st.is_over and st.loser is not None and not out.truncated[i]
@@ -82,7 +92,9 @@ def test_every_env_matches_the_python_engine(players: int) -> None:
                 states[i] = _python_deal(envs, i)  # the env was dealt anew
             else:
                 assert not st.is_over and not out.rewards[i].any()
-    assert finished >= 3  # auto-reset was exercised
+    assert finished >= deals  # auto-reset was exercised
+    if preset == "goat" and players >= 4:
+        assert drecks  # the dreck was dealt round several seats at least once
     assert envs.steps == n * rounds
 
 
@@ -149,7 +161,7 @@ def test_other_rules_are_not_supported() -> None:
     from skitgubbe.adapters.batch import BatchEnv
 
     with pytest.raises(compiled.UnsupportedError, match="batch stepping covers"):
-        BatchEnv("goat", players=4)
+        BatchEnv("howell", players=4)
     with pytest.raises(compiled.UnsupportedError, match="helmfrid"):
         BatchEnv("helmfrid", players=4)
     with pytest.raises(compiled.UnsupportedError, match="2 to 4 players"):

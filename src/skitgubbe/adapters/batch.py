@@ -43,12 +43,18 @@ Dealing: each env deals from its own xoshiro256** generator (the compiled engine
 ``seed``: the deck order and the dealer (uniform over the seats).  This is *not* the Python
 engine's seeding (:func:`~skitgubbe.engine.state.deck_from_seed`) nor the PettingZoo adapter's:
 the same seed gives other deals.  :attr:`BatchEnv.decks` and :attr:`BatchEnv.dealers` give each
-env's current deal, so ``State.new(rules, P, dealer=dealers[i], deck=decks[i].tolist())`` replays
-it in the Python engine.
+env's current deal, so ``State.new(rules, P, dealer=dealers[i], deck=decks[i].tolist(),
+ask_every_seat=True)`` replays it in the Python engine.  The dreck (goat), when it is dealt round
+several needy seats, is shuffled by the env's generator too, inside the step that ends phase one;
+:meth:`BatchEnv.dreck_order` gives the last order dealt, the chance action of that step.
 
-Rules: ``pagat`` (and ``myllymatti``, the same game) at 2 to 4 seats.  Other rules raise
-:class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``); without the compiled engine
-the constructor raises ``ImportError``.  There is no pure-Python fallback: use
+Turn order is the PettingZoo adapter's: the sequential sluffing protocol with every seat holding
+cards asked in each sluff window (``ask_every_seat=True``, docs/sluffing.md), so who is asked never
+depends on hidden cards; pagat has no sluffing.
+
+Rules: ``pagat`` (and ``myllymatti``, the same game) at 2 to 4 seats and ``goat`` at 3 to 8.
+Other rules raise :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``); without
+the compiled engine the constructor raises ``ImportError``.  There is no pure-Python fallback: use
 :mod:`skitgubbe.adapters.pettingzoo` (the same observations, masks and rewards, one env at a time).
 """
 
@@ -71,7 +77,7 @@ except ImportError:  # the optional compiled engine is not installed
 
 __all__ = ["BATCH_PRESETS", "BatchEnv", "BatchStep"]
 
-BATCH_PRESETS: dict[str, str] = {"pagat": "PagatBatch", "myllymatti": "PagatBatch"}
+BATCH_PRESETS: dict[str, str] = {"pagat": "PagatBatch", "myllymatti": "PagatBatch", "goat": "GoatBatch"}
 """The presets :class:`BatchEnv` steps, with the class of ``skitgubbe_native`` that does it."""
 
 
@@ -160,6 +166,15 @@ class BatchEnv:
     def dealers(self) -> npt.NDArray[np.int32]:
         """int32 ``(N,)``: the dealer seat of each env's current deal."""
         return np.asarray(self._core.dealers)
+
+    def dreck_order(self, i: int) -> tuple[int, ...]:
+        """The order of the last dreck dealt round several seats in env ``i`` (empty before the
+        first): ``Action(Kind.DRECK, cards, order)`` replays that chance step in the Python engine.
+        It stays until the env's next such dreck, across new deals."""
+        if not 0 <= i < self.n_envs:
+            raise ValueError(f"there is no env {i}: envs are 0..{self.n_envs - 1}")
+        k = int(self._core.dreck_lengths[i])
+        return tuple(int(c) for c in self._core.dreck_orders[i][:k])
 
     @property
     def steps(self) -> int:

@@ -183,3 +183,23 @@ def test_the_same_seed_deals_the_same_and_resets_deal_anew() -> None:
     assert len({tuple(d) for d in first}) == 3  # each env deals its own deck
     a.reset()
     assert not np.array_equal(a.decks, first)
+
+
+@needs_native
+def test_without_the_compiled_engine_the_batch_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from skitgubbe.adapters import batch
+
+    monkeypatch.setattr(batch, "skitgubbe_native", None)
+    with pytest.raises(ImportError, match="pip install ./native"):
+        batch.BatchEnv("pagat", players=3)
+
+
+@needs_native
+def test_dreck_order_of_an_env_that_does_not_exist_is_refused() -> None:
+    from skitgubbe.adapters.batch import BatchEnv
+
+    envs = BatchEnv("goat", players=4, n_envs=2)
+    envs.reset()
+    assert envs.dreck_order(1) == ()
+    with pytest.raises(ValueError, match="no env 2"):
+        envs.dreck_order(2)

@@ -315,6 +315,7 @@ struct Game {
   int8_t loser;  // -1: none (yet, or abandoned)
   int8_t last_put;  // the card last put into the trick (played, turned up or sluffed; sluff_last_rank)
   bool abandoned;
+  bool ask_all;  // State.new(ask_every_seat=True): every seat holding cards is asked in each window
   int8_t reserve_top, reserve_end;  // the avstickshög: stock[reserve_top..reserve_end), before the stock
   EventLog* log;  // where events go; nullptr in random playouts
 
@@ -331,8 +332,9 @@ struct Game {
   // State.new: `deck` is the 52 cards in dealing order, dealt one at a time clockwise from the
   // dealer's left, three each; the rest is the stock, top card first.  The caller checks the
   // arguments (seats 0..players-1, players within the preset's range, the deck a permutation).
-  void init(int n, const uint8_t* deck, int dealer_seat, int leader_seat, int limit) {
+  void init(int n, const uint8_t* deck, int dealer_seat, int leader_seat, int limit, bool ask_every_seat = false) {
     std::memset(static_cast<void*>(this), 0, sizeof(*this));
+    ask_all = ask_every_seat;
     players = int8_t(n);
     dealer = int8_t(dealer_seat);
     first_leader = int8_t(leader_seat >= 0 ? leader_seat : (dealer_seat + 1) % n);
@@ -526,8 +528,8 @@ struct Game {
   // sequential protocol).
   void open_window(int after) {
     uint16_t p = 0;
-    for (int s = 0; s < players; ++s)
-      if (sluffable(s)) p |= uint16_t(1u << s);
+    for (int s = 0; s < players; ++s)  // ask_all: every seat holding cards, whatever it holds
+      if (ask_all ? hand[s] != 0 : sluffable(s) != 0) p |= uint16_t(1u << s);
     pending = p;
     window_start = int8_t(after + 1 < players ? after + 1 : 0);
   }
@@ -542,8 +544,9 @@ struct Game {
     draw(s);
     if (!pending) window_start = int8_t(s);
     uint16_t keep = 0;
-    for (int seat = 0; seat < players; ++seat)
-      if (((pending >> seat & 1) || seat == s) && sluffable(seat)) keep |= uint16_t(1u << seat);
+    for (int seat = 0; seat < players; ++seat)  // ask_all: nobody leaves but by passing (or with no cards)
+      if (((pending >> seat & 1) || seat == s) && (ask_all ? hand[seat] != 0 : sluffable(seat) != 0))
+        keep |= uint16_t(1u << seat);
     pending = keep;
     advance_one();
   }

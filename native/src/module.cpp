@@ -3,6 +3,7 @@
 // TwoPlayerState, HowellState, CatsatcardsFlurstState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -12,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "batch.hpp"
 #include "game.hpp"
 
 namespace nb = nanobind;
@@ -234,6 +236,93 @@ void bind_state(nb::module_& m, const char* cls) {
       .def_prop_ro("actions", [](const S& s) { return int(s.g.actions); });
 }
 
+// A batch of deals of one preset (batch.hpp): the arrays are the batch's own memory, shown to
+// Python as NumPy arrays (views: the next reset or step overwrites them).
+template <class R>
+void bind_batch(nb::module_& m, const char* cls) {
+  using B = sg::Batch<R>;
+  using Actions = nb::ndarray<const int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  nb::class_<B>(m, cls)
+      .def(
+          "__init__",
+          [](B* self, int players, int n_envs, uint64_t seed, int action_limit) {
+            check_players<R>(players);
+            if (n_envs < 1) throw std::invalid_argument("n_envs must be at least 1");
+            if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
+            new (self) B(players, n_envs, seed, action_limit);
+          },
+          nb::arg("players"), nb::arg("n_envs"), nb::arg("seed"), nb::arg("action_limit") = 20000)
+      .def("reset",
+           [](B& b) {
+             nb::gil_scoped_release release;
+             b.reset();
+           })
+      .def(
+          "step",
+          [](B& b, Actions actions) {
+            if (actions.shape(0) != size_t(b.n_envs))
+              throw std::invalid_argument("step takes one action id per env: " + std::to_string(b.n_envs) +
+                                          ", not " + std::to_string(actions.shape(0)));
+            const int64_t* a = actions.data();
+            b.check(a);
+            nb::gil_scoped_release release;
+            b.step(a);
+          },
+          nb::arg("actions"))
+      .def_prop_ro("players", [](const B& b) { return b.players; })
+      .def_prop_ro("n_envs", [](const B& b) { return b.n_envs; })
+      .def_prop_ro("steps", [](const B& b) { return b.steps; })
+      .def_prop_ro("deals", [](const B& b) { return b.deals; })
+      .def_prop_ro("obs",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, float, nb::ndim<2>>(
+                         b.obs.data(), {size_t(b.n_envs), size_t(sg::obs::kSize)}, nb::find(&b));
+                   })
+      .def_prop_ro("mask",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, int8_t, nb::ndim<2>>(
+                         b.mask.data(), {size_t(b.n_envs), size_t(sg::ids::kCount)}, nb::find(&b));
+                   })
+      .def_prop_ro("to_act",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(b.to_act.data(), {size_t(b.n_envs)},
+                                                                         nb::find(&b));
+                   })
+      .def_prop_ro("rewards",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, float, nb::ndim<2>>(
+                         b.rewards.data(), {size_t(b.n_envs), size_t(b.players)}, nb::find(&b));
+                   })
+      .def_prop_ro("done",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, bool, nb::ndim<1>>(b.done.get(), {size_t(b.n_envs)},
+                                                                      nb::find(&b));
+                   })
+      .def_prop_ro("truncated",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, bool, nb::ndim<1>>(b.truncated.get(), {size_t(b.n_envs)},
+                                                                      nb::find(&b));
+                   })
+      .def_prop_ro("decks",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, uint8_t, nb::ndim<2>>(
+                         b.decks.data(), {size_t(b.n_envs), size_t(sg::kCards)}, nb::find(&b));
+                   })
+      .def_prop_ro("dreck_orders",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, uint8_t, nb::ndim<2>>(
+                         b.dreck_orders.data(), {size_t(b.n_envs), size_t(sg::kCards)}, nb::find(&b));
+                   })
+      .def_prop_ro("dreck_lengths",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(b.dreck_lengths.data(),
+                                                                         {size_t(b.n_envs)}, nb::find(&b));
+                   })
+      .def_prop_ro("dealers", [](B& b) {
+        return nb::ndarray<nb::numpy, int32_t, nb::ndim<1>>(b.dealers.data(), {size_t(b.n_envs)}, nb::find(&b));
+      });
+}
+
 }  // namespace
 
 NB_MODULE(skitgubbe_native, m) {
@@ -252,6 +341,10 @@ NB_MODULE(skitgubbe_native, m) {
   bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
   bind_state<sg::HowellRules>(m, "HowellState");
   bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
+  m.attr("OBS_SIZE") = sg::obs::kSize;
+  m.attr("NUM_ACTIONS") = sg::ids::kCount;
+  bind_batch<sg::PagatRules>(m, "PagatBatch");
+  bind_batch<sg::GoatRules>(m, "GoatBatch");
   m.def(
       "random_playouts",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

@@ -1,0 +1,104 @@
+"""Env steps per second of batch stepping (skitgubbe.adapters.batch, issue 20 item 4) beside
+single-env PettingZoo loops, in one run, CPU time of this process (``time.process_time``).
+
+    nice python benchmarks/batch_steps.py [--players 3] [--goat-players 4] [--steps 400000] [--pz-steps 3000]
+
+Rows:
+
+* ``batch N step only``: pagat, N envs, random legal actions; only the time inside
+  :meth:`BatchEnv.step` is counted (the C++ step, the observations and masks written); the NumPy
+  choice of actions is outside the clock.
+* ``batch N whole loop``: the same loop timed whole: NumPy draws one random legal action per env
+  from the mask (``argmax(random * mask)``) and the batch steps.
+* ``goat batch N ...``: the same two rows for goat (``--goat-players`` seats; 0 skips them).
+* ``pettingzoo skitgubbe``: this project's PettingZoo AEC env (pagat, same seats), one env,
+  ``action_space.sample(mask)`` each turn, ``e.last()`` read each turn (an env step = one turn).
+* ``pettingzoo <classic>``: PettingZoo's own classic games with random legal actions, when they
+  import here (the card games need rlcard, every classic game pygame); skipped with the reason
+  otherwise.
+
+An env step is one decision of one env (a seat's action).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import time
+
+import numpy as np
+
+from skitgubbe.adapters.batch import BatchEnv
+
+
+def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[float, float]:
+    envs = BatchEnv(preset, players=players, n_envs=n_envs, seed=1)
+    out = envs.reset()
+    rng = np.random.default_rng(0)
+    inside = 0.0
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        actions = np.argmax(rng.random(out.mask.shape, dtype=np.float32) * out.mask, axis=1)
+        t = time.process_time()
+        out = envs.step(actions)
+        inside += time.process_time() - t
+        done += n_envs
+    whole = time.process_time() - start
+    return done / inside, done / whole
+
+
+def pettingzoo_loop(make: object, turns: int) -> float:
+    e = make()  # type: ignore[operator]
+    e.reset(seed=0)
+    n = 0
+    start = time.process_time()
+    while n < turns:
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                action = None
+            else:
+                mask = obs["action_mask"] if isinstance(obs, dict) else None
+                action = e.action_space(agent).sample(mask)
+                n += 1
+            e.step(action)
+        e.reset()
+    return n / (time.process_time() - start)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=3)
+    ap.add_argument("--goat-players", type=int, default=4, help="seats of the goat rows (0: none)")
+    ap.add_argument("--steps", type=int, default=400_000, help="env steps per batch row")
+    ap.add_argument("--pz-steps", type=int, default=3_000, help="turns per PettingZoo row")
+    args = ap.parse_args()
+    print(f"pagat, {args.players} seats; env steps per CPU second")
+    for n in (64, 256, 1024):
+        only, whole = batch_rows("pagat", args.players, n, args.steps)
+        print(f"batch {n:5d} step only   {only:12,.0f}")
+        print(f"batch {n:5d} whole loop  {whole:12,.0f}  (NumPy choosing the actions counted)")
+    if args.goat_players:
+        print(f"goat, {args.goat_players} seats")
+        for n in (64, 256, 1024):
+            only, whole = batch_rows("goat", args.goat_players, n, args.steps)
+            print(f"goat batch {n:5d} step only   {only:12,.0f}")
+            print(f"goat batch {n:5d} whole loop  {whole:12,.0f}")
+    from skitgubbe.adapters.pettingzoo import env as sg_env
+
+    rate = pettingzoo_loop(lambda: sg_env(rules="pagat", players=args.players), args.pz_steps)
+    print(f"pettingzoo skitgubbe     {rate:12,.0f}  (one env, this project's AEC adapter)")
+    for name in ("leduc_holdem_v4", "texas_holdem_v4", "texas_holdem_no_limit_v6", "gin_rummy_v4",
+                 "tictactoe_v3", "connect_four_v3"):
+        try:
+            mod = importlib.import_module(f"pettingzoo.classic.{name}")
+        except Exception as exc:  # noqa: BLE001 - any import failure: not installed here
+            print(f"pettingzoo {name:14s}  not run: {type(exc).__name__}: {exc}")
+            continue
+        rate = pettingzoo_loop(mod.env, args.pz_steps)
+        print(f"pettingzoo {name:14s}{rate:12,.0f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ to ``build/screenshots/`` (``lobby-builder-desktop.png``, ``...-phone.png``, ``r
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 from pathlib import Path
 
@@ -16,12 +17,15 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import LiveServer
-from test_server_browser import axe_check, browsers, on_screen, open_page, shot, wait  # noqa: F401
+from test_server_browser import axe_check, browsers, on_screen, open_page, shot, uncovered, wait  # noqa: F401
 from test_server_replays import _finished_deal, _record_text
 
+from skitgubbe.engine.actions import Kind
+from skitgubbe.engine.record import dumps, record_of
 from skitgubbe.engine.rules import Rules
 from skitgubbe.engine.rulesfile import parse_rules_file
-from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS, find_variant
 
 FETCH_TEXT = ("const done = arguments[arguments.length - 1];"
               "fetch(arguments[0]).then((r) => r.text()).then(done, (e) => done('failed: ' + e));")
@@ -177,6 +181,52 @@ def test_a_deals_link_and_a_record_file_replay(server: LiveServer, browsers: lis
     assert len(d.find_elements(By.CSS_SELECTOR, "#replay-table .open-hand")) == 4
     d.find_element(By.ID, "rp-last").click()
     wait(d).until(lambda d: "is the goat" in d.find_element(By.ID, "rp-line").text)
+
+
+def _big_hand_record() -> str:
+    """A goat record for four in which seat 0 picks up whenever it may (most of the time): it
+    ends the deal as the goat holding 34 cards."""
+    rng = random.Random(19)
+    state = State.new(find_variant("goat"), 4, dealer=0, seed=19)
+    while not state.is_over:
+        seat = state.to_act if state.to_act >= 0 else -1
+        if seat == -1:
+            action = state.chance_action(rng)
+        else:
+            legal = state.legal_actions(seat)
+            picks = [a for a in legal if a.kind == Kind.PICK_UP]
+            action = picks[0] if seat == 0 and picks and rng.random() < 0.7 else rng.choice(legal)
+        state.apply(action, seat)
+    assert state.hands[0].bit_count() == 34
+    return dumps(record_of(state))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_big_hand_in_the_replay_stays_on_its_table(server: LiveServer, browsers: list[webdriver.Chrome],  # noqa: F811
+                                                     size: str, tmp_path: Path) -> None:
+    """The replay of a deal whose goat holds 34 cards: every seat's open hand stays inside the
+    replay's table, clear of the step buttons and the "All moves" list below it, which opens."""
+    record = tmp_path / "big.txt"
+    record.write_text(_big_hand_record(), encoding="utf-8")
+    d = open_page(browsers, server, size)
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    d.find_element(By.ID, "record-upload").send_keys(str(record))
+    wait(d).until(lambda d: d.find_element(By.ID, "replay").is_displayed())
+    d.find_element(By.ID, "rp-last").click()
+    wait(d).until(lambda d: "is the goat" in d.find_element(By.ID, "rp-line").text)
+    table = d.find_element(By.ID, "replay-table").rect
+    for plate in d.find_elements(By.CSS_SELECTOR, "#replay-table .plate"):
+        r = plate.rect
+        assert r["y"] + r["height"] <= table["y"] + table["height"] + 1, plate.get_attribute("aria-label")
+    moves = d.find_element(By.CSS_SELECTOR, ".rp-moves-box > summary")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", moves)
+    assert uncovered(d, moves)
+    moves.click()
+    d.find_elements(By.CSS_SELECTOR, "#rp-moves button")[3].click()
+    assert "move 3 of" in d.find_element(By.ID, "rp-pos").text
+    d.find_element(By.ID, "rp-last").click()
+    d.execute_script("document.getElementById('replay-table').scrollIntoView()")
+    shot(d, f"replay-big-hand-{size}")
 
 
 def test_two_tables_are_set_up_from_the_lobby(server: LiveServer, browsers: list[webdriver.Chrome]) -> None:  # noqa: F811

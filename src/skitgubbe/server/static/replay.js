@@ -43,11 +43,12 @@ function draw(animate) {
   const bottomBox = el("div", { class: "seats replay-seats" });  // after the middle, for a phone's column
   order.forEach((seat, k) => {
     const plate = plateEl(seat, ctx);
-    const [x, y] = k === 0 ? [50, 90] : spots[k - 1];
+    const [x, y] = k === 0 ? [50, 96] : spots[k - 1];
     plate.style.setProperty("--x", x.toFixed(1) + "%");
     plate.style.setProperty("--y", y.toFixed(1) + "%");
     if (seat === f.seat) plate.classList.add("just-moved");
     if (k > 0 && y < 25) plate.classList.add("high");
+    if (k === 0) plate.classList.add("low");  // its bottom edge on the table's: it grows upwards
     (k === 0 ? bottomBox : seatBox).append(plate);
   });
   const piles = el("div", { class: "piles" });

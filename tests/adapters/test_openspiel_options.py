@@ -19,6 +19,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 
+from test_openspiel import _states  # noqa: E402
+
 from skitgubbe.adapters import encoding  # noqa: E402
 from skitgubbe.adapters import openspiel as osg  # noqa: E402
 from skitgubbe.adapters.agents import pyspiel_bot  # noqa: E402
@@ -54,24 +56,6 @@ def _play(game: Any, seed: int) -> tuple[Any, list[int], set[int]]:
         else:
             state.apply_action(rng.choice(legal))
     return state, sizes, forced
-
-
-def _states(game: Any, seed: int, every: int) -> list[Any]:
-    """Clones of every ``every``-th state of one random deal, the terminal state last."""
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    out = []
-    i = 0
-    while not state.is_terminal():
-        if i % every == 0:
-            out.append(state.clone())
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-        i += 1
-    out.append(state)
-    return out
 
 
 # -- parameters ---------------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from typing import Any
 
 from ..engine.actions import Action
 from ..engine.base import Phase
+from ..engine.cards import cards_in
 from ..engine.rules import Plays, Rules
 from ..engine.variants import PRESETS, rules_diff
 from ..engine.view import View
@@ -322,20 +323,11 @@ def action_features(view: View, action: Action, prior: tuple[int, int] | None = 
         low = (cards & -cards).bit_length() - 1
         out.append(_A["low_rank"] + low % 13)
         t = _A["trump"]
-        if trump >= 0 and any(cmap[c] < 13 for c in _cards_list(cards)):
+        if trump >= 0 and any(cmap[c] < 13 for c in cards_in(cards)):
             out.append(t)
-        if any(c % 13 == 12 for c in _cards_list(cards)):
+        if any(c % 13 == 12 for c in cards_in(cards)):
             out.append(t + 1)
     out.sort()
-    return out
-
-
-def _cards_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 

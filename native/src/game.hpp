@@ -44,14 +44,14 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis"};
   return names[k];
 }
 
@@ -195,6 +195,8 @@ struct BaseRules {
   static constexpr bool sluff_guard_last_card = false;   // (catsatcards.com's second exception)
   static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
   static constexpr bool pick_top_run = false;            // pick_up = top-run
+  static constexpr bool pick_bottom_play = false;        // pick_up = bottom-play
+  static constexpr bool blamattis = false;               // empty_hand = blamattis
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -281,6 +283,25 @@ struct CatsatcardsFlurstRules : GoatRules {
   static constexpr bool pick_top_run = true;
 };
 
+// The mattis preset (PRESETS["mattis"]): all play with ties replayed, no matching and no sluffing,
+// the leftover hands shown and the trump card turned, no dreck, the trump drawer leads phase two,
+// runs of two or more, the bottom play picked up, and a seat with no cards at the start of phase
+// two a Blåmattis that plays on and first picks up the lowest card on the table (pagat.com,
+// Mattis; phase_two.py Table.start, _lead_two, play and pick_up, seats.py next_active, in_game).
+struct MattisRules : GoatRules {
+  static constexpr bool must_match = false;
+  static constexpr bool sluffing = false;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool expose_leftover = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr int dreck_below = 0;
+  static constexpr int dreck_trump_rank = 0;
+  static constexpr bool trump_drawer_leads = true;
+  static constexpr bool pick_lowest_run = false;
+  static constexpr bool pick_bottom_play = true;
+  static constexpr bool blamattis = true;
+};
+
 template <class R>
 struct Game {
   static constexpr int M = R::kMaxSeats;
@@ -302,6 +323,7 @@ struct Game {
   int32_t action_limit;  // abandon the deal when `actions` reaches it
   int16_t tricks;
   uint16_t pending;      // the seats still to answer in the open sluff window
+  uint16_t blue;         // the Blåmattis seats yet to pick up (empty_hand = blamattis)
   uint8_t stock[kCards];  // the undealt cards in drawing order: stock[stock_top] is drawn next
   int8_t stock_top, stock_end;
   int8_t players, dealer, first_leader, phase, to_act;
@@ -667,15 +689,20 @@ struct Game {
 
   // ---- phase two (phase_two.py, class Table) ----
 
+  // Seats.next_active, Seats.in_game: a seat is in the game while it holds cards or is a
+  // Blåmattis yet to pick up.
+  bool active(int s) const { return hand[s] != 0 || (R::blamattis && (blue >> s & 1)); }
+
   int next_active(int seat) const {
     int s = (seat + 1) % players;
-    while (!hand[s] && s != seat) s = (s + 1) % players;
+    while (!active(s) && s != seat) s = (s + 1) % players;
     return s;
   }
 
   int in_game() const {
     int k = 0;
     for (int s = 0; s < players; ++s) k += hand[s] != 0;
+    if (R::blamattis) k += popcount(blue);
     return k;
   }
 
@@ -691,11 +718,16 @@ struct Game {
     int n = players;
     phase = TWO;
     n_table = 0;
-    for (int i = 0; i < n; ++i) {  // seats without cards are out (empty_hand = safe)
+    for (int i = 0; i < n; ++i) {  // seats without cards are out (safe) or a Blåmattis
       int s = (dealer + 1 + i) % n;
       if (!hand[s]) {
-        out_order[n_out++] = int8_t(s);
-        ev(EV_OUT, s, 0);
+        if (R::blamattis) {
+          blue |= uint16_t(1u << s);
+          ev(EV_BLAMATTIS, s, 0);
+        } else {
+          out_order[n_out++] = int8_t(s);
+          ev(EV_OUT, s, 0);
+        }
       }
     }
     int holding = -1, count = 0;
@@ -705,17 +737,19 @@ struct Game {
         ++count;
       }
     }
-    if (count <= 1) {
+    if (R::blamattis ? (count + popcount(blue) <= 1 || !count) : count <= 1) {
       finish(holding);
       return;
     }
     if (!hand[lead]) lead = next_active(lead);
-    lead_two(lead, count);
+    lead_two(lead, R::blamattis ? count + popcount(blue) : count);  // Seats.in_game
   }
 
   void lead_two(int lead, int active) {  // Table._lead_two
     kill_at = int8_t(active);
     n_table = 0;
+    if (R::blamattis)  // a Blåmattis has nothing to lead: the next seat in the game leads
+      while (blue >> lead & 1) lead = next_active(lead);
     to_act = int8_t(lead);
   }
 
@@ -758,6 +792,10 @@ struct Game {
         if (phase == OVER) return;
       }
       lead_two(hand[s] ? s : next_active(s), in_game());
+      return;
+    }
+    if (R::blamattis && blue) {
+      to_act = int8_t(next_active(s));
       return;
     }
     int nxt = s + 1 < players ? s + 1 : 0;
@@ -810,7 +848,25 @@ struct Game {
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
-    if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
+    if (R::blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
+      blue ^= uint16_t(1u << s);
+      take = table[0] & (~table[0] + 1);
+      table[0] ^= take;
+      if (!table[0]) {
+        for (int i = 1; i < n_table; ++i) {
+          table[i - 1] = table[i];
+          table_owner[i - 1] = table_owner[i];
+        }
+        --n_table;
+      }
+    } else if (R::pick_bottom_play) {  // the bottom play
+      take = table[0];
+      for (int i = 1; i < n_table; ++i) {
+        table[i - 1] = table[i];
+        table_owner[i - 1] = table_owner[i];
+      }
+      --n_table;
+    } else if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
       take = table[n_table - 1];
       int lo = lowest(take);
       int j = n_table - 2;
@@ -877,6 +933,10 @@ struct Game {
         if (pending >> s & 1) out[k++] = code_of(PASS, 0);
       }
     } else if (phase == TWO) {
+      if (R::blamattis && n_table && (blue >> s & 1)) {  // a Blåmattis must pick up
+        out[k++] = code_of(PICK_UP, 0);
+        return k;
+      }
       uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
       if (R::runs) {
         k = append_runs(m, out, k);
@@ -915,6 +975,7 @@ struct Game {
       int i = rng.below(ks + 1);  // the seat asked is pending: it may pass
       return i < ks ? code_of(SLUFF, bit(nth_bit(sl, i))) : code_of(PASS, 0);
     }
+    if (R::blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
     uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
     if (R::runs) {
       int k = count_runs(m);
@@ -1017,6 +1078,7 @@ using Catsatcards = Game<CatsatcardsRules>;
 using TwoPlayer = Game<TwoPlayerRules>;
 using Howell = Game<HowellRules>;
 using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
+using Mattis = Game<MattisRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,6 +1,6 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
-// TwoPlayerState, HowellState, CatsatcardsFlurstState).  The typed surface is in ../skitgubbe_native.pyi;
+// TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -53,6 +53,11 @@ struct Preset<sg::CatsatcardsFlurstRules> {
   static constexpr const char* name = "catsatcards-flurst";
 };
 
+template <>
+struct Preset<sg::MattisRules> {
+  static constexpr const char* name = "mattis";
+};
+
 template <class R>
 void check_players(int players) {
   if (players < R::kMinSeats || players > R::kMaxSeats)
@@ -71,9 +76,10 @@ auto with_rules(const std::string& preset, F&& f) {
   if (preset == "two-player") return f(sg::TwoPlayerRules{});
   if (preset == "howell") return f(sg::HowellRules{});
   if (preset == "catsatcards-flurst") return f(sg::CatsatcardsFlurstRules{});
+  if (preset == "mattis") return f(sg::MattisRules{});
   throw std::invalid_argument(
-      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell and "
-      "catsatcards-flurst, not " +
+      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell, "
+      "catsatcards-flurst and mattis, not " +
       preset);
 }
 
@@ -328,19 +334,21 @@ void bind_batch(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2), howell (3-6, one pack) and catsatcards-flurst (4-5) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5) and mattis (3-8) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
   m.attr("TWO_PLAYER_STATE_BYTES") = int(sizeof(sg::TwoPlayer));
   m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
   m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
+  m.attr("MATTIS_STATE_BYTES") = int(sizeof(sg::Mattis));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
   bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
   bind_state<sg::HowellRules>(m, "HowellState");
   bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
+  bind_state<sg::MattisRules>(m, "MattisState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");

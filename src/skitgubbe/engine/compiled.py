@@ -28,6 +28,11 @@ orders.  The presets and their rule sources:
   sluffed, the second sluffing exception in place of the last-trick one, the trump card shown,
   dreck that does not share out evenly killed with the first trick (a ``dreck-aside`` event), the
   top play picked up with its downward run; docs/rulings.md C2, C4).
+- ``mattis``, 3 to 8 seats: pagat.com, Mattis (the rules of play, and "Blåmattis"): all play with
+  ties replayed, no matching and no sluffing, the leftover hands shown, the trump card turned, no
+  dreck, the trump drawer leads phase two, runs of two or more, the bottom play picked up, and a
+  seat with no cards at the start of phase two a Blåmattis (a ``blamattis`` event) that stays in
+  the game and at its first turn with cards on the table must pick up the lowest card there.
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -88,14 +93,14 @@ _CARDS = (1 << CARD_BITS) - 1
 
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
-    "howell": (3, 6), "catsatcards-flurst": (4, 5),
+    "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
 _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
-    "catsatcards-flurst": "CatsatcardsFlurstState",
+    "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -104,6 +109,7 @@ _BYTES: dict[str, str] = {
     "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
     "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
     "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
+    "MattisState": "MATTIS_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 

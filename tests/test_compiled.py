@@ -54,7 +54,7 @@ TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3
           ("two-player", 2, 400), ("howell", 3, 300), ("howell", 4, 250), ("howell", 5, 200),
           ("howell", 6, 200), ("catsatcards-flurst", 4, 250), ("catsatcards-flurst", 5, 200),
           ("mattis", 3, 300), ("mattis", 4, 150), ("mattis", 5, 100), ("mattis", 6, 80), ("mattis", 7, 60),
-          ("mattis", 8, 60)]
+          ("mattis", 8, 60), ("atlanta", 3, 300)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
@@ -63,6 +63,8 @@ FEATURES: dict[str, tuple[str, ...]] = {
     "howell": ("trump set aside at the deal", "ace lost in phase one", "war", "sluff", "dreck"),
     "catsatcards-flurst": ("sluff", "war", "dreck-aside", "several plays picked up"),
     "mattis": ("war", "exposed", "blamattis", "a Blåmattis picks up", "a run of two picked up"),
+    "atlanta": ("war", "sluff", "a seat sluffs again in its occasion", "dreck", "several plays picked up",
+                "exposed"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
@@ -76,17 +78,23 @@ class Reached:
     the avstickshög's rule), ``"several plays picked up"`` (one pick-up takes two or more plays: a
     run continued across plays, ``top-run`` or ``lowest-run``), ``"a run of two picked up"`` (one
     pick-up takes exactly one play of two cards), ``"a Blåmattis picks up"`` (a seat that started
-    phase two with no cards picks up one card: the lowest on the table)."""
+    phase two with no cards picks up one card: the lowest on the table), ``"a seat sluffs again in
+    its occasion"`` (a sluff right after a sluff of the same seat: one occasion, ``sluff_once``)."""
 
     def __init__(self, seen: Counter[str]) -> None:
         self.seen = seen
         self.plays: list[tuple[int, int]] = []  # (seat, rank) of the phase-one trick
         self.table: list[int] = []  # the phase-two plays on the table (card sets)
         self.blue: set[int] = set()  # the Blåmattis seats yet to pick up
+        self.sluffer = -1  # the seat whose sluff was the last step, -1 if the last step was no sluff
 
     def __call__(self, action: Action, events: tuple[Event, ...]) -> None:
         seen = self.seen
         kinds = [e.kind for e in events]
+        sluffer = events[0].seat if events and events[0].kind == "sluff" else -1
+        if sluffer >= 0 and sluffer == self.sluffer:
+            seen["a seat sluffs again in its occasion"] += 1
+        self.sluffer = sluffer
         for e in events:
             seen[e.kind] += 1
             if e.kind in ("play", "stock"):
@@ -158,7 +166,8 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
                                                 ("catsatcards", 3), ("two-player", 2), ("howell", 5),
-                                                ("catsatcards-flurst", 4), ("mattis", 5)])
+                                                ("catsatcards-flurst", 4), ("mattis", 5),
+                                                ("atlanta", 3)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -324,7 +333,7 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
                                                 ("catsatcards", 3), ("two-player", 2), ("howell", 3),
                                                 ("howell", 6), ("catsatcards-flurst", 4),
                                                 ("catsatcards-flurst", 5), ("mattis", 3),
-                                                ("mattis", 8)])
+                                                ("mattis", 8), ("atlanta", 3)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals

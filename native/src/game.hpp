@@ -196,7 +196,11 @@ struct BaseRules {
   static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
   static constexpr bool pick_top_run = false;            // pick_up = top-run
   static constexpr bool pick_bottom_play = false;        // pick_up = bottom-play
+  static constexpr bool sluff_guard_high = true;         // (where sluffing is allowed at all)
   static constexpr bool blamattis = false;               // empty_hand = blamattis
+  static constexpr bool sluff_after_play = false;        // sluff only after playing to the trick
+  static constexpr bool sluff_once = false;              // one sluffing occasion a trick
+  static constexpr bool sluff_losing_only = false;       // sluff only ranks losing the trick
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -302,8 +306,41 @@ struct MattisRules : GoatRules {
   static constexpr bool blamattis = true;
 };
 
+// The atlanta preset (PRESETS["atlanta"]): three-player Mattis as pagat.com's Atlanta variation
+// plays it: all play with compulsory ties (match if you can), the dreck, runs, the lowest run
+// picked up (goat's), with sluffing only after playing to the trick, on one occasion a trick and
+// only of ranks losing it, without goat's two restrictions; the leftover hands shown, the trump
+// card turned, the trump drawer leads phase two (phase_one.py Trick.sluffable and sluff).
+struct AtlantaRules : GoatRules {
+  static constexpr int kMinSeats = 3;
+  static constexpr int kMaxSeats = 3;
+  static constexpr bool sluff_guard_high = false;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool sluff_after_play = true;
+  static constexpr bool sluff_once = true;
+  static constexpr bool sluff_losing_only = true;
+  static constexpr bool expose_leftover = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr bool trump_drawer_leads = true;
+};
+
+// What the sluffing restrictions of sluff_after_play, sluff_once and sluff_losing_only keep of the
+// trick (Trick.sluffed, occasion, occasion_hand, tie_rank, and the seats in its rounds): a base of
+// Game, empty (no bytes) for the presets without them.
+template <bool kOn>
+struct SluffMemory {};
+template <>
+struct SluffMemory<true> {
+  uint64_t occasion_hand;  // the occasion's seat's hand when it began (only these may be sluffed)
+  uint16_t sluffed;        // the seats that have sluffed into the trick
+  uint16_t played;         // the seats that have played (or turned up) a card in the trick
+  int8_t occasion;         // the seat whose sluffing occasion is under way, -1 for none
+  int8_t tie_rank;         // the tied rank that started the current war round, 0 for none
+};
+
 template <class R>
-struct Game {
+struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losing_only> {
+  static constexpr bool kSluffMemory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
 
@@ -392,6 +429,13 @@ struct Game {
     winner = -1;
     pending = 0;
     last_put = -1;
+    if constexpr (kSluffMemory) {
+      this->sluffed = 0;
+      this->played = 0;
+      this->occasion = -1;
+      this->occasion_hand = 0;
+      this->tie_rank = 0;
+    }
   }
 
   void start_trick(int lead) {  // Trick.start
@@ -462,8 +506,19 @@ struct Game {
     if (!R::sluffing || phase != ONE || !trick_cards) return 0;
     uint64_t m = hand[s] & trick_ranks;
     if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
+    if constexpr (kSluffMemory) {
+      if (R::sluff_once && m && (this->sluffed >> s & 1)) {
+        if (this->occasion != s) return 0;
+        m &= this->occasion_hand;  // not the cards drawn to replace this occasion's sluffs
+      }
+      if (R::sluff_after_play && m && !(this->played >> s & 1)) return 0;
+      if (R::sluff_losing_only && m) {  // Trick._winning_rank
+        int r = n_round_cards ? round_high : this->tie_rank;
+        if (r) m &= ~rank_mask(r);
+      }
+    }
     if (!m || winner >= 0) return m;
-    if (round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
+    if (R::sluff_guard_high && round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
     bool last = stock_count() <= kSpare;  // the stock cannot replace a sluffed card
     if (R::sluff_guard_last && m && last && contender(s)) return 0;
     // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
@@ -514,6 +569,7 @@ struct Game {
     trick_ranks |= rank_mask(rank_of(c));
     contributed[s] |= bit(c);
     if (R::sluff_last_rank) last_put = int8_t(c);
+    if constexpr (kSluffMemory) this->played |= uint16_t(1u << s);
     int r = rank_of(c);
     if (power(r) > power(round_high)) round_high = int8_t(r);
     if (round_pos == n_round_seats) resolve_round();
@@ -539,6 +595,7 @@ struct Game {
       return;
     }
     ev(R::all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
+    if constexpr (kSluffMemory) this->tie_rank = round_high;
     for (int j = 0; j < k; ++j) round_seat[j] = top[j];
     n_round_seats = int8_t(k);
     round_pos = 0;
@@ -557,6 +614,11 @@ struct Game {
   }
 
   void sluff(int s, int c) {  // Trick.sluff
+    if constexpr (kSluffMemory) {
+      if (this->occasion != s) this->occasion_hand = hand[s];  // the hand before this sluff
+      this->sluffed |= uint16_t(1u << s);
+      this->occasion = int8_t(s);
+    }
     hand[s] ^= bit(c);
     known[s] &= ~bit(c);
     trick_cards |= bit(c);
@@ -1006,14 +1068,19 @@ struct Game {
         play_two(s, cards);
       else
         pick_up(s);
-    } else if (kind == PLAY) {
-      play_one(s, lowest(cards));
-    } else if (kind == STOCK) {
-      play_one(s, -1);
-    } else if (kind == SLUFF) {
-      sluff(s, lowest(cards));
     } else {
-      pass(s);
+      if constexpr (kSluffMemory) {  // a sluffing occasion ends when anything else happens
+        if (this->occasion >= 0 && (s != this->occasion || kind != SLUFF)) this->occasion = -1;
+      }
+      if (kind == PLAY) {
+        play_one(s, lowest(cards));
+      } else if (kind == STOCK) {
+        play_one(s, -1);
+      } else if (kind == SLUFF) {
+        sluff(s, lowest(cards));
+      } else {
+        pass(s);
+      }
     }
     after_step();
   }
@@ -1079,6 +1146,7 @@ using TwoPlayer = Game<TwoPlayerRules>;
 using Howell = Game<HowellRules>;
 using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
 using Mattis = Game<MattisRules>;
+using Atlanta = Game<AtlantaRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,6 +1,7 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
-// TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState).  The typed surface is in ../skitgubbe_native.pyi;
+// TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState,
+// AtlantaState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -57,6 +58,10 @@ template <>
 struct Preset<sg::MattisRules> {
   static constexpr const char* name = "mattis";
 };
+template <>
+struct Preset<sg::AtlantaRules> {
+  static constexpr const char* name = "atlanta";
+};
 
 template <class R>
 void check_players(int players) {
@@ -77,9 +82,10 @@ auto with_rules(const std::string& preset, F&& f) {
   if (preset == "howell") return f(sg::HowellRules{});
   if (preset == "catsatcards-flurst") return f(sg::CatsatcardsFlurstRules{});
   if (preset == "mattis") return f(sg::MattisRules{});
+  if (preset == "atlanta") return f(sg::AtlantaRules{});
   throw std::invalid_argument(
       "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell, "
-      "catsatcards-flurst and mattis, not " +
+      "catsatcards-flurst, mattis and atlanta, not " +
       preset);
 }
 
@@ -334,7 +340,7 @@ void bind_batch(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5) and mattis (3-8) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8) and atlanta (3) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
@@ -342,6 +348,7 @@ NB_MODULE(skitgubbe_native, m) {
   m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
   m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
   m.attr("MATTIS_STATE_BYTES") = int(sizeof(sg::Mattis));
+  m.attr("ATLANTA_STATE_BYTES") = int(sizeof(sg::Atlanta));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
@@ -349,6 +356,7 @@ NB_MODULE(skitgubbe_native, m) {
   bind_state<sg::HowellRules>(m, "HowellState");
   bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
   bind_state<sg::MattisRules>(m, "MattisState");
+  bind_state<sg::AtlantaRules>(m, "AtlantaState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");

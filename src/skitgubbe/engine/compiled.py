@@ -33,6 +33,13 @@ orders.  The presets and their rule sources:
   dreck, the trump drawer leads phase two, runs of two or more, the bottom play picked up, and a
   seat with no cards at the start of phase two a Blåmattis (a ``blamattis`` event) that stays in
   the game and at its first turn with cards on the table must pick up the lowest card there.
+- ``atlanta``, 3 seats: pagat.com, Mattis, "Atlanta Variation" (phase one 3 for the sluffing):
+  all play with compulsory ties (match if you can), sluffing only after playing to the trick, on
+  one occasion a trick (one card after another, until that seat or another does anything else)
+  and only of ranks losing the trick (during a war the tied rank until the war round has a card),
+  without goat's two sluffing restrictions; the dreck, runs and the lowest run picked up with the
+  plays that continue it, as in ``goat``; the leftover hands shown, the trump card turned, the
+  trump drawer leads phase two.
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -94,6 +101,7 @@ _CARDS = (1 << CARD_BITS) - 1
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
     "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
+    "atlanta": (3, 3),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
@@ -101,6 +109,7 @@ _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
     "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
+    "atlanta": "AtlantaState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -109,7 +118,7 @@ _BYTES: dict[str, str] = {
     "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
     "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
     "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
-    "MattisState": "MATTIS_STATE_BYTES",
+    "MattisState": "MATTIS_STATE_BYTES", "AtlantaState": "ATLANTA_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 

@@ -44,14 +44,14 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_SPLIT, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis", "split"};
   return names[k];
 }
 
@@ -201,6 +201,7 @@ struct BaseRules {
   static constexpr bool sluff_after_play = false;        // sluff only after playing to the trick
   static constexpr bool sluff_once = false;              // one sluffing occasion a trick
   static constexpr bool sluff_losing_only = false;       // sluff only ranks losing the trick
+  static constexpr bool skip_empty = false;              // stock_end = skip-empty (Koira)
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -324,6 +325,28 @@ struct AtlantaRules : GoatRules {
   static constexpr bool trump_drawer_leads = true;
 };
 
+// The koira preset (PRESETS["koira"]): mattis without the Blåmattis (a seat with no cards at the
+// start of phase two is safe), and once the stock is gone phase one plays on among the seats still
+// holding cards: a trick's seats are those holding cards, a tie that a tied seat cannot settle
+// splits the trick among the tied seats' piles (a chance action, `split` events), and when at most
+// one seat holds cards it takes them into its pile and phase one ends (pagat.com, Koira;
+// phase_one.py Trick.start, _advance_one, _next_trick, _split_trick, _last_holder_collects,
+// give_chance; rulings K1, K2).
+struct KoiraRules : MattisRules {
+  static constexpr bool blamattis = false;
+  static constexpr bool skip_empty = true;
+};
+
+// Koira's split: the cards of the chance deal that waits (Trick.chance_cards; its seats are kept in
+// Game::needy) and the rounds of the trick so far; empty for the other presets.
+template <bool kOn>
+struct SplitMemory {};
+template <>
+struct SplitMemory<true> {
+  uint64_t chance_cards;
+  int16_t n_rounds;
+};
+
 // What the sluffing restrictions of sluff_after_play, sluff_once and sluff_losing_only keep of the
 // trick (Trick.sluffed, occasion, occasion_hand, tie_rank, and the seats in its rounds): a base of
 // Game, empty (no bytes) for the presets without them.
@@ -339,7 +362,8 @@ struct SluffMemory<true> {
 };
 
 template <class R>
-struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losing_only> {
+struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losing_only>,
+              SplitMemory<R::skip_empty> {
   static constexpr bool kSluffMemory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
@@ -441,6 +465,24 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   void start_trick(int lead) {  // Trick.start
     clear_trick();
     leader = int8_t(lead);
+    if constexpr (R::skip_empty) {
+      this->n_rounds = 1;
+      if (stock_top == stock_end) {  // once the stock is gone, seats without cards are skipped
+        int k = 0;
+        for (int i = 0; i < players; ++i) {
+          int s = (lead + i) % players;
+          if (hand[s]) round_seat[k++] = int8_t(s);
+        }
+        n_round_seats = int8_t(k);
+        if (k < 2) {
+          last_holder_collects();
+          return;
+        }
+        round_pos = 0;
+        advance_one();
+        return;
+      }
+    }
     if (R::all_play) {
       for (int i = 0; i < players; ++i) round_seat[i] = int8_t((lead + i) % players);
       n_round_seats = players;
@@ -451,6 +493,34 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
     round_pos = 0;
     advance_one();
+  }
+
+  // Koira, once at most one seat holds cards: its cards go to its pile and phase one is over
+  // (Trick._last_holder_collects; ruling K1).
+  void last_holder_collects() {
+    for (int s = 0; s < players; ++s) {
+      if (hand[s]) {
+        pile[s] |= hand[s];
+        ev(EV_WIN, s, hand[s]);
+        hand[s] = 0;
+      }
+    }
+    round_seat[0] = leader;
+    n_round_seats = 1;
+    round_pos = 0;
+    end_phase_one();
+  }
+
+  // Trick._next_trick: Koira's leader without cards once the stock is gone passes the lead on.
+  void next_trick(int lead) {
+    if constexpr (R::skip_empty) {
+      if (!hand[lead] && stock_top == stock_end) {
+        int nxt = (lead + 1) % players;
+        while (nxt != lead && !hand[nxt]) nxt = (nxt + 1) % players;
+        lead = nxt;
+      }
+    }
+    start_trick(lead);
   }
 
   void advance_one() {  // Trick._advance_one
@@ -465,6 +535,16 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     int s = round_seat[round_pos];
     // the last stock card cannot be turned up (it is the trump card)
     if (!hand[s] && !(stock_count() > kSpare)) {
+      if constexpr (R::skip_empty) {
+        if (this->n_rounds > 1) {  // Trick._split_trick: a tied seat ran out settling the tie
+          for (int i = 0; i < n_round_seats; ++i) needy[i] = round_seat[i];
+          n_needy = int8_t(n_round_seats);
+          this->chance_cards = trick_cards;
+          phase = DRECK_DEAL;
+          to_act = kChance;
+          return;
+        }
+      }
       end_phase_one();
       return;
     }
@@ -596,6 +676,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
     ev(R::all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
     if constexpr (kSluffMemory) this->tie_rank = round_high;
+    if constexpr (R::skip_empty) ++this->n_rounds;
     for (int j = 0; j < k; ++j) round_seat[j] = top[j];
     n_round_seats = int8_t(k);
     round_pos = 0;
@@ -647,7 +728,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     last_winner = int8_t(w);
     ++tricks;
     ev(EV_WIN, w, trick_cards);
-    start_trick(w);
+    next_trick(w);
   }
 
   void end_phase_one() {  // Trick._end_phase_one
@@ -1085,9 +1166,44 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     after_step();
   }
 
-  // The chance action: deal the dreck in `order` (k cards, exactly the dreck; unchecked).
+  // The cards the chance action must order: the dreck, or Koira's split (State.pending_deal).
+  uint64_t pending_deal() const {
+    if constexpr (R::skip_empty) {
+      if (this->chance_cards) return this->chance_cards;
+    }
+    return dreck;
+  }
+
+  // Koira's split in `order` round the tied seats' piles, then the next trick
+  // (Trick.give_chance with chance_to_piles).
+  void give_split(const uint8_t* order, int k) {
+    uint64_t got[M] = {};
+    for (int i = 0; i < k; ++i) got[i % n_needy] |= bit(order[i]);
+    for (int j = 0; j < n_needy; ++j) {
+      pile[needy[j]] |= got[j];
+      ev(EV_SPLIT, needy[j], got[j]);
+    }
+    int first = needy[0];
+    if constexpr (R::skip_empty) this->chance_cards = 0;
+    n_needy = 0;
+    phase = ONE;
+    ++tricks;
+    last_winner = int8_t(first);
+    for (int s = 0; s < M; ++s) contributed[s] = 0;
+    next_trick(first);
+  }
+
+  // The chance action: deal the dreck (or Koira's split) in `order` (k cards, exactly
+  // pending_deal(); unchecked).
   void deal_chance(const uint8_t* order, int k) {
     ++actions;
+    if constexpr (R::skip_empty) {
+      if (this->chance_cards) {
+        give_split(order, k);
+        after_step();
+        return;
+      }
+    }
     give_dreck(order, k);
     after_step();
   }
@@ -1095,7 +1211,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   void random_chance(Rng& rng) {
     uint8_t order[kCards];
     int k = 0;
-    for (uint64_t m = dreck; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+    for (uint64_t m = pending_deal(); m; m &= m - 1) order[k++] = uint8_t(lowest(m));
     for (int i = k - 1; i > 0; --i) {  // Fisher-Yates
       int j = rng.below(i + 1);
       uint8_t t = order[i];
@@ -1147,6 +1263,7 @@ using Howell = Game<HowellRules>;
 using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
 using Mattis = Game<MattisRules>;
 using Atlanta = Game<AtlantaRules>;
+using Koira = Game<KoiraRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,17 +1,20 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
 // covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
-// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5), making
+// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5, `mattis`
+// and `koira` at 3 to 8, `atlanta` at 3), making
 // the same decisions as the Python engine (src/skitgubbe/engine/state.py, phase_one.py class
 // Trick, phase_two.py class Table, stock.py class Undealt) under those presets' options.  Each
 // function names the Python method it mirrors; the rules are a policy class (PagatRules,
-// GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules) of
+// GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules, MattisRules,
+// AtlantaRules, KoiraRules) of
 // compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
 // (the pagat preset), "Myllymatti" and "Two Player Game";
 // the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
 // Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
-// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part".
+// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part"; pagat.com,
+// Mattis (with "Blåmattis" and the "Atlanta Variation") and Koira.
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.

@@ -10,7 +10,8 @@ timed rounds, each at least ``--seconds`` long):
   and dreck orders included) played in C++ by :func:`skitgubbe.engine.compiled.random_playouts`,
   many deals per call;
 * ``python P Np`` and ``compiled P Np`` for each newer compiled preset at its usual table
-  (:data:`NEWER`: myllymatti 3p, catsatcards 3p, two-player 2p, howell 4p, catsatcards-flurst 4p),
+  (:data:`NEWER`: myllymatti 3p, catsatcards 3p, two-player 2p, howell 4p, catsatcards-flurst 4p, mattis 4p,
+  atlanta 3p, koira 4p),
   measured the same two ways;
 * ``compiled pagat 3p, one call a deal``: ``CompiledState.new(..., seed=k)`` (the Python shuffle)
   then ``play_random`` for each deal: what one Python call per deal costs on top;
@@ -40,7 +41,8 @@ from skitgubbe.engine import compiled
 from skitgubbe.engine.variants import PRESETS
 
 PAGAT = PRESETS["pagat"]
-NEWER = [("myllymatti", 3), ("catsatcards", 3), ("two-player", 2), ("howell", 4), ("catsatcards-flurst", 4)]
+NEWER = [("myllymatti", 3), ("catsatcards", 3), ("two-player", 2), ("howell", 4), ("catsatcards-flurst", 4),
+         ("mattis", 4), ("atlanta", 3), ("koira", 4)]
 """The newer compiled presets, each at its usual table (variants.USUAL_PLAYERS)."""
 
 

@@ -52,7 +52,10 @@ TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3
           ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125),
           ("myllymatti", 2, 200), ("myllymatti", 3, 200), ("myllymatti", 4, 200), ("catsatcards", 3, 400),
           ("two-player", 2, 400), ("howell", 3, 300), ("howell", 4, 250), ("howell", 5, 200),
-          ("howell", 6, 200), ("catsatcards-flurst", 4, 250), ("catsatcards-flurst", 5, 200)]
+          ("howell", 6, 200), ("catsatcards-flurst", 4, 250), ("catsatcards-flurst", 5, 200),
+          ("mattis", 3, 300), ("mattis", 4, 150), ("mattis", 5, 100), ("mattis", 6, 80), ("mattis", 7, 60),
+          ("mattis", 8, 60), ("atlanta", 3, 300), ("koira", 3, 120), ("koira", 4, 80), ("koira", 5, 60),
+          ("koira", 6, 50), ("koira", 7, 40), ("koira", 8, 40)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
@@ -60,6 +63,10 @@ FEATURES: dict[str, tuple[str, ...]] = {
     "two-player": ("reserve-draw", "kill", "pick-up"),
     "howell": ("trump set aside at the deal", "ace lost in phase one", "war", "sluff", "dreck"),
     "catsatcards-flurst": ("sluff", "war", "dreck-aside", "several plays picked up"),
+    "mattis": ("war", "exposed", "blamattis", "a Blåmattis picks up", "a run of two picked up"),
+    "atlanta": ("war", "sluff", "a seat sluffs again in its occasion", "dreck", "several plays picked up",
+                "exposed"),
+    "koira": ("war", "split", "the last holder collects", "a run of two picked up"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
@@ -71,18 +78,32 @@ class Reached:
     ace while another seat played one: aces low), ``"trump set aside at the deal"`` (the trump
     turned with no seat holding it), ``"picked up a last card led"`` (a pick-up that ends the deal:
     the avstickshög's rule), ``"several plays picked up"`` (one pick-up takes two or more plays: a
-    run continued across plays, ``top-run`` or ``lowest-run``)."""
+    run continued across plays, ``top-run`` or ``lowest-run``), ``"a run of two picked up"`` (one
+    pick-up takes exactly one play of two cards), ``"a Blåmattis picks up"`` (a seat that started
+    phase two with no cards picks up one card: the lowest on the table), ``"a seat sluffs again in
+    its occasion"`` (a sluff right after a sluff of the same seat: one occasion, ``sluff_once``),
+    ``"the last holder collects"`` (a phase-one ``win`` of cards never put into the trick: Koira's
+    last seat holding cards takes them into its pile, ruling K1)."""
 
     def __init__(self, seen: Counter[str]) -> None:
         self.seen = seen
         self.plays: list[tuple[int, int]] = []  # (seat, rank) of the phase-one trick
+        self.trick = 0  # the cards put into the phase-one trick (card set)
         self.table: list[int] = []  # the phase-two plays on the table (card sets)
+        self.blue: set[int] = set()  # the Blåmattis seats yet to pick up
+        self.sluffer = -1  # the seat whose sluff was the last step, -1 if the last step was no sluff
 
     def __call__(self, action: Action, events: tuple[Event, ...]) -> None:
         seen = self.seen
         kinds = [e.kind for e in events]
+        sluffer = events[0].seat if events and events[0].kind == "sluff" else -1
+        if sluffer >= 0 and sluffer == self.sluffer:
+            seen["a seat sluffs again in its occasion"] += 1
+        self.sluffer = sluffer
         for e in events:
             seen[e.kind] += 1
+            if e.kind in ("play", "stock", "sluff"):
+                self.trick |= e.cards
             if e.kind in ("play", "stock"):
                 self.plays.append((e.seat, rank_of(e.cards.bit_length() - 1)))
             elif e.kind in ("win", "end-one"):
@@ -91,7 +112,12 @@ class Reached:
                     others = [r for s, r in self.plays if s != e.seat]
                     if 14 in others and 14 not in mine:
                         seen["ace lost in phase one"] += 1
+                    if e.cards & ~self.trick:
+                        seen["the last holder collects"] += 1
                 self.plays = []
+                self.trick = 0
+            elif e.kind == "blamattis":
+                self.blue.add(e.seat)
             elif e.kind == "trump" and e.seat < 0:
                 seen["trump set aside at the deal"] += 1
             elif e.kind == "lead":
@@ -102,7 +128,13 @@ class Reached:
                 taken = [p for p in self.table if not p & ~e.cards]
                 if len(taken) >= 2:
                     seen["several plays picked up"] += 1
-                self.table = [p for p in self.table if p & ~e.cards]
+                if taken == [e.cards] and e.cards.bit_count() == 2:
+                    seen["a run of two picked up"] += 1
+                if e.seat in self.blue:
+                    self.blue.discard(e.seat)
+                    if e.cards.bit_count() == 1:
+                        seen["a Blåmattis picks up"] += 1
+                self.table = [p & ~e.cards for p in self.table if p & ~e.cards]
         if "pick-up" in kinds and "loser" in kinds:
             seen["picked up a last card led"] += 1
 
@@ -144,7 +176,8 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 @needs_native
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
                                                 ("catsatcards", 3), ("two-player", 2), ("howell", 5),
-                                                ("catsatcards-flurst", 4)])
+                                                ("catsatcards-flurst", 4), ("mattis", 5),
+                                                ("atlanta", 3), ("koira", 4)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -309,7 +342,9 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("goat", 3), ("goat", 8),
                                                 ("catsatcards", 3), ("two-player", 2), ("howell", 3),
                                                 ("howell", 6), ("catsatcards-flurst", 4),
-                                                ("catsatcards-flurst", 5)])
+                                                ("catsatcards-flurst", 5), ("mattis", 3),
+                                                ("mattis", 8), ("atlanta", 3), ("koira", 3),
+                                                ("koira", 8)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals

@@ -1,17 +1,20 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
 // covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
-// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5), making
+// `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5, `mattis`
+// and `koira` at 3 to 8, `atlanta` at 3), making
 // the same decisions as the Python engine (src/skitgubbe/engine/state.py, phase_one.py class
 // Trick, phase_two.py class Table, stock.py class Undealt) under those presets' options.  Each
 // function names the Python method it mirrors; the rules are a policy class (PagatRules,
-// GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules) of
+// GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules, MattisRules,
+// AtlantaRules, KoiraRules) of
 // compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
 // (the pagat preset), "Myllymatti" and "Two Player Game";
 // the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
 // Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
-// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part".
+// and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part"; pagat.com,
+// Mattis (with "Blåmattis" and the "Atlanta Variation") and Koira.
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
@@ -44,14 +47,14 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_SPLIT, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis", "split"};
   return names[k];
 }
 
@@ -195,6 +198,13 @@ struct BaseRules {
   static constexpr bool sluff_guard_last_card = false;   // (catsatcards.com's second exception)
   static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
   static constexpr bool pick_top_run = false;            // pick_up = top-run
+  static constexpr bool pick_bottom_play = false;        // pick_up = bottom-play
+  static constexpr bool sluff_guard_high = true;         // (where sluffing is allowed at all)
+  static constexpr bool blamattis = false;               // empty_hand = blamattis
+  static constexpr bool sluff_after_play = false;        // sluff only after playing to the trick
+  static constexpr bool sluff_once = false;              // one sluffing occasion a trick
+  static constexpr bool sluff_losing_only = false;       // sluff only ranks losing the trick
+  static constexpr bool skip_empty = false;              // stock_end = skip-empty (Koira)
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -281,8 +291,83 @@ struct CatsatcardsFlurstRules : GoatRules {
   static constexpr bool pick_top_run = true;
 };
 
+// The mattis preset (PRESETS["mattis"]): all play with ties replayed, no matching and no sluffing,
+// the leftover hands shown and the trump card turned, no dreck, the trump drawer leads phase two,
+// runs of two or more, the bottom play picked up, and a seat with no cards at the start of phase
+// two a Blåmattis that plays on and first picks up the lowest card on the table (pagat.com,
+// Mattis; phase_two.py Table.start, _lead_two, play and pick_up, seats.py next_active, in_game).
+struct MattisRules : GoatRules {
+  static constexpr bool must_match = false;
+  static constexpr bool sluffing = false;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool expose_leftover = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr int dreck_below = 0;
+  static constexpr int dreck_trump_rank = 0;
+  static constexpr bool trump_drawer_leads = true;
+  static constexpr bool pick_lowest_run = false;
+  static constexpr bool pick_bottom_play = true;
+  static constexpr bool blamattis = true;
+};
+
+// The atlanta preset (PRESETS["atlanta"]): three-player Mattis as pagat.com's Atlanta variation
+// plays it: all play with compulsory ties (match if you can), the dreck, runs, the lowest run
+// picked up (goat's), with sluffing only after playing to the trick, on one occasion a trick and
+// only of ranks losing it, without goat's two restrictions; the leftover hands shown, the trump
+// card turned, the trump drawer leads phase two (phase_one.py Trick.sluffable and sluff).
+struct AtlantaRules : GoatRules {
+  static constexpr int kMinSeats = 3;
+  static constexpr int kMaxSeats = 3;
+  static constexpr bool sluff_guard_high = false;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool sluff_after_play = true;
+  static constexpr bool sluff_once = true;
+  static constexpr bool sluff_losing_only = true;
+  static constexpr bool expose_leftover = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr bool trump_drawer_leads = true;
+};
+
+// The koira preset (PRESETS["koira"]): mattis without the Blåmattis (a seat with no cards at the
+// start of phase two is safe), and once the stock is gone phase one plays on among the seats still
+// holding cards: a trick's seats are those holding cards, a tie that a tied seat cannot settle
+// splits the trick among the tied seats' piles (a chance action, `split` events), and when at most
+// one seat holds cards it takes them into its pile and phase one ends (pagat.com, Koira;
+// phase_one.py Trick.start, _advance_one, _next_trick, _split_trick, _last_holder_collects,
+// give_chance; rulings K1, K2).
+struct KoiraRules : MattisRules {
+  static constexpr bool blamattis = false;
+  static constexpr bool skip_empty = true;
+};
+
+// Koira's split: the cards of the chance deal that waits (Trick.chance_cards; its seats are kept in
+// Game::needy) and the rounds of the trick so far; empty for the other presets.
+template <bool kOn>
+struct SplitMemory {};
+template <>
+struct SplitMemory<true> {
+  uint64_t chance_cards;
+  int16_t n_rounds;
+};
+
+// What the sluffing restrictions of sluff_after_play, sluff_once and sluff_losing_only keep of the
+// trick (Trick.sluffed, occasion, occasion_hand, tie_rank, and the seats in its rounds): a base of
+// Game, empty (no bytes) for the presets without them.
+template <bool kOn>
+struct SluffMemory {};
+template <>
+struct SluffMemory<true> {
+  uint64_t occasion_hand;  // the occasion's seat's hand when it began (only these may be sluffed)
+  uint16_t sluffed;        // the seats that have sluffed into the trick
+  uint16_t played;         // the seats that have played (or turned up) a card in the trick
+  int8_t occasion;         // the seat whose sluffing occasion is under way, -1 for none
+  int8_t tie_rank;         // the tied rank that started the current war round, 0 for none
+};
+
 template <class R>
-struct Game {
+struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losing_only>,
+              SplitMemory<R::skip_empty> {
+  static constexpr bool kSluffMemory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
 
@@ -302,6 +387,7 @@ struct Game {
   int32_t action_limit;  // abandon the deal when `actions` reaches it
   int16_t tricks;
   uint16_t pending;      // the seats still to answer in the open sluff window
+  uint16_t blue;         // the Blåmattis seats yet to pick up (empty_hand = blamattis)
   uint8_t stock[kCards];  // the undealt cards in drawing order: stock[stock_top] is drawn next
   int8_t stock_top, stock_end;
   int8_t players, dealer, first_leader, phase, to_act;
@@ -370,11 +456,36 @@ struct Game {
     winner = -1;
     pending = 0;
     last_put = -1;
+    if constexpr (kSluffMemory) {
+      this->sluffed = 0;
+      this->played = 0;
+      this->occasion = -1;
+      this->occasion_hand = 0;
+      this->tie_rank = 0;
+    }
   }
 
   void start_trick(int lead) {  // Trick.start
     clear_trick();
     leader = int8_t(lead);
+    if constexpr (R::skip_empty) {
+      this->n_rounds = 1;
+      if (stock_top == stock_end) {  // once the stock is gone, seats without cards are skipped
+        int k = 0;
+        for (int i = 0; i < players; ++i) {
+          int s = (lead + i) % players;
+          if (hand[s]) round_seat[k++] = int8_t(s);
+        }
+        n_round_seats = int8_t(k);
+        if (k < 2) {
+          last_holder_collects();
+          return;
+        }
+        round_pos = 0;
+        advance_one();
+        return;
+      }
+    }
     if (R::all_play) {
       for (int i = 0; i < players; ++i) round_seat[i] = int8_t((lead + i) % players);
       n_round_seats = players;
@@ -385,6 +496,34 @@ struct Game {
     }
     round_pos = 0;
     advance_one();
+  }
+
+  // Koira, once at most one seat holds cards: its cards go to its pile and phase one is over
+  // (Trick._last_holder_collects; ruling K1).
+  void last_holder_collects() {
+    for (int s = 0; s < players; ++s) {
+      if (hand[s]) {
+        pile[s] |= hand[s];
+        ev(EV_WIN, s, hand[s]);
+        hand[s] = 0;
+      }
+    }
+    round_seat[0] = leader;
+    n_round_seats = 1;
+    round_pos = 0;
+    end_phase_one();
+  }
+
+  // Trick._next_trick: Koira's leader without cards once the stock is gone passes the lead on.
+  void next_trick(int lead) {
+    if constexpr (R::skip_empty) {
+      if (!hand[lead] && stock_top == stock_end) {
+        int nxt = (lead + 1) % players;
+        while (nxt != lead && !hand[nxt]) nxt = (nxt + 1) % players;
+        lead = nxt;
+      }
+    }
+    start_trick(lead);
   }
 
   void advance_one() {  // Trick._advance_one
@@ -399,6 +538,16 @@ struct Game {
     int s = round_seat[round_pos];
     // the last stock card cannot be turned up (it is the trump card)
     if (!hand[s] && !(stock_count() > kSpare)) {
+      if constexpr (R::skip_empty) {
+        if (this->n_rounds > 1) {  // Trick._split_trick: a tied seat ran out settling the tie
+          for (int i = 0; i < n_round_seats; ++i) needy[i] = round_seat[i];
+          n_needy = int8_t(n_round_seats);
+          this->chance_cards = trick_cards;
+          phase = DRECK_DEAL;
+          to_act = kChance;
+          return;
+        }
+      }
       end_phase_one();
       return;
     }
@@ -440,8 +589,19 @@ struct Game {
     if (!R::sluffing || phase != ONE || !trick_cards) return 0;
     uint64_t m = hand[s] & trick_ranks;
     if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
+    if constexpr (kSluffMemory) {
+      if (R::sluff_once && m && (this->sluffed >> s & 1)) {
+        if (this->occasion != s) return 0;
+        m &= this->occasion_hand;  // not the cards drawn to replace this occasion's sluffs
+      }
+      if (R::sluff_after_play && m && !(this->played >> s & 1)) return 0;
+      if (R::sluff_losing_only && m) {  // Trick._winning_rank
+        int r = n_round_cards ? round_high : this->tie_rank;
+        if (r) m &= ~rank_mask(r);
+      }
+    }
     if (!m || winner >= 0) return m;
-    if (round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
+    if (R::sluff_guard_high && round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
     bool last = stock_count() <= kSpare;  // the stock cannot replace a sluffed card
     if (R::sluff_guard_last && m && last && contender(s)) return 0;
     // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
@@ -492,6 +652,7 @@ struct Game {
     trick_ranks |= rank_mask(rank_of(c));
     contributed[s] |= bit(c);
     if (R::sluff_last_rank) last_put = int8_t(c);
+    if constexpr (kSluffMemory) this->played |= uint16_t(1u << s);
     int r = rank_of(c);
     if (power(r) > power(round_high)) round_high = int8_t(r);
     if (round_pos == n_round_seats) resolve_round();
@@ -517,6 +678,8 @@ struct Game {
       return;
     }
     ev(R::all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
+    if constexpr (kSluffMemory) this->tie_rank = round_high;
+    if constexpr (R::skip_empty) ++this->n_rounds;
     for (int j = 0; j < k; ++j) round_seat[j] = top[j];
     n_round_seats = int8_t(k);
     round_pos = 0;
@@ -535,6 +698,11 @@ struct Game {
   }
 
   void sluff(int s, int c) {  // Trick.sluff
+    if constexpr (kSluffMemory) {
+      if (this->occasion != s) this->occasion_hand = hand[s];  // the hand before this sluff
+      this->sluffed |= uint16_t(1u << s);
+      this->occasion = int8_t(s);
+    }
     hand[s] ^= bit(c);
     known[s] &= ~bit(c);
     trick_cards |= bit(c);
@@ -563,7 +731,7 @@ struct Game {
     last_winner = int8_t(w);
     ++tricks;
     ev(EV_WIN, w, trick_cards);
-    start_trick(w);
+    next_trick(w);
   }
 
   void end_phase_one() {  // Trick._end_phase_one
@@ -667,15 +835,20 @@ struct Game {
 
   // ---- phase two (phase_two.py, class Table) ----
 
+  // Seats.next_active, Seats.in_game: a seat is in the game while it holds cards or is a
+  // Blåmattis yet to pick up.
+  bool active(int s) const { return hand[s] != 0 || (R::blamattis && (blue >> s & 1)); }
+
   int next_active(int seat) const {
     int s = (seat + 1) % players;
-    while (!hand[s] && s != seat) s = (s + 1) % players;
+    while (!active(s) && s != seat) s = (s + 1) % players;
     return s;
   }
 
   int in_game() const {
     int k = 0;
     for (int s = 0; s < players; ++s) k += hand[s] != 0;
+    if (R::blamattis) k += popcount(blue);
     return k;
   }
 
@@ -691,11 +864,16 @@ struct Game {
     int n = players;
     phase = TWO;
     n_table = 0;
-    for (int i = 0; i < n; ++i) {  // seats without cards are out (empty_hand = safe)
+    for (int i = 0; i < n; ++i) {  // seats without cards are out (safe) or a Blåmattis
       int s = (dealer + 1 + i) % n;
       if (!hand[s]) {
-        out_order[n_out++] = int8_t(s);
-        ev(EV_OUT, s, 0);
+        if (R::blamattis) {
+          blue |= uint16_t(1u << s);
+          ev(EV_BLAMATTIS, s, 0);
+        } else {
+          out_order[n_out++] = int8_t(s);
+          ev(EV_OUT, s, 0);
+        }
       }
     }
     int holding = -1, count = 0;
@@ -705,17 +883,19 @@ struct Game {
         ++count;
       }
     }
-    if (count <= 1) {
+    if (R::blamattis ? (count + popcount(blue) <= 1 || !count) : count <= 1) {
       finish(holding);
       return;
     }
     if (!hand[lead]) lead = next_active(lead);
-    lead_two(lead, count);
+    lead_two(lead, R::blamattis ? count + popcount(blue) : count);  // Seats.in_game
   }
 
   void lead_two(int lead, int active) {  // Table._lead_two
     kill_at = int8_t(active);
     n_table = 0;
+    if (R::blamattis)  // a Blåmattis has nothing to lead: the next seat in the game leads
+      while (blue >> lead & 1) lead = next_active(lead);
     to_act = int8_t(lead);
   }
 
@@ -758,6 +938,10 @@ struct Game {
         if (phase == OVER) return;
       }
       lead_two(hand[s] ? s : next_active(s), in_game());
+      return;
+    }
+    if (R::blamattis && blue) {
+      to_act = int8_t(next_active(s));
       return;
     }
     int nxt = s + 1 < players ? s + 1 : 0;
@@ -810,7 +994,25 @@ struct Game {
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
-    if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
+    if (R::blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
+      blue ^= uint16_t(1u << s);
+      take = table[0] & (~table[0] + 1);
+      table[0] ^= take;
+      if (!table[0]) {
+        for (int i = 1; i < n_table; ++i) {
+          table[i - 1] = table[i];
+          table_owner[i - 1] = table_owner[i];
+        }
+        --n_table;
+      }
+    } else if (R::pick_bottom_play) {  // the bottom play
+      take = table[0];
+      for (int i = 1; i < n_table; ++i) {
+        table[i - 1] = table[i];
+        table_owner[i - 1] = table_owner[i];
+      }
+      --n_table;
+    } else if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
       take = table[n_table - 1];
       int lo = lowest(take);
       int j = n_table - 2;
@@ -877,6 +1079,10 @@ struct Game {
         if (pending >> s & 1) out[k++] = code_of(PASS, 0);
       }
     } else if (phase == TWO) {
+      if (R::blamattis && n_table && (blue >> s & 1)) {  // a Blåmattis must pick up
+        out[k++] = code_of(PICK_UP, 0);
+        return k;
+      }
       uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
       if (R::runs) {
         k = append_runs(m, out, k);
@@ -915,6 +1121,7 @@ struct Game {
       int i = rng.below(ks + 1);  // the seat asked is pending: it may pass
       return i < ks ? code_of(SLUFF, bit(nth_bit(sl, i))) : code_of(PASS, 0);
     }
+    if (R::blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
     uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
     if (R::runs) {
       int k = count_runs(m);
@@ -945,21 +1152,61 @@ struct Game {
         play_two(s, cards);
       else
         pick_up(s);
-    } else if (kind == PLAY) {
-      play_one(s, lowest(cards));
-    } else if (kind == STOCK) {
-      play_one(s, -1);
-    } else if (kind == SLUFF) {
-      sluff(s, lowest(cards));
     } else {
-      pass(s);
+      if constexpr (kSluffMemory) {  // a sluffing occasion ends when anything else happens
+        if (this->occasion >= 0 && (s != this->occasion || kind != SLUFF)) this->occasion = -1;
+      }
+      if (kind == PLAY) {
+        play_one(s, lowest(cards));
+      } else if (kind == STOCK) {
+        play_one(s, -1);
+      } else if (kind == SLUFF) {
+        sluff(s, lowest(cards));
+      } else {
+        pass(s);
+      }
     }
     after_step();
   }
 
-  // The chance action: deal the dreck in `order` (k cards, exactly the dreck; unchecked).
+  // The cards the chance action must order: the dreck, or Koira's split (State.pending_deal).
+  uint64_t pending_deal() const {
+    if constexpr (R::skip_empty) {
+      if (this->chance_cards) return this->chance_cards;
+    }
+    return dreck;
+  }
+
+  // Koira's split in `order` round the tied seats' piles, then the next trick
+  // (Trick.give_chance with chance_to_piles).
+  void give_split(const uint8_t* order, int k) {
+    uint64_t got[M] = {};
+    for (int i = 0; i < k; ++i) got[i % n_needy] |= bit(order[i]);
+    for (int j = 0; j < n_needy; ++j) {
+      pile[needy[j]] |= got[j];
+      ev(EV_SPLIT, needy[j], got[j]);
+    }
+    int first = needy[0];
+    if constexpr (R::skip_empty) this->chance_cards = 0;
+    n_needy = 0;
+    phase = ONE;
+    ++tricks;
+    last_winner = int8_t(first);
+    for (int s = 0; s < M; ++s) contributed[s] = 0;
+    next_trick(first);
+  }
+
+  // The chance action: deal the dreck (or Koira's split) in `order` (k cards, exactly
+  // pending_deal(); unchecked).
   void deal_chance(const uint8_t* order, int k) {
     ++actions;
+    if constexpr (R::skip_empty) {
+      if (this->chance_cards) {
+        give_split(order, k);
+        after_step();
+        return;
+      }
+    }
     give_dreck(order, k);
     after_step();
   }
@@ -967,7 +1214,7 @@ struct Game {
   void random_chance(Rng& rng) {
     uint8_t order[kCards];
     int k = 0;
-    for (uint64_t m = dreck; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+    for (uint64_t m = pending_deal(); m; m &= m - 1) order[k++] = uint8_t(lowest(m));
     for (int i = k - 1; i > 0; --i) {  // Fisher-Yates
       int j = rng.below(i + 1);
       uint8_t t = order[i];
@@ -1017,6 +1264,9 @@ using Catsatcards = Game<CatsatcardsRules>;
 using TwoPlayer = Game<TwoPlayerRules>;
 using Howell = Game<HowellRules>;
 using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
+using Mattis = Game<MattisRules>;
+using Atlanta = Game<AtlantaRules>;
+using Koira = Game<KoiraRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -1,6 +1,7 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
-// TwoPlayerState, HowellState, CatsatcardsFlurstState).  The typed surface is in ../skitgubbe_native.pyi;
+// TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState,
+// AtlantaState, KoiraState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -53,6 +54,19 @@ struct Preset<sg::CatsatcardsFlurstRules> {
   static constexpr const char* name = "catsatcards-flurst";
 };
 
+template <>
+struct Preset<sg::MattisRules> {
+  static constexpr const char* name = "mattis";
+};
+template <>
+struct Preset<sg::AtlantaRules> {
+  static constexpr const char* name = "atlanta";
+};
+template <>
+struct Preset<sg::KoiraRules> {
+  static constexpr const char* name = "koira";
+};
+
 template <class R>
 void check_players(int players) {
   if (players < R::kMinSeats || players > R::kMaxSeats)
@@ -71,9 +85,12 @@ auto with_rules(const std::string& preset, F&& f) {
   if (preset == "two-player") return f(sg::TwoPlayerRules{});
   if (preset == "howell") return f(sg::HowellRules{});
   if (preset == "catsatcards-flurst") return f(sg::CatsatcardsFlurstRules{});
+  if (preset == "mattis") return f(sg::MattisRules{});
+  if (preset == "atlanta") return f(sg::AtlantaRules{});
+  if (preset == "koira") return f(sg::KoiraRules{});
   throw std::invalid_argument(
-      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell and "
-      "catsatcards-flurst, not " +
+      "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell, "
+      "catsatcards-flurst, mattis, atlanta and koira, not " +
       preset);
 }
 
@@ -136,11 +153,12 @@ struct NativeState {
     if (g.phase != sg::DRECK_DEAL) throw std::invalid_argument("there is no dreck to deal now");
     uint8_t o[sg::kCards];
     uint64_t seen = 0;
-    if (int(order.size()) != sg::popcount(g.dreck))
+    const uint64_t deal = g.pending_deal();
+    if (int(order.size()) != sg::popcount(deal))
       throw std::invalid_argument("the dreck order must list each dreck card exactly once");
     for (size_t i = 0; i < order.size(); ++i) {
       int c = order[i];
-      if (c < 0 || c >= sg::kCards || !(g.dreck >> c & 1) || (seen >> c & 1))
+      if (c < 0 || c >= sg::kCards || !(deal >> c & 1) || (seen >> c & 1))
         throw std::invalid_argument("the dreck order must list each dreck card exactly once");
       seen |= sg::bit(c);
       o[i] = uint8_t(c);
@@ -229,6 +247,7 @@ void bind_state(nb::module_& m, const char* cls) {
       .def_prop_ro("table", [](const S& s) { return std::vector<uint64_t>(s.g.table, s.g.table + s.g.n_table); })
       .def_prop_ro("killed", [](const S& s) { return s.g.killed; })
       .def_prop_ro("dreck", [](const S& s) { return s.g.dreck; })
+      .def_prop_ro("pending_deal", [](const S& s) { return s.g.pending_deal(); })
       .def_prop_ro("trump_card", [](const S& s) { return int(s.g.trump_card); })
       .def_prop_ro("trump_holder", [](const S& s) { return int(s.g.trump_holder); })
       .def_prop_ro("trump_suit", [](const S& s) { return int(s.g.trump_suit); })
@@ -328,19 +347,25 @@ void bind_batch(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2), howell (3-6, one pack) and catsatcards-flurst (4-5) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3) and koira (3-8) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
   m.attr("TWO_PLAYER_STATE_BYTES") = int(sizeof(sg::TwoPlayer));
   m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
   m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
+  m.attr("MATTIS_STATE_BYTES") = int(sizeof(sg::Mattis));
+  m.attr("ATLANTA_STATE_BYTES") = int(sizeof(sg::Atlanta));
+  m.attr("KOIRA_STATE_BYTES") = int(sizeof(sg::Koira));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
   bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
   bind_state<sg::HowellRules>(m, "HowellState");
   bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
+  bind_state<sg::MattisRules>(m, "MattisState");
+  bind_state<sg::AtlantaRules>(m, "AtlantaState");
+  bind_state<sg::KoiraRules>(m, "KoiraState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");

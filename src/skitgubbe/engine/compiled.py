@@ -28,6 +28,24 @@ orders.  The presets and their rule sources:
   sluffed, the second sluffing exception in place of the last-trick one, the trump card shown,
   dreck that does not share out evenly killed with the first trick (a ``dreck-aside`` event), the
   top play picked up with its downward run; docs/rulings.md C2, C4).
+- ``mattis``, 3 to 8 seats: pagat.com, Mattis (the rules of play, and "Blåmattis"): all play with
+  ties replayed, no matching and no sluffing, the leftover hands shown, the trump card turned, no
+  dreck, the trump drawer leads phase two, runs of two or more, the bottom play picked up, and a
+  seat with no cards at the start of phase two a Blåmattis (a ``blamattis`` event) that stays in
+  the game and at its first turn with cards on the table must pick up the lowest card there.
+- ``atlanta``, 3 seats: pagat.com, Mattis, "Atlanta Variation" (phase one 3 for the sluffing):
+  all play with compulsory ties (match if you can), sluffing only after playing to the trick, on
+  one occasion a trick (one card after another, until that seat or another does anything else)
+  and only of ranks losing the trick (during a war the tied rank until the war round has a card),
+  without goat's two sluffing restrictions; the dreck, runs and the lowest run picked up with the
+  plays that continue it, as in ``goat``; the leftover hands shown, the trump card turned, the
+  trump drawer leads phase two.
+- ``koira``, 3 to 8 seats: pagat.com, Koira (the rules of play; docs/rulings.md K1 and K2 for
+  what the page leaves open): ``mattis`` without the Blåmattis (a seat with no cards at the start
+  of phase two is out and safe), and once the stock is gone phase one plays on among the seats
+  still holding cards: a trick's seats are those that hold cards, a tie that a tied seat cannot
+  settle splits the trick among the tied seats' piles (a chance action, as the dreck is: ``split``
+  events), and when at most one seat holds cards it takes them into its pile and phase one ends.
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -88,14 +106,16 @@ _CARDS = (1 << CARD_BITS) - 1
 
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
-    "howell": (3, 6), "catsatcards-flurst": (4, 5),
+    "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
+    "atlanta": (3, 3), "koira": (3, 8),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
 _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
-    "catsatcards-flurst": "CatsatcardsFlurstState",
+    "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
+    "atlanta": "AtlantaState", "koira": "KoiraState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -104,6 +124,8 @@ _BYTES: dict[str, str] = {
     "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
     "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
     "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
+    "MattisState": "MATTIS_STATE_BYTES", "AtlantaState": "ATLANTA_STATE_BYTES",
+    "KoiraState": "KOIRA_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 
@@ -350,8 +372,8 @@ class CompiledState:
         the deal is over.  Out-of-turn sluffs are not listed: the compiled engine asks the seats in
         sluff windows one by one (the sequential protocol)."""
         if self.core.to_act == CHANCE:
-            dreck = self.core.dreck
-            return [Action(Kind.DRECK, dreck, tuple(cards_in(dreck)))]
+            deal = self.core.pending_deal
+            return [Action(Kind.DRECK, deal, tuple(cards_in(deal)))]
         return [action_of(c) for c in self.core.legal_actions()]
 
     def chance_action(self, rng: random.Random) -> Action:
@@ -361,9 +383,10 @@ class CompiledState:
         pending."""
         if self.core.to_act != CHANCE:
             raise ValueError("no chance action is pending: the dreck is not waiting to be dealt")
-        order = list(cards_in(self.core.dreck))
+        deal = self.core.pending_deal
+        order = list(cards_in(deal))
         rng.shuffle(order)
-        return Action(Kind.DRECK, self.core.dreck, tuple(order))
+        return Action(Kind.DRECK, deal, tuple(order))
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Take ``action`` for the seat to act (for ``CHANCE``: a dreck order listing each dreck card

@@ -47,7 +47,7 @@ from skitgubbe.play.cli import main
 PAGAT = PRESETS["pagat"]
 GOAT = PRESETS["goat"]
 # 3,600 pagat deals and 1,200 goat deals (about 25 s here), then a few hundred deals of each newer
-# preset at each of its seat counts (about 25 s; the whole file about 55 s of CPU)
+# preset at each of its seat counts (about 33 s; the whole file about 62 s of CPU)
 TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3, 300), ("goat", 4, 300),
           ("goat", 5, 200), ("goat", 6, 150), ("goat", 7, 125), ("goat", 8, 125),
           ("myllymatti", 2, 200), ("myllymatti", 3, 200), ("myllymatti", 4, 200), ("catsatcards", 3, 400),
@@ -55,7 +55,8 @@ TABLES = [("pagat", 2, 1200), ("pagat", 3, 1200), ("pagat", 4, 1200), ("goat", 3
           ("howell", 6, 200), ("catsatcards-flurst", 4, 250), ("catsatcards-flurst", 5, 200),
           ("mattis", 3, 300), ("mattis", 4, 150), ("mattis", 5, 100), ("mattis", 6, 80), ("mattis", 7, 60),
           ("mattis", 8, 60), ("atlanta", 3, 300), ("koira", 3, 120), ("koira", 4, 80), ("koira", 5, 60),
-          ("koira", 6, 50), ("koira", 7, 40), ("koira", 8, 40)]
+          ("koira", 6, 50), ("koira", 7, 40), ("koira", 8, 40), ("helmfrid", 2, 300), ("helmfrid", 3, 200),
+          ("helmfrid", 4, 150), ("helmfrid", 5, 100), ("helmfrid", 6, 80)]
 
 FEATURES: dict[str, tuple[str, ...]] = {
     "myllymatti": ("bounce", "trump-aside", "exposed"),
@@ -67,9 +68,17 @@ FEATURES: dict[str, tuple[str, ...]] = {
     "atlanta": ("war", "sluff", "a seat sluffs again in its occasion", "dreck", "several plays picked up",
                 "exposed"),
     "koira": ("war", "split", "the last holder collects", "a run of two picked up"),
+    "helmfrid": ("equal cards played together", "war", "sluff", "a seat sluffs again in its occasion",
+                 "a run of two picked up"),
 }
 """What the compared deals of a preset must reach, at each of its seat counts: event kinds, or the
 names :class:`Reached` gives to situations no single event shows."""
+
+FEATURES_AT: dict[tuple[str, int], tuple[str, ...]] = {
+    **{("helmfrid", n): ("dreck", "several plays picked up") for n in range(3, 7)},
+}
+"""What the compared deals must reach at one seat count besides :data:`FEATURES` (helmfrid's dreck,
+to seats with fewer than five cards, and picking up across plays hardly ever happen at two seats)."""
 
 
 class Reached:
@@ -83,7 +92,8 @@ class Reached:
     phase two with no cards picks up one card: the lowest on the table), ``"a seat sluffs again in
     its occasion"`` (a sluff right after a sluff of the same seat: one occasion, ``sluff_once``),
     ``"the last holder collects"`` (a phase-one ``win`` of cards never put into the trick: Koira's
-    last seat holding cards takes them into its pile, ruling K1)."""
+    last seat holding cards takes them into its pile, ruling K1), ``"equal cards played together"``
+    (a phase-one play of two or three cards of one rank: ``max_equal_play``)."""
 
     def __init__(self, seen: Counter[str]) -> None:
         self.seen = seen
@@ -104,6 +114,8 @@ class Reached:
             seen[e.kind] += 1
             if e.kind in ("play", "stock", "sluff"):
                 self.trick |= e.cards
+            if e.kind == "play" and e.cards & (e.cards - 1):  # "play": phase one only
+                seen["equal cards played together"] += 1
             if e.kind in ("play", "stock"):
                 self.plays.append((e.seat, rank_of(e.cards.bit_length() - 1)))
             elif e.kind in ("win", "end-one"):
@@ -169,7 +181,7 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
             if len(failures) >= 3:
                 break
     assert not failures, "\n".join(failures)
-    missed = [f for f in FEATURES.get(preset, ()) if not seen[f]]
+    missed = [f for f in (*FEATURES.get(preset, ()), *FEATURES_AT.get((preset, players), ())) if not seen[f]]
     assert not missed, f"{deals} deals of {preset} at {players} seats never reached {missed}: {seen}"
 
 
@@ -177,7 +189,8 @@ def test_both_engines_agree_on_every_decision(preset: str, players: int, deals: 
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 3), ("pagat", 4), ("goat", 4),
                                                 ("catsatcards", 3), ("two-player", 2), ("howell", 5),
                                                 ("catsatcards-flurst", 4), ("mattis", 5),
-                                                ("atlanta", 3), ("koira", 4)])
+                                                ("atlanta", 3), ("koira", 4), ("helmfrid", 2),
+                                                ("helmfrid", 5)])
 def test_both_engines_abandon_at_the_same_action_limit(preset: str, players: int) -> None:
     for seed in range(30):
         limit = 20 + seed * 7  # in phase one, at its end or in phase two
@@ -344,7 +357,7 @@ def test_the_dreck_is_a_chance_action_in_both_engines() -> None:
                                                 ("howell", 6), ("catsatcards-flurst", 4),
                                                 ("catsatcards-flurst", 5), ("mattis", 3),
                                                 ("mattis", 8), ("atlanta", 3), ("koira", 3),
-                                                ("koira", 8)])
+                                                ("koira", 8), ("helmfrid", 2), ("helmfrid", 6)])
 def test_random_play_draws_only_legal_actions(preset: str, players: int) -> None:
     # the playouts pick the n-th candidate card or run without listing them: checked in C++
     # against the listed legal actions at every step of 300 deals

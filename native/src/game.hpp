@@ -1,12 +1,12 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
 // covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
 // `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5, `mattis`
-// and `koira` at 3 to 8, `atlanta` at 3), making
+// and `koira` at 3 to 8, `atlanta` at 3, `helmfrid` at 2 to 6), making
 // the same decisions as the Python engine (src/skitgubbe/engine/state.py, phase_one.py class
 // Trick, phase_two.py class Table, stock.py class Undealt) under those presets' options.  Each
 // function names the Python method it mirrors; the rules are a policy class (PagatRules,
 // GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules, MattisRules,
-// AtlantaRules, KoiraRules) of
+// AtlantaRules, KoiraRules, HelmfridRules) of
 // compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
@@ -14,7 +14,8 @@
 // the Swedish Goat Game / Flurst page, "The First Part", "Sloughing", "Intermission" and "The
 // Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
 // and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part"; pagat.com,
-// Mattis (with "Blåmattis" and the "Atlanta Variation") and Koira.
+// Mattis (with "Blåmattis" and the "Atlanta Variation") and Koira; pagat.com, Skitgubbe, "All
+// Players play to Each Trick in Phase One" (Sten Helmfrid's version, the helmfrid preset).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
@@ -205,6 +206,8 @@ struct BaseRules {
   static constexpr bool sluff_once = false;              // one sluffing occasion a trick
   static constexpr bool sluff_losing_only = false;       // sluff only ranks losing the trick
   static constexpr bool skip_empty = false;              // stock_end = skip-empty (Koira)
+  static constexpr int max_equal_play = 1;               // phase-one plays of up to this many equal cards
+  static constexpr bool sluff_settled_only = false;      // sluff only once the trick is settled
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -340,6 +343,29 @@ struct KoiraRules : MattisRules {
   static constexpr bool skip_empty = true;
 };
 
+// The helmfrid preset (PRESETS["helmfrid"]): Sten Helmfrid's version on pagat.com: all play,
+// plays of one to three cards of one rank in phase one (each replaced from the stock), no
+// matching, one sluffing occasion a trick and only once the trick is settled, without goat's two
+// restrictions, the trump card turned, the dreck (2s to 5s, no trump) to seats with fewer than
+// five, the trump drawer leads phase two, runs and the top play picked up with its downward run
+// (phase_one.py Trick.legal, play and sluffable; phase_two.py _take).
+struct HelmfridRules : GoatRules {
+  static constexpr int kMinSeats = 2;
+  static constexpr int kMaxSeats = 6;
+  static constexpr int max_equal_play = 3;
+  static constexpr bool must_match = false;
+  static constexpr bool sluff_guard_high = false;
+  static constexpr bool sluff_guard_last = false;
+  static constexpr bool sluff_settled_only = true;
+  static constexpr bool sluff_once = true;
+  static constexpr bool show_trump_card = true;
+  static constexpr int dreck_below = 5;
+  static constexpr int dreck_trump_rank = 0;
+  static constexpr bool trump_drawer_leads = true;
+  static constexpr bool pick_lowest_run = false;
+  static constexpr bool pick_top_run = true;
+};
+
 // Koira's split: the cards of the chance deal that waits (Trick.chance_cards; its seats are kept in
 // Game::needy) and the rounds of the trick so far; empty for the other presets.
 template <bool kOn>
@@ -370,6 +396,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   static constexpr bool kSluffMemory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
+  static constexpr int kRoundCards = M * R::max_equal_play;  // the cards a round can hold
 
   // seats
   uint64_t hand[M];
@@ -392,7 +419,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   int8_t stock_top, stock_end;
   int8_t players, dealer, first_leader, phase, to_act;
   int8_t leader, round_seat[M], n_round_seats, round_pos, round_high;
-  int8_t round_card_seat[M], round_card[M], n_round_cards;
+  int8_t round_card_seat[kRoundCards], round_card[kRoundCards], n_round_cards;
   int8_t winner, last_winner, window_start;
   int8_t trump_card, trump_holder, trump_suit;
   int8_t table_owner[M], n_table, kill_at;
@@ -587,6 +614,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // The cards `s` may sluff now (Trick.sluffable; Flurst, "Sloughing" and its two restrictions).
   uint64_t sluffable(int s) const {
     if (!R::sluffing || phase != ONE || !trick_cards) return 0;
+    if (R::sluff_settled_only && winner < 0) return 0;
     uint64_t m = hand[s] & trick_ranks;
     if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
     if constexpr (kSluffMemory) {
@@ -632,13 +660,28 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
   }
 
-  void play_one(int s, int card) {  // Trick.play
+  // `cards`: the whole play when max_equal_play > 1 (`card` its highest card), else unused.
+  void play_one(int s, int card, uint64_t cards = 0) {  // Trick.play
     int c;
     if (card >= 0) {
       c = card;
-      hand[s] ^= bit(c);
-      known[s] &= ~bit(c);
-      ev(EV_PLAY, s, bit(c));
+      if constexpr (R::max_equal_play > 1) {
+        hand[s] ^= cards;
+        known[s] &= ~cards;
+        ev(EV_PLAY, s, cards);
+        for (uint64_t m = cards ^ bit(c); m; m &= m - 1) {  // two or three of one rank: each replaced
+          round_card_seat[n_round_cards] = int8_t(s);
+          round_card[n_round_cards] = int8_t(lowest(m));
+          ++n_round_cards;
+          draw(s);
+        }
+        trick_cards |= cards;
+        contributed[s] |= cards;
+      } else {
+        hand[s] ^= bit(c);
+        known[s] &= ~bit(c);
+        ev(EV_PLAY, s, bit(c));
+      }
       draw(s);
     } else {
       c = stock[stock_top++];
@@ -1072,6 +1115,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       if (!pending) {
         uint64_t forced = must_match(s);
         for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
+        if constexpr (R::max_equal_play > 1) k = append_equal(forced ? forced : hand[s], out, k);
         if (!forced && stock_count() > kSpare) out[k++] = code_of(STOCK, 0);
       }
       if (R::sluffing) {
@@ -1094,6 +1138,23 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     return k;
   }
 
+  // Plays of two to max_equal_play cards of one rank of `hand`, rank by rank from the 2s, each
+  // rank's by size and then by card set (Trick.legal with _subsets).
+  static int append_equal(uint64_t hand, Code* out, int k) {
+    for (int r = 2; r <= 14; ++r) {
+      uint64_t same = hand & rank_mask(r);
+      if (popcount(same) < 2) continue;
+      for (int n = 2; n <= R::max_equal_play; ++n) {
+        uint64_t subs[16];
+        int ns = 0;
+        for (uint64_t sub = same; sub; sub = (sub - 1) & same)
+          if (popcount(sub) == n) subs[ns++] = sub;
+        for (int i = ns - 1; i >= 0; --i) out[k++] = code_of(PLAY, subs[i]);  // found largest first
+      }
+    }
+    return k;
+  }
+
   bool is_legal(Code code) const {
     Code acts[kMaxLegal];
     int k = legal(acts);
@@ -1105,6 +1166,12 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // A legal action of the seat to act drawn uniformly (a seat must be to act).
   Code random_action(Rng& rng) const {
     int s = to_act;
+    if constexpr (R::max_equal_play > 1) {  // drawn uniformly from the whole list
+      if (phase == ONE) {
+        Code acts[kMaxLegal];
+        return acts[rng.below(legal(acts))];
+      }
+    }
     if (phase == ONE) {
       if (!R::sluffing || !pending) {
         uint64_t forced = must_match(s);
@@ -1157,7 +1224,10 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         if (this->occasion >= 0 && (s != this->occasion || kind != SLUFF)) this->occasion = -1;
       }
       if (kind == PLAY) {
-        play_one(s, lowest(cards));
+        if constexpr (R::max_equal_play > 1)
+          play_one(s, highest(cards), cards);
+        else
+          play_one(s, lowest(cards));
       } else if (kind == STOCK) {
         play_one(s, -1);
       } else if (kind == SLUFF) {
@@ -1267,6 +1337,7 @@ using CatsatcardsFlurst = Game<CatsatcardsFlurstRules>;
 using Mattis = Game<MattisRules>;
 using Atlanta = Game<AtlantaRules>;
 using Koira = Game<KoiraRules>;
+using Helmfrid = Game<HelmfridRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

@@ -46,6 +46,13 @@ orders.  The presets and their rule sources:
   still holding cards: a trick's seats are those that hold cards, a tie that a tied seat cannot
   settle splits the trick among the tied seats' piles (a chance action, as the dreck is: ``split``
   events), and when at most one seat holds cards it takes them into its pile and phase one ends.
+- ``helmfrid``, 2 to 6 seats: pagat.com, Skitgubbe, "All Players play to Each Trick in Phase One"
+  (Sten Helmfrid's version): all play with ties replayed, a play of one card or of two or three
+  cards of one rank (each replaced from the stock; the legal actions list the single cards, then
+  rank by rank the plays of two and of three), no matching, sluffing only once the trick is
+  settled and on one occasion a trick, without goat's two restrictions; the trump card turned, the
+  dreck (2s to 5s, no trump) to seats with fewer than five cards, the trump drawer leads phase
+  two, runs, and the top play picked up with the plays below that continue its run downwards.
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -107,7 +114,7 @@ _CARDS = (1 << CARD_BITS) - 1
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
     "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
-    "atlanta": (3, 3), "koira": (3, 8),
+    "atlanta": (3, 3), "koira": (3, 8), "helmfrid": (2, 6),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
@@ -115,7 +122,7 @@ _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
     "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
-    "atlanta": "AtlantaState", "koira": "KoiraState",
+    "atlanta": "AtlantaState", "koira": "KoiraState", "helmfrid": "HelmfridState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -125,7 +132,7 @@ _BYTES: dict[str, str] = {
     "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
     "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
     "MattisState": "MATTIS_STATE_BYTES", "AtlantaState": "ATLANTA_STATE_BYTES",
-    "KoiraState": "KOIRA_STATE_BYTES",
+    "KoiraState": "KOIRA_STATE_BYTES", "HelmfridState": "HELMFRID_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 

@@ -1,12 +1,12 @@
 // The compiled engine: one deal of Skitgubbe as a flat, fixed-size state, for the presets it
 // covers (`pagat` and `myllymatti` at 2 to 4 seats, `goat` at 3 to 8, `catsatcards` at 3,
 // `two-player` at 2, `howell` at 3 to 6 with one pack, `catsatcards-flurst` at 4 and 5, `mattis`
-// and `koira` at 3 to 8, `atlanta` at 3, `helmfrid` at 2 to 6), making
+// and `koira` at 3 to 8, `atlanta` at 3, `helmfrid` at 2 to 6, `mas` at 2 to 4), making
 // the same decisions as the Python engine (src/skitgubbe/engine/state.py, phase_one.py class
 // Trick, phase_two.py class Table, stock.py class Undealt) under those presets' options.  Each
 // function names the Python method it mirrors; the rules are a policy class (PagatRules,
 // GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules, MattisRules,
-// AtlantaRules, KoiraRules, HelmfridRules) of
+// AtlantaRules, KoiraRules, HelmfridRules, MasRules) of
 // compile-time constants, so each preset gets its own code with no option tests left at run time.
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
@@ -15,7 +15,8 @@
 // Second Part" (the goat preset); catsatcards.com, "How to Play Skitgubbe" and its "Variations
 // and Optional Rules" (Flurst); Dave Howell's Swedish Goat Game, "The First Part"; pagat.com,
 // Mattis (with "Blåmattis" and the "Atlanta Variation") and Koira; pagat.com, Skitgubbe, "All
-// Players play to Each Trick in Phase One" (Sten Helmfrid's version, the helmfrid preset).
+// Players play to Each Trick in Phase One" (Sten Helmfrid's version, the helmfrid preset) and "Mas
+// with turned up trump" (the mas preset).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
 // card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
@@ -32,7 +33,7 @@ constexpr int kChance = -1;  // the pseudo-seat of a chance action (actions.CHAN
 constexpr int kOverSeat = -2;
 
 // Action kinds: the integers of skitgubbe.engine.actions.Kind.
-enum Kind : int { PLAY = 0, STOCK = 1, SLUFF = 2, PASS = 3, PICK_UP = 4, DRECK = 5 };
+enum Kind : int { PLAY = 0, STOCK = 1, SLUFF = 2, PASS = 3, PICK_UP = 4, DRECK = 5, STORE = 6, EXCHANGE = 7 };
 // Phases: the integers of skitgubbe.engine.base.Phase.
 enum PhaseId : int { ONE = 1, DRECK_DEAL = 2, TWO = 3, OVER = 4 };
 
@@ -48,14 +49,16 @@ enum EventKind : int {
   EV_PLAY, EV_DRAW, EV_STOCK, EV_TRUMP_ASIDE, EV_BOUNCE, EV_WAR, EV_SLUFF, EV_PASS, EV_WIN,
   EV_END_ONE, EV_TAKE_BACK, EV_EXPOSED, EV_TRUMP, EV_DRECK, EV_DRECK_DEALT, EV_DRECK_SHARE,
   EV_OUT, EV_LEAD, EV_BEAT, EV_THREE_CARDS, EV_ONE_CARD, EV_KILL, EV_PICK_UP, EV_LOSER,
-  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_SPLIT, EV_COUNT
+  EV_ABANDONED, EV_TRUMP_DRAWN, EV_RESERVE_DRAW, EV_DRECK_ASIDE, EV_BLAMATTIS, EV_SPLIT, EV_STORE,
+  EV_EXCHANGE, EV_COUNT
 };
 inline const char* event_name(int k) {
   static const char* names[EV_COUNT] = {
       "play", "draw", "stock", "trump-aside", "bounce", "war", "sluff", "pass", "win",
       "end-one", "take-back", "exposed", "trump", "dreck", "dreck-dealt", "dreck-share",
       "out", "lead", "beat", "three-cards", "one-card", "kill", "pick-up", "loser",
-      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis", "split"};
+      "abandoned", "trump-drawn", "reserve-draw", "dreck-aside", "blamattis", "split", "store",
+      "exchange"};
   return names[k];
 }
 
@@ -208,6 +211,9 @@ struct BaseRules {
   static constexpr bool skip_empty = false;              // stock_end = skip-empty (Koira)
   static constexpr int max_equal_play = 1;               // phase-one plays of up to this many equal cards
   static constexpr bool sluff_settled_only = false;      // sluff only once the trick is settled
+  static constexpr bool beat = false;                    // first_phase = beat (Mas)
+  static constexpr bool turn_from_stock = true;          // the stock's top card may be turned up
+  static constexpr bool stock_stop = false;              // stock_end = stop: phase one ends with the stock
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -366,6 +372,21 @@ struct HelmfridRules : GoatRules {
   static constexpr bool pick_top_run = true;
 };
 
+// The mas preset (PRESETS["mas"]): pagat.com's "Mas with turned up trump": the bottom card turned
+// up at the deal names trumps (and is drawn last, into the hand, face up); phase-one tricks of two
+// seats, the follower beating the led card by suit or trump (and winning the trick) or picking it
+// up (the seat to its left leads next); hands drawn up to three after each play; a hand of three
+// trumps stored into the pile (a new hand drawn), the 2 of trumps exchanged for the turned-up card;
+// phase one ends after the trick in which the stock runs out; then phase two as in pagat
+// (phase_one.py Trick._legal_beat, _play_beat, act_beat, _next_trick; stock.py Undealt.draw,
+// draw_up; state.py State._init_phase_one).
+struct MasRules : PagatRules {
+  static constexpr bool beat = true;
+  static constexpr bool turn_from_stock = false;
+  static constexpr bool stock_stop = true;
+  static constexpr bool expose_leftover = false;
+};
+
 // Koira's split: the cards of the chance deal that waits (Trick.chance_cards; its seats are kept in
 // Game::needy) and the rounds of the trick so far; empty for the other presets.
 template <bool kOn>
@@ -461,6 +482,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     stock_end = int8_t(kCards - dealt);
     trump_card = trump_holder = trump_suit = -1;
     if (R::bottom_aside) trump_card = int8_t(stock[--stock_end]);  // the bottom card, set aside
+    if (R::beat) trump_suit = int8_t(suit_of(stock[stock_end - 1]));  // Mas: turned up at the deal
     last_winner = -1;
     loser = -1;
     phase = ONE;
@@ -543,6 +565,17 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // Trick._next_trick: Koira's leader without cards once the stock is gone passes the lead on.
   void next_trick(int lead) {
+    if constexpr (R::stock_stop) {  // stock_end = stop: phase one ends once the stock is gone
+      if (stock_top == stock_end) {
+        clear_trick();
+        leader = int8_t(lead);
+        round_seat[0] = int8_t(lead);
+        n_round_seats = 1;
+        round_pos = 0;
+        end_phase_one();
+        return;
+      }
+    }
     if constexpr (R::skip_empty) {
       if (!hand[lead] && stock_top == stock_end) {
         int nxt = (lead + 1) % players;
@@ -564,7 +597,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
     int s = round_seat[round_pos];
     // the last stock card cannot be turned up (it is the trump card)
-    if (!hand[s] && !(stock_count() > kSpare)) {
+    if (!hand[s] && !(R::turn_from_stock && stock_count() > kSpare)) {
       if constexpr (R::skip_empty) {
         if (this->n_rounds > 1) {  // Trick._split_trick: a tied seat ran out settling the tie
           for (int i = 0; i < n_round_seats; ++i) needy[i] = round_seat[i];
@@ -647,6 +680,12 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     int c = stock[stock_top++];
     if (R::bottom_aside || stock_top != stock_end) {
       hand[s] |= bit(c);
+      ev(EV_DRAW, s, bit(c));
+    } else if (R::beat) {  // Mas: the turned-up trump is drawn into the hand, face up
+      hand[s] |= bit(c);
+      known[s] |= bit(c);
+      trump_card = int8_t(c);
+      trump_holder = int8_t(s);
       ev(EV_DRAW, s, bit(c));
     } else {
       trump_card = int8_t(c);
@@ -766,6 +805,76 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     pending &= uint16_t(~(1u << s));
     ev(EV_PASS, s, 0);
     advance_one();
+  }
+
+  // ---- Mas (first_phase = beat) ----
+
+  void draw_up(int s) {  // Undealt.draw_up
+    while (stock_top != stock_end && popcount(hand[s]) < 3) draw(s);
+  }
+
+  uint64_t beaters(uint64_t h) const {  // Trick._beaters
+    int led = round_card[0];
+    int suit = suit_of(led);
+    uint64_t m = h & suit_mask(suit) & ~((uint64_t(2) << led) - 1);
+    if (suit != trump_suit) m |= h & suit_mask(trump_suit);
+    return m;
+  }
+
+  bool can_store(int s) const {  // Trick._can_store
+    return popcount(hand[s]) == 3 && !(hand[s] & ~suit_mask(trump_suit)) && stock_count() >= 3;
+  }
+
+  void play_beat(int s, int c) {  // Trick._play_beat
+    hand[s] ^= bit(c);
+    known[s] &= ~bit(c);
+    ev(EV_PLAY, s, bit(c));
+    draw_up(s);
+    round_card_seat[n_round_cards] = int8_t(s);
+    round_card[n_round_cards] = int8_t(c);
+    ++n_round_cards;
+    ++round_pos;
+    trick_cards |= bit(c);
+    contributed[s] |= bit(c);
+    if (round_pos == 2) winner = int8_t(s);
+    advance_one();
+  }
+
+  void act_beat(int s, int kind) {  // Trick.act_beat
+    if (kind == PICK_UP) {
+      uint64_t led = trick_cards;
+      hand[s] |= led;
+      known[s] |= led;
+      ev(EV_PICK_UP, s, led);
+      int nxt = (s + 1) % players;
+      clear_trick();
+      if (stock_top == stock_end) {  // the turned-up trump was drawn in this trick: phase one ends
+        leader = int8_t(nxt);
+        round_seat[0] = int8_t(nxt);
+        n_round_seats = 1;
+        round_pos = 0;
+        end_phase_one();
+        return;
+      }
+      start_trick(nxt);
+      return;
+    }
+    if (kind == STORE) {
+      uint64_t stored = hand[s];
+      hand[s] = 0;
+      known[s] &= ~stored;
+      pile[s] |= stored;
+      ev(EV_STORE, s, stored);
+      draw_up(s);
+      return;
+    }
+    // EXCHANGE: the 2 of trumps goes face up under the stock, the turned-up trump to the hand
+    int two = trump_suit * 13;
+    int turned = stock[stock_end - 1];
+    hand[s] ^= bit(two) | bit(turned);
+    known[s] = (known[s] & ~bit(two)) | bit(turned);
+    stock[stock_end - 1] = uint8_t(two);
+    ev(EV_EXCHANGE, s, bit(two) | bit(turned));
   }
 
   void collect() {  // Trick._collect
@@ -1111,6 +1220,15 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   int legal(Code* out) const {
     int k = 0;
     int s = to_act;
+    if (R::beat && phase == ONE) {  // Mas: Trick._legal_beat
+      uint64_t h = hand[s];
+      uint64_t m = n_round_cards ? beaters(h) : h;
+      for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
+      if (n_round_cards) out[k++] = code_of(PICK_UP, 0);
+      if (can_store(s)) out[k++] = code_of(STORE, 0);
+      if (stock_count() && (h >> (trump_suit * 13) & 1)) out[k++] = code_of(EXCHANGE, 0);
+      return k;
+    }
     if (phase == ONE) {
       if (!pending) {
         uint64_t forced = must_match(s);
@@ -1166,7 +1284,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // A legal action of the seat to act drawn uniformly (a seat must be to act).
   Code random_action(Rng& rng) const {
     int s = to_act;
-    if constexpr (R::max_equal_play > 1) {  // drawn uniformly from the whole list
+    if constexpr (R::max_equal_play > 1 || R::beat) {  // drawn uniformly from the whole list
       if (phase == ONE) {
         Code acts[kMaxLegal];
         return acts[rng.below(legal(acts))];
@@ -1219,6 +1337,11 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         play_two(s, cards);
       else
         pick_up(s);
+    } else if (R::beat) {
+      if (kind == PLAY)
+        play_beat(s, lowest(cards));
+      else
+        act_beat(s, kind);
     } else {
       if constexpr (kSluffMemory) {  // a sluffing occasion ends when anything else happens
         if (this->occasion >= 0 && (s != this->occasion || kind != SLUFF)) this->occasion = -1;
@@ -1338,6 +1461,7 @@ using Mattis = Game<MattisRules>;
 using Atlanta = Game<AtlantaRules>;
 using Koira = Game<KoiraRules>;
 using Helmfrid = Game<HelmfridRules>;
+using Mas = Game<MasRules>;
 
 // A 52-card deck order shuffled by `rng` (Fisher-Yates).
 inline void shuffle_deck(uint8_t* deck, Rng& rng) {

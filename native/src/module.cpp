@@ -1,7 +1,7 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
 // TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState,
-// AtlantaState, KoiraState, HelmfridState).  The typed surface is in ../skitgubbe_native.pyi;
+// AtlantaState, KoiraState, HelmfridState, MasState).  The typed surface is in ../skitgubbe_native.pyi;
 // skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -70,6 +70,10 @@ template <>
 struct Preset<sg::HelmfridRules> {
   static constexpr const char* name = "helmfrid";
 };
+template <>
+struct Preset<sg::MasRules> {
+  static constexpr const char* name = "mas";
+};
 
 template <class R>
 void check_players(int players) {
@@ -93,9 +97,10 @@ auto with_rules(const std::string& preset, F&& f) {
   if (preset == "atlanta") return f(sg::AtlantaRules{});
   if (preset == "koira") return f(sg::KoiraRules{});
   if (preset == "helmfrid") return f(sg::HelmfridRules{});
+  if (preset == "mas") return f(sg::MasRules{});
   throw std::invalid_argument(
       "the compiled engine plays pagat, myllymatti, goat, catsatcards, two-player, howell, "
-      "catsatcards-flurst, mattis, atlanta, koira and helmfrid, not " +
+      "catsatcards-flurst, mattis, atlanta, koira, helmfrid and mas, not " +
       preset);
 }
 
@@ -352,7 +357,7 @@ void bind_batch(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3), koira (3-8) and helmfrid (2-6) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3), koira (3-8), helmfrid (2-6) and mas (2-4) presets as bitmask states.";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
@@ -363,6 +368,7 @@ NB_MODULE(skitgubbe_native, m) {
   m.attr("ATLANTA_STATE_BYTES") = int(sizeof(sg::Atlanta));
   m.attr("KOIRA_STATE_BYTES") = int(sizeof(sg::Koira));
   m.attr("HELMFRID_STATE_BYTES") = int(sizeof(sg::Helmfrid));
+  m.attr("MAS_STATE_BYTES") = int(sizeof(sg::Mas));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
@@ -373,6 +379,7 @@ NB_MODULE(skitgubbe_native, m) {
   bind_state<sg::AtlantaRules>(m, "AtlantaState");
   bind_state<sg::KoiraRules>(m, "KoiraState");
   bind_state<sg::HelmfridRules>(m, "HelmfridState");
+  bind_state<sg::MasRules>(m, "MasState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");

@@ -53,6 +53,15 @@ orders.  The presets and their rule sources:
   settled and on one occasion a trick, without goat's two restrictions; the trump card turned, the
   dreck (2s to 5s, no trump) to seats with fewer than five cards, the trump drawer leads phase
   two, runs, and the top play picked up with the plays below that continue its run downwards.
+- ``mas``, 2 to 4 seats: pagat.com, Skitgubbe, "Mas with turned up trump" (Kortoxen; docs/rulings.md
+  MA1 to MA8 for what the page leaves open): the bottom card turned up at the deal names trumps and
+  is drawn last, face up, into a hand; phase-one tricks of two cards, the follower beating the led
+  card by a higher card of its suit or a trump (and taking the trick, leading the next) or picking
+  it up (the seat to its left leads next); each seat draws back up to three after playing; a hand of
+  exactly three trumps stored (a ``store`` event: into the pile, a new hand drawn) while the stock
+  holds three cards, the 2 of trumps exchanged for the turned-up card under the stock (an
+  ``exchange`` event); no turning up; phase one ends after the trick in which the stock runs out;
+  then phase two as in ``pagat``.
 
 Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
@@ -114,7 +123,7 @@ _CARDS = (1 << CARD_BITS) - 1
 COMPILED_PRESETS: dict[str, tuple[int, int]] = {
     "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
     "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
-    "atlanta": (3, 3), "koira": (3, 8), "helmfrid": (2, 6),
+    "atlanta": (3, 3), "koira": (3, 8), "helmfrid": (2, 6), "mas": (2, 4),
 }
 """The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
 
@@ -122,7 +131,7 @@ _CORES: dict[str, str] = {
     "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
     "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
     "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
-    "atlanta": "AtlantaState", "koira": "KoiraState", "helmfrid": "HelmfridState",
+    "atlanta": "AtlantaState", "koira": "KoiraState", "helmfrid": "HelmfridState", "mas": "MasState",
 }
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
 is pagat's: they differ only in the loser's title)."""
@@ -133,6 +142,7 @@ _BYTES: dict[str, str] = {
     "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
     "MattisState": "MATTIS_STATE_BYTES", "AtlantaState": "ATLANTA_STATE_BYTES",
     "KoiraState": "KOIRA_STATE_BYTES", "HelmfridState": "HELMFRID_STATE_BYTES",
+    "MasState": "MAS_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
 

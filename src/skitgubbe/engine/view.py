@@ -12,7 +12,7 @@ turned (Flurst "Last card of the deck"; pagat.com "keeps it face down").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from .actions import Action, Kind
 from .base import PUBLIC, Event, Phase
@@ -20,6 +20,8 @@ from .rules import Rules
 from .state import State
 
 __all__ = ["View", "History", "SeenEvents", "view_of", "event_for", "events_for", "SPECTATOR"]
+
+_T = TypeVar("_T")
 
 SPECTATOR = -3
 """The ``seat`` of a spectator's view (:func:`view_of`): no hand, no legal actions, only what
@@ -117,7 +119,53 @@ class View(NamedTuple):
         return m
 
 
-class History(Sequence[tuple[int, Action]]):
+class _Snapshot(Sequence[_T]):
+    """A read-only snapshot of a list that only ever grows (a state's history or events): it
+    shares the list and remembers its length, so taking it costs O(1).  :meth:`_shown` makes item
+    ``i`` fit to show as it is read.  Slices are tuples; a snapshot equals the tuple (or snapshot
+    of the same class) of the same items."""
+
+    __slots__ = ("_items", "_n")
+    _what = "snapshot"
+
+    def __init__(self, items: list[Any], n: int) -> None:
+        self._items = items
+        self._n = n
+
+    def _shown(self, i: int) -> _T:
+        raise NotImplementedError  # pragma: no cover - each subclass says
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[_T, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> _T | tuple[_T, ...]:
+        if isinstance(i, slice):
+            return tuple(self._shown(j) for j in range(*i.indices(self._n)))
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(f"{self._what} index out of range")
+        return self._shown(i)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (type(self), tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({tuple(self)!r})"
+
+
+class History(_Snapshot[tuple[int, Action]]):
     """A seat's read-only snapshot of the public history: ``(seat, Action)`` pairs.
 
     Taking it costs O(1): it shares the state's history list, which only ever grows,
@@ -126,47 +174,21 @@ class History(Sequence[tuple[int, Action]]):
     tuple (or History) of the same pairs.
     """
 
-    __slots__ = ("_items", "_n", "_hide")
+    __slots__ = ("_hide",)
+    _what = "history"
 
     def __init__(self, items: list[tuple[int, Action]], n: int, hide: int = -1) -> None:
-        self._items = items
-        self._n = n
+        super().__init__(items, n)
         self._hide = hide
 
-    def __len__(self) -> int:
-        return self._n
-
-    @overload
-    def __getitem__(self, i: int) -> tuple[int, Action]: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[tuple[int, Action], ...]: ...
-
-    def __getitem__(self, i: int | slice) -> tuple[int, Action] | tuple[tuple[int, Action], ...]:
-        if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("history index out of range")
-        item = self._items[i]
+    def _shown(self, i: int) -> tuple[int, Action]:
+        item: tuple[int, Action] = self._items[i]
         if i == self._hide:
             return item[0], Action(Kind.DRECK, item[1].cards)
         return item
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (History, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
 
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"History({tuple(self)!r})"
-
-
-class SeenEvents(Sequence[Event]):
+class SeenEvents(_Snapshot[Event]):
     """The events of a deal as one seat (or :data:`SPECTATOR`) may see them: item i is
     :func:`event_for` of the state's event i (its cards zeroed where hidden from the seat).
 
@@ -175,41 +197,15 @@ class SeenEvents(Sequence[Event]):
     Slices are tuples; a SeenEvents equals the tuple (or SeenEvents) of the same events.
     """
 
-    __slots__ = ("_items", "_n", "_seat")
+    __slots__ = ("_seat",)
+    _what = "event"
 
     def __init__(self, items: list[Event], n: int, seat: int) -> None:
-        self._items = items
-        self._n = n
+        super().__init__(items, n)
         self._seat = seat
 
-    def __len__(self) -> int:
-        return self._n
-
-    @overload
-    def __getitem__(self, i: int) -> Event: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Event, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Event | tuple[Event, ...]:
-        if isinstance(i, slice):
-            return tuple(self[j] for j in range(*i.indices(self._n)))
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("event index out of range")
+    def _shown(self, i: int) -> Event:
         return event_for(self._items[i], self._seat)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (SeenEvents, tuple)):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __repr__(self) -> str:
-        return f"SeenEvents({tuple(self)!r})"
 
 
 def event_for(event: Event, seat: int) -> Event:

@@ -8,6 +8,15 @@ the dealer rotates (``g % players``), so the same seed gives the same result.  T
 into chunks of :data:`CHUNK` that a :class:`~skitgubbe.batch.backend.Backend` may play anywhere
 (``jobs`` local processes, a Ray cluster) and that are merged in deal order, so the result is also
 the same for any backend and number of workers.
+
+**Engines.**  When every seat is a ``random`` bot, the rules are a preset the compiled engine plays
+(:func:`skitgubbe.engine.compiled.unsupported`) and no records are kept, the deals can be played by
+the compiled engine (``engine="compiled"``, or ``"auto"``, the default, which picks it whenever it
+can).  It draws every random number a :class:`~skitgubbe.bots.randombot.RandomBot` and
+:meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>` would draw, from the same
+seeds, and makes the Python engine's decisions (``tests/test_compiled.py``), so the result is the
+same deal for deal, only faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which
+engine a run uses and, for ``"compiled"``, why it cannot.
 """
 
 from __future__ import annotations
@@ -16,17 +25,21 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..engine.actions import CHANCE
+from ..engine.compiled import CompiledState, UnsupportedError
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State
 from .backend import Backend, LocalBackend, chunks
+from .bench import ENGINES, choose_engine
 from .runner import Game, play_out, standard
 from .stats import wilson_interval
 
-__all__ = ["CHUNK", "SimulationResult", "simulate", "seat_bots"]
+__all__ = ["CHUNK", "SimulationResult", "simulate", "simulation_engine", "seat_bots"]
 
 CHUNK = 25
 """Deals per task handed to a backend."""
+
 
 
 def seat_bots(bot_names: Sequence[str], players: int) -> list[str]:
@@ -41,7 +54,8 @@ def seat_bots(bot_names: Sequence[str], players: int) -> list[str]:
 class SimulationResult:
     """Counts from :func:`simulate`.
 
-    ``rules``: the rules played, or None for another game (Single Hand); ``game``: its name.
+    ``rules``: the rules played, or None for another game (Single Hand); ``game``: its name;
+    ``engine``: the engine that played the deals, ``"python"`` or ``"compiled"``.
     ``losses[i]``: deals lost by seat i; ``abandoned``: deals with no loser;
     ``actions`` / ``tricks``: totals over all deals (Single Hand has no tricks); ``longest``: the
     most actions in one deal.
@@ -58,6 +72,7 @@ class SimulationResult:
     tricks: int = 0
     longest: int = 0
     game: str = ""
+    engine: str = "python"
 
     def __post_init__(self) -> None:
         if not self.game:
@@ -89,13 +104,15 @@ class SimulationResult:
         return [self.losses[p] + self.losses[p + 3] for p in range(3)]
 
     def to_dict(self) -> dict[str, object]:
-        """Plain data for JSON output (no timings, so equal seeds give equal dicts); under
+        """Plain data for JSON output (no timings, so equal seeds give equal dicts, the ``engine``
+        that played them aside); under
         3-player confusion also ``partners``: each player's losses over its two hands."""
         out: dict[str, object] = {
             "rules": self.game,
             "players": self.players,
             "bots": self.bots,
             "seed": self.seed,
+            "engine": self.engine,
             "games": self.games,
             "abandoned": self.abandoned,
             "mean_actions": self.actions / self.games if self.games else 0.0,
@@ -128,6 +145,7 @@ class _Chunk:
     start: int
     count: int
     records: bool
+    compiled: Rules | None = None  # the rules, when the compiled engine plays these deals
 
 
 @dataclass
@@ -142,6 +160,10 @@ def _play_chunk(task: _Chunk) -> _Part:
     """Play one chunk of deals (a module-level function, so a worker process or Ray can run it)."""
     game, seed, players = task.game, task.seed, task.players
     part = _Part([], [])
+    if task.compiled is not None:
+        for g in range(task.start, task.start + task.count):
+            part.deals.append(_compiled_deal(task.compiled, players, seed, g))
+        return part
     for g in range(task.start, task.start + task.count):
         deck_seed = f"{seed}:{g}:deck"
         state = game.deal(players, deck_seed, g % players)
@@ -156,6 +178,53 @@ def _play_chunk(task: _Chunk) -> _Part:
     return part
 
 
+def _compiled_deal(rules: Rules, players: int, seed: int | str, g: int) -> tuple[int, int, int]:
+    """Deal ``g`` of seed ``seed`` between random bots on the compiled engine, seeded as the module
+    docstring says: ``(loser or -1, actions, tricks)``, the Python engine's figures."""
+    state = CompiledState.new(rules, players, dealer=g % players, seed=f"{seed}:{g}:deck")
+    rngs = [random.Random(f"{seed}:{g}:{i}") for i in range(players)]
+    chance = random.Random(f"{seed}:{g}:chance")
+    core = state.core
+    while not core.is_over:
+        seat = core.to_act
+        if seat == CHANCE:
+            state.apply(state.chance_action(chance))
+        else:
+            codes = core.legal_actions()
+            core.apply(codes[rngs[seat].randrange(len(codes))])
+    return core.loser, core.actions, core.tricks
+
+
+def simulation_engine(rules: Rules | Game, players: int, bot_names: Sequence[str], *,
+                      records: bool = False, engine: str = "auto") -> str:
+    """The engine :func:`simulate` plays with: ``"compiled"`` or ``"python"``.
+
+    ``engine``: one of :data:`~skitgubbe.batch.bench.ENGINES`.  ``"python"`` is always the Python
+    engine; ``"auto"`` is the compiled engine when it can play the run (every seat a ``random`` bot,
+    ``rules`` a preset it plays at ``players`` seats, no ``records`` kept), else the Python engine;
+    ``"compiled"`` is the compiled engine or an error.  Raises ``ValueError`` for another ``engine``
+    value, and :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``) for
+    ``"compiled"`` when the compiled engine cannot play the run, saying why (not installed, rules it
+    does not play, a seat that is not a ``random`` bot, records asked for)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "python":
+        return "python"
+    names = seat_bots(bot_names, players)
+    if not isinstance(rules, Rules):
+        reason = f"the compiled engine plays the Skitgubbe presets, not {rules.name}"
+    elif any(name != "random" for name in names):
+        reason = ("the compiled engine plays random bots only: these seats are "
+                  + ", ".join(sorted(set(names) - {"random"})))
+    elif records:
+        reason = "records are written by the Python engine: leave out --record to use the compiled engine"
+    else:
+        return choose_engine(rules, players, engine)
+    if engine == "compiled":
+        raise UnsupportedError(reason)
+    return "python"
+
+
 def simulate(
     rules: Rules | Game,
     players: int,
@@ -167,6 +236,7 @@ def simulate(
     keep: Callable[[Record], None] | None = None,
     jobs: int = 1,
     backend: Backend | None = None,
+    engine: str = "auto",
 ) -> SimulationResult:
     """Play ``games`` deals (see the module docstring for seeding) and count the losers.
 
@@ -174,8 +244,11 @@ def simulate(
     (:data:`skitgubbe.singlehand.SINGLE_HAND`).  ``progress(g)`` is called after each deal;
     ``keep(record)`` receives each deal's record (the two-phase game only), in deal order.
     ``backend``: where the deals are played (:mod:`skitgubbe.batch.backend`); by default ``jobs``
-    local processes (1: this process).  The result does not depend on either.  Raises
-    ``ValueError`` for a bad player count, bot name, ``games < 0`` or ``jobs < 1``.
+    local processes (1: this process).  ``engine``: ``"auto"``, ``"python"`` or ``"compiled"``
+    (:func:`simulation_engine`; the module docstring).  The result does not depend on the backend or
+    the engine, but its ``engine`` field names the engine used.  Raises ``ValueError`` for a bad
+    player count, bot name, ``games < 0``, ``jobs < 1`` or ``engine`` (and, for ``"compiled"``,
+    a run the compiled engine cannot play).
     """
     if games < 0:
         raise ValueError(f"games must be 0 or more, not {games}")
@@ -183,9 +256,11 @@ def simulate(
     game = standard(rules) if isinstance(rules, Rules) else rules
     for name in dict.fromkeys(names):
         game.bot(name, random.Random(0))  # an unknown name fails here, before any deal
+    used = simulation_engine(rules, players, names, records=keep is not None, engine=engine)
     result = SimulationResult(rules if isinstance(rules, Rules) else None, players, names, seed,
-                              losses=[0] * players, game=game.name)
-    tasks = [_Chunk(game, players, tuple(names), seed, start, count, keep is not None)
+                              losses=[0] * players, game=game.name, engine=used)
+    compiled = rules if used == "compiled" and isinstance(rules, Rules) else None
+    tasks = [_Chunk(game, players, tuple(names), seed, start, count, keep is not None, compiled)
              for start, count in chunks(games, CHUNK)]
     finished: dict[int, _Part] = {}
     next_kept = 0

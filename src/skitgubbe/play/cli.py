@@ -140,6 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same output")
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes; default 1 (the results do not depend on it)")
+    q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="auto (the default): the compiled engine when every bot is random and it plays "
+                        "the rules, else the Python engine; the results are the same either way "
+                        "(docs/performance.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -413,8 +417,9 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         try:
             result = simulate(game or args.rules, args.players, args.games, args.bots, args.seed,
                               progress=lambda g: bar.advance(task), keep=keep, jobs=args.jobs or 1,
-                              backend=backend)
-        except ValueError as e:  # a bot name the game does not have (the presets' are checked by argparse)
+                              backend=backend, engine=getattr(args, "engine", "auto"))
+        except ValueError as e:  # a bot name the game does not have (the presets' are checked by
+            # argparse), or --engine compiled for a run the compiled engine cannot play
             console.print(f"error: {e}")
             return 2
         finally:
@@ -427,7 +432,8 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
     else:
         console.print(f"{result.game}, {result.players} players, {result.games} games, "
                       f"seed {result.seed}"
-                      + (f", {result.abandoned} abandoned" if result.abandoned else ""))
+                      + (f", {result.abandoned} abandoned" if result.abandoned else "")
+                      + f", {result.engine} engine")
         t = Table(title="loser rate per seat (95% interval)")
         for col in ("seat", "bot", "losses", "rate", "95% interval"):
             t.add_column(col, justify="right")

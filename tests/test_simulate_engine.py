@@ -95,10 +95,10 @@ def test_single_hand_refuses_the_compiled_engine() -> None:
 
 @needs_native
 def test_the_command_names_the_engine_and_refuses_with_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--rules", "goat", "--players", "4", "--games", "10", "--seed", "3", "--json"]) == 0
+    run = ["simulate", "--rules", "goat", "--players", "4", "--games", "10", "--seed", "3", "--json"]
+    assert main(run) == 0
     fast = json.loads(capsys.readouterr().out)
-    assert main(["simulate", "--rules", "goat", "--players", "4", "--games", "10", "--seed", "3", "--json",
-                 "--engine", "python"]) == 0
+    assert main([*run, "--engine", "python"]) == 0
     slow = json.loads(capsys.readouterr().out)
     assert (fast["engine"], slow["engine"]) == ("compiled", "python")
     assert _without_engine(fast) == _without_engine(slow)

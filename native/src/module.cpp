@@ -16,6 +16,7 @@
 
 #include "batch.hpp"
 #include "game.hpp"
+#include "pyrandom.hpp"
 
 namespace nb = nanobind;
 
@@ -228,6 +229,98 @@ int64_t illegal_random_actions(int players, int64_t games, uint64_t seed) {
   return bad;
 }
 
+// ---- deals played with Python's random numbers (pyrandom.hpp) ----
+
+// What one deal played by random bots ended with: (loser or -1, actions taken, tricks, abandoned).
+using DealResult = std::tuple<int, int, int, bool>;
+
+// A Python `random.Random` state (`getstate()[1]`: 624 words and the index) as a PyRandom;
+// ValueError for another shape or an index outside 0..624.
+inline sg::PyRandom load_state(const std::vector<uint32_t>& state, const char* what) {
+  if (state.size() != size_t(sg::PyRandom::kN + 1))
+    throw std::invalid_argument(std::string(what) + ": a Random state is 625 integers (getstate()[1]), not " +
+                                std::to_string(state.size()));
+  if (state[sg::PyRandom::kN] > uint32_t(sg::PyRandom::kN))
+    throw std::invalid_argument(std::string(what) + ": the state's index must be 0..624");
+  sg::PyRandom r;
+  r.load(state.data(), int(state[sg::PyRandom::kN]));
+  return r;
+}
+
+// Play `g` to its end as skitgubbe.batch.runner.play_out plays it with a RandomBot at every seat:
+// at a decision, seat s takes the legal action (Game::legal's order, which is
+// State.legal_actions') at index seats[s].randbelow(n), i.e. RandomBot.choose's
+// `legal[rng.randrange(len(legal))]`, drawn even when n is 1; at a chance action the pending cards
+// in ascending order (cards_in), shuffled by `chance` (State.chance_action).
+template <class R>
+DealResult play_python_random(sg::Game<R>& g, sg::PyRandom* seats, sg::PyRandom& chance) {
+  sg::Code acts[sg::Game<R>::kMaxLegal];
+  uint8_t order[sg::kCards];
+  while (g.phase != sg::OVER) {
+    if (g.phase == sg::DRECK_DEAL) {
+      int k = 0;
+      for (uint64_t m = g.pending_deal(); m; m &= m - 1) order[k++] = uint8_t(sg::lowest(m));
+      chance.shuffle(order, k);
+      g.deal_chance(order, k);
+    } else {
+      int n = g.legal(acts);
+      g.step(acts[seats[g.to_act].randbelow(uint32_t(n))]);
+    }
+  }
+  return {int(g.loser), int(g.actions), int(g.tricks), g.abandoned};
+}
+
+// One deal from a deck order and Random states (see random_bots_deal in the module).
+template <class R>
+DealResult python_random_deal(int players, const std::vector<int>& deck, int dealer, int action_limit,
+                              const std::vector<std::vector<uint32_t>>& seat_states,
+                              const std::vector<uint32_t>& chance_state) {
+  NativeState<R> s(players, deck, dealer, -1, action_limit);  // checks the table and the deck
+  if (seat_states.size() != size_t(players))
+    throw std::invalid_argument("give one Random state per seat: " + std::to_string(players) + ", not " +
+                                std::to_string(seat_states.size()));
+  sg::PyRandom seats[R::kMaxSeats];
+  for (int i = 0; i < players; ++i) seats[i] = load_state(seat_states[i], "seat state");
+  sg::PyRandom chance = load_state(chance_state, "chance state");
+  nb::gil_scoped_release release;
+  return play_python_random<R>(s.g, seats, chance);
+}
+
+// Many deals from seed keys (see random_bots_deals in the module): per deal players + 2 keys, the
+// deck's, each seat's and the chance's, each the big-endian bytes of the integer Random.seed makes
+// of its seed; the deck is list(range(52)) shuffled by the deck key's generator (deck_from_seed).
+template <class R>
+std::vector<DealResult> python_random_deals(int players, const std::vector<int>& dealers, int action_limit,
+                                            const std::vector<nb::bytes>& keys) {
+  check_players<R>(players);
+  if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
+  const size_t per = size_t(players) + 2;
+  if (keys.size() != dealers.size() * per)
+    throw std::invalid_argument("give players + 2 seed keys per deal (deck, each seat, chance): " +
+                                std::to_string(dealers.size() * per) + ", not " + std::to_string(keys.size()));
+  for (int d : dealers)
+    if (d < 0 || d >= players) throw std::invalid_argument("dealer seat " + std::to_string(d) + " does not exist");
+  std::vector<std::string> raw;
+  raw.reserve(keys.size());
+  for (const nb::bytes& k : keys) raw.emplace_back(k.c_str(), k.size());
+  std::vector<DealResult> out(dealers.size());
+  nb::gil_scoped_release release;
+  sg::Game<R> g;
+  sg::PyRandom gens[R::kMaxSeats + 2];
+  uint8_t deck[sg::kCards];
+  for (size_t d = 0; d < dealers.size(); ++d) {
+    for (size_t i = 0; i < per; ++i) {
+      const std::string& k = raw[d * per + i];
+      gens[i].seed_bytes(reinterpret_cast<const unsigned char*>(k.data()), k.size());
+    }
+    for (int c = 0; c < sg::kCards; ++c) deck[c] = uint8_t(c);
+    gens[0].shuffle(deck, sg::kCards);
+    g.init(players, deck, dealers[d], -1, action_limit);
+    out[d] = play_python_random<R>(g, gens + 1, gens[players + 1]);
+  }
+  return out;
+}
+
 template <class R>
 void bind_state(nb::module_& m, const char* cls) {
   using S = NativeState<R>;
@@ -390,6 +483,65 @@ NB_MODULE(skitgubbe_native, m) {
         return with_rules(preset, [&](auto r) { return playouts<decltype(r)>(players, games, seed); });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+  nb::class_<sg::PyRandom>(m, "PythonRandom")
+      .def(
+          "__init__",
+          [](sg::PyRandom* self, const std::vector<uint32_t>& state) { new (self) sg::PyRandom(load_state(state, "state")); },
+          nb::arg("state"))
+      .def_static(
+          "from_key",
+          [](nb::bytes key) {
+            sg::PyRandom r;
+            r.seed_bytes(reinterpret_cast<const unsigned char*>(key.c_str()), key.size());
+            return r;
+          },
+          nb::arg("key"))
+      .def(
+          "getrandbits",
+          [](sg::PyRandom& r, int k) {
+            if (k < 0 || k > 32) throw std::invalid_argument("getrandbits takes 0 to 32 bits here");
+            return r.getrandbits(k);
+          },
+          nb::arg("k"))
+      .def(
+          "randbelow",
+          [](sg::PyRandom& r, uint32_t n) {
+            if (n < 1) throw std::invalid_argument("randbelow takes n >= 1");
+            return r.randbelow(n);
+          },
+          nb::arg("n"))
+      .def(
+          "shuffle",
+          [](sg::PyRandom& r, std::vector<int64_t> items) {
+            if (items.size() > size_t(1) << 31) throw std::invalid_argument("too many items");
+            r.shuffle(items.data(), int(items.size()));
+            return items;
+          },
+          nb::arg("items"))
+      .def("getstate", [](const sg::PyRandom& r) {
+        std::vector<uint32_t> st(r.mt, r.mt + sg::PyRandom::kN);
+        st.push_back(uint32_t(r.index));
+        return st;
+      });
+  m.def(
+      "random_bots_deal",
+      [](const std::string& preset, int players, const std::vector<int>& deck, int dealer, int action_limit,
+         const std::vector<std::vector<uint32_t>>& seat_states, const std::vector<uint32_t>& chance_state) {
+        return with_rules(preset, [&](auto r) {
+          return python_random_deal<decltype(r)>(players, deck, dealer, action_limit, seat_states, chance_state);
+        });
+      },
+      nb::arg("preset"), nb::arg("players"), nb::arg("deck"), nb::arg("dealer"), nb::arg("action_limit"),
+      nb::arg("seat_states"), nb::arg("chance_state"));
+  m.def(
+      "random_bots_deals",
+      [](const std::string& preset, int players, const std::vector<int>& dealers, int action_limit,
+         const std::vector<nb::bytes>& keys) {
+        return with_rules(preset, [&](auto r) {
+          return python_random_deals<decltype(r)>(players, dealers, action_limit, keys);
+        });
+      },
+      nb::arg("preset"), nb::arg("players"), nb::arg("dealers"), nb::arg("action_limit"), nb::arg("keys"));
   m.def(
       "illegal_random_actions",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

@@ -67,6 +67,14 @@ Any other rules object is not supported: :func:`unsupported` says why, :meth:`Co
 raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
 instead.
 
+Random bots with Python's random numbers: :func:`random_bots_deal` and :func:`random_bots_deals`
+play whole deals in compiled code exactly as :class:`~skitgubbe.bots.randombot.RandomBot` bots and
+:meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>` play them in the Python
+engine, drawing from a C++ copy of CPython's Mersenne Twister (``random.Random``), so a
+:func:`~skitgubbe.batch.simulate.simulate` run between random bots gets the Python engine's
+results deal for deal.  (:func:`random_playouts` and :meth:`CompiledState.play_random` use the
+module's own, faster generator instead.)
+
 The module is a separate package (``pip install ./native``, docs/performance.md); without it
 :func:`available` is False and everything falls back to the Python engine.  This module imports only
 the standard library, the engine's own modules and, when installed, ``skitgubbe_native``.
@@ -81,6 +89,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from hashlib import sha512
 from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
@@ -103,6 +112,7 @@ __all__ = [
     "Fingerprint",
     "Observer",
     "Playouts",
+    "RandomDeal",
     "UnsupportedError",
     "action_of",
     "available",
@@ -111,6 +121,8 @@ __all__ = [
     "code_of",
     "fingerprint",
     "new_state",
+    "random_bots_deal",
+    "random_bots_deals",
     "random_playouts",
     "state_bytes",
     "unsupported",
@@ -291,6 +303,126 @@ def random_playouts(preset: str, players: int, games: int, seed: int) -> Playout
         raise UnsupportedError(unsupported(PRESETS["pagat"], players))
     played, actions, abandoned, losses = skitgubbe_native.random_playouts(preset, players, games, seed)
     return Playouts(played, actions, abandoned, tuple(losses))
+
+
+class RandomDeal(NamedTuple):
+    """How one deal played by random bots ended (:func:`random_bots_deal`, :func:`random_bots_deals`).
+
+    Attributes:
+        loser: the losing seat, -1 when the deal was abandoned (``State.loser`` is None).
+        actions: the actions taken, chance actions included (``len(State.history)``).
+        tricks: the tricks completed in both phases (``State.tricks``).
+        abandoned: True when the action limit ended the deal.
+    """
+
+    loser: int
+    actions: int
+    tricks: int
+    abandoned: bool
+
+
+def _random_state(rng: random.Random) -> list[int]:
+    """The Mersenne Twister state of ``rng`` (625 integers: ``getstate()[1]``, 624 words and the
+    index); ``ValueError`` for a generator whose state is not Python's version 3 (a subclass with
+    another generator)."""
+    state = rng.getstate()
+    if state[0] != 3 or len(state[1]) != 625:
+        raise ValueError(f"{type(rng).__name__} does not hold a Mersenne Twister state "
+                         "(getstate() version 3)")
+    return list(state[1])
+
+
+def _seed_key(seed: str) -> bytes:
+    """The big-endian bytes of the integer ``random.Random(seed).seed`` makes of the text ``seed``
+    (Lib/random.py, ``Random.seed`` version 2: the UTF-8 text followed by its SHA-512 digest)."""
+    text = seed.encode()
+    return text + sha512(text).digest()
+
+
+def _compiled_preset(rules: Rules, players: int) -> str:
+    """The compiled preset that plays ``rules`` at ``players`` seats; :class:`UnsupportedError`
+    with :func:`unsupported`'s reason if there is none."""
+    reason = unsupported(rules, players)
+    if reason is not None:
+        raise UnsupportedError(reason)
+    return rules.name
+
+
+def random_bots_deal(rules: Rules, players: int, deck_seed: int | str, dealer: int,
+                     seat_rngs: Sequence[random.Random], chance_rng: random.Random, *,
+                     action_limit: int | None = None) -> RandomDeal:
+    """Play one deal of ``rules`` at ``players`` seats to its end, all in compiled code, exactly as
+    :func:`skitgubbe.batch.runner.play_out` plays it in the Python engine with a
+    :class:`~skitgubbe.bots.randombot.RandomBot` at every seat: the deck
+    ``deck_from_seed(deck_seed)`` (:func:`~skitgubbe.engine.state.deck_from_seed`), ``dealer``
+    dealing; at every decision (even with one legal action) seat ``i`` takes
+    ``legal[seat_rngs[i].randrange(len(legal))]`` from the legal actions in the Python engine's
+    order; at every chance action (a dreck deal, Koira's split) the pending cards in ascending order
+    shuffled by ``chance_rng`` (:meth:`State.chance_action
+    <skitgubbe.engine.state.State.chance_action>`).  The random numbers are Python's: the C++ code
+    continues each generator from its ``getstate()`` with CPython's Mersenne Twister, ``randrange``
+    and ``shuffle`` (Python 3.11 and later), so the result is the Python engine's, deal for deal.
+
+    ``seat_rngs``: one ``random.Random`` per seat (read, not advanced: after the call they hold
+    the state they had before).  ``action_limit``: abandon the deal after that many actions (by
+    default :func:`~skitgubbe.engine.state.default_action_limit`).  The GIL is released while
+    the deal is played.
+
+    Raises :class:`UnsupportedError` (a ``ValueError``) with :func:`unsupported`'s reason for rules
+    or a seat count the compiled engine does not play (or when it is not installed); ``ValueError``
+    for a dealer seat that does not exist, a number of seat generators other than ``players``, an
+    action limit below 1, or a generator that is not a Mersenne Twister (``getstate()`` version 3);
+    ``TypeError`` for a ``deck_seed`` that is neither int nor str."""
+    preset = _compiled_preset(rules, players)
+    if not isinstance(deck_seed, (int, str)):
+        raise TypeError(f"deck_seed must be an int or a str, not {type(deck_seed).__name__}")
+    if len(seat_rngs) != players:
+        raise ValueError(f"{len(seat_rngs)} seat generators for {players} seats")
+    if not 0 <= dealer < players:
+        raise ValueError(f"dealer seat {dealer} does not exist: seats are 0..{players - 1}")
+    limit = default_action_limit(rules) if action_limit is None else action_limit
+    if limit < 1:
+        raise ValueError(f"the action limit must be at least 1, not {limit}")
+    deck = list(deck_from_seed(deck_seed))
+    seats = [_random_state(r) for r in seat_rngs]
+    loser, actions, tricks, abandoned = skitgubbe_native.random_bots_deal(
+        preset, players, deck, dealer, limit, seats, _random_state(chance_rng))
+    return RandomDeal(loser, actions, tricks, abandoned)
+
+
+def random_bots_deals(rules: Rules, players: int, seed: int | str, start: int, count: int, *,
+                      action_limit: int | None = None) -> list[RandomDeal]:
+    """Play deals ``start .. start + count - 1`` of a :func:`~skitgubbe.batch.simulate.simulate`
+    run with seed ``seed`` between random bots, all in compiled code (one call, the GIL released),
+    seeded as that module's docstring says: deal ``g`` with the deck
+    ``deck_from_seed(f"{seed}:{g}:deck")``, dealer ``g % players``, seat ``i``'s
+    :class:`~skitgubbe.bots.randombot.RandomBot` drawing from ``random.Random(f"{seed}:{g}:{i}")``
+    and chance from ``random.Random(f"{seed}:{g}:chance")``; each deal is then played as
+    :func:`random_bots_deal` plays it, so the results are the Python engine's, deal for deal.  The
+    generators are seeded in C++ as ``random.Random`` seeds a text (CPython's ``init_by_array`` of
+    the text and its SHA-512 digest), which is much cheaper than copying Python's states.
+
+    Returns one :class:`RandomDeal` per deal, in deal order.  ``action_limit`` as for
+    :func:`random_bots_deal`.  Raises :class:`UnsupportedError` as :func:`random_bots_deal` does,
+    ``ValueError`` for ``count < 0`` or an action limit below 1, and ``TypeError`` for a ``seed``
+    that is neither int nor str."""
+    preset = _compiled_preset(rules, players)
+    if not isinstance(seed, (int, str)):
+        raise TypeError(f"seed must be an int or a str, not {type(seed).__name__}")
+    if count < 0:
+        raise ValueError(f"count must be 0 or more, not {count}")
+    limit = default_action_limit(rules) if action_limit is None else action_limit
+    if limit < 1:
+        raise ValueError(f"the action limit must be at least 1, not {limit}")
+    keys: list[bytes] = []
+    dealers: list[int] = []
+    for g in range(start, start + count):
+        keys.append(_seed_key(f"{seed}:{g}:deck"))
+        keys.extend(_seed_key(f"{seed}:{g}:{i}") for i in range(players))
+        keys.append(_seed_key(f"{seed}:{g}:chance"))
+        dealers.append(g % players)
+    played = skitgubbe_native.random_bots_deals(preset, players, dealers, limit, keys)
+    return [RandomDeal(*deal) for deal in played]
 
 
 class CompiledState:

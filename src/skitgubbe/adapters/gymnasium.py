@@ -78,14 +78,14 @@ from gymnasium import spaces
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine.actions import CHANCE
 from ..engine.rules import Rules
-from ..engine.state import IllegalActionError, State
+from ..engine.state import IllegalActionError, State, validate_deck
 from ..engine.variants import find_variant
 from ..engine.view import View, view_of
 from . import encoding
 from .agents import as_bot
 
 __all__ = ["SkitgubbeEnv", "ENV_ID", "DEFAULT_MAX_TURNS", "register", "resolve_rules", "action_index",
-           "observation_array"]
+           "deck_option", "observation_array"]
 
 ENV_ID = "skitgubbe/Skitgubbe-v0"
 """The id registered with Gymnasium when this module is imported."""
@@ -122,6 +122,18 @@ def action_index(action: object) -> int:
         raise ValueError(f"action id {action} is outside 0..{encoding.NUM_ACTIONS - 1}")
     return action
 
+
+
+def deck_option(options: dict[str, Any] | None) -> list[int] | None:
+    """The ``"deck"`` entry of a ``reset``'s ``options`` as a list of the 52 card numbers (0..51,
+    ``suit * 13 + rank - 2``) in dealing order, or None when there is none.  Raises ``ValueError``
+    when it is not a sequence of the 52 cards once each, saying what is wrong."""
+    if not options or options.get("deck") is None:
+        return None
+    deck = options["deck"]
+    if isinstance(deck, (str, bytes)) or not isinstance(deck, (Sequence, np.ndarray)):
+        raise ValueError(f"options['deck'] must be a sequence of the 52 card numbers, not {deck!r}")
+    return list(validate_deck([c.item() if isinstance(c, np.integer) else c for c in deck]))
 
 
 def observation_array(view: View) -> np.ndarray:
@@ -250,11 +262,18 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Deal a new game and let the bots play up to the learner's first decision.
 
-        Returns ``(observation, info)`` with ``info["action_mask"]``.  ``options`` is ignored.
+        Returns ``(observation, info)`` with ``info["action_mask"]``.  ``options`` may hold
+        ``"deck"``: the 52 cards in dealing order (:func:`deck_option`), dealt instead of the seeded
+        shuffle (the dealer, the bots' seeds and the chance draws still come from the generator,
+        which draws the same numbers either way); other keys are ignored.  Raises ``ValueError`` for
+        a malformed deck, before anything changes.
         """
+        given = deck_option(options)
         super().reset(seed=seed)
         rng = self.np_random
         deck = rng.permutation(52).tolist()
+        if given is not None:
+            deck = given
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
         self._chance = random.Random(int(rng.integers(2**62)))
         others = iter(self.opponents)

@@ -85,7 +85,7 @@ from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State
 from ..engine.view import View, view_of
 from . import encoding
-from .gymnasium import action_index, observation_array, resolve_rules
+from .gymnasium import action_index, deck_option, observation_array, resolve_rules
 
 __all__ = ["env", "raw_env", "DEFAULT_MAX_TURNS"]
 
@@ -214,11 +214,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game.  With ``seed`` the deck, dealer and chance draws are reproducible;
         without it they continue the generator of the last seeded reset (a fresh one the first
-        time).  ``options`` is accepted and ignored."""
+        time).  ``options`` may hold ``"deck"``: the 52 cards (numbers 0..51, ``suit * 13 + rank -
+        2``) in dealing order, dealt instead of the seeded shuffle (the dealer and the chance draws
+        still come from the generator, which draws the same numbers either way), for duplicate deals
+        and for tests; other keys are ignored.  Raises ``ValueError`` for a deck that is not the 52
+        cards once each, saying what is wrong; the environment is then unchanged."""
+        deck = deck_option(options)
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         rng = self.np_random
-        deck = rng.permutation(52).tolist()
+        shuffled = rng.permutation(52).tolist()
+        deck = shuffled if deck is None else deck
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
         self._chance = random.Random(int(rng.integers(2**62)))
         self._game = game = State.new(

@@ -247,20 +247,34 @@ inline sg::PyRandom load_state(const std::vector<uint32_t>& state, const char* w
   return r;
 }
 
+// The chance generator of a deal, seeded from its key only if a chance action comes (most deals
+// of most presets have none, and seeding costs about as much as a short deal).
+struct LazyChance {
+  sg::PyRandom r;
+  const std::string* key = nullptr;  // null: `r` is ready
+  sg::PyRandom& get() {
+    if (key) {
+      r.seed_bytes(reinterpret_cast<const unsigned char*>(key->data()), key->size());
+      key = nullptr;
+    }
+    return r;
+  }
+};
+
 // Play `g` to its end as skitgubbe.batch.runner.play_out plays it with a RandomBot at every seat:
 // at a decision, seat s takes the legal action (Game::legal's order, which is
 // State.legal_actions') at index seats[s].randbelow(n), i.e. RandomBot.choose's
 // `legal[rng.randrange(len(legal))]`, drawn even when n is 1; at a chance action the pending cards
 // in ascending order (cards_in), shuffled by `chance` (State.chance_action).
 template <class R>
-DealResult play_python_random(sg::Game<R>& g, sg::PyRandom* seats, sg::PyRandom& chance) {
+DealResult play_python_random(sg::Game<R>& g, sg::PyRandom* seats, LazyChance& chance) {
   sg::Code acts[sg::Game<R>::kMaxLegal];
   uint8_t order[sg::kCards];
   while (g.phase != sg::OVER) {
     if (g.phase == sg::DRECK_DEAL) {
       int k = 0;
       for (uint64_t m = g.pending_deal(); m; m &= m - 1) order[k++] = uint8_t(sg::lowest(m));
-      chance.shuffle(order, k);
+      chance.get().shuffle(order, k);
       g.deal_chance(order, k);
     } else {
       int n = g.legal(acts);
@@ -281,7 +295,8 @@ DealResult python_random_deal(int players, const std::vector<int>& deck, int dea
                                 std::to_string(seat_states.size()));
   sg::PyRandom seats[R::kMaxSeats];
   for (int i = 0; i < players; ++i) seats[i] = load_state(seat_states[i], "seat state");
-  sg::PyRandom chance = load_state(chance_state, "chance state");
+  LazyChance chance;
+  chance.r = load_state(chance_state, "chance state");
   nb::gil_scoped_release release;
   return play_python_random<R>(s.g, seats, chance);
 }
@@ -306,17 +321,19 @@ std::vector<DealResult> python_random_deals(int players, const std::vector<int>&
   std::vector<DealResult> out(dealers.size());
   nb::gil_scoped_release release;
   sg::Game<R> g;
-  sg::PyRandom gens[R::kMaxSeats + 2];
+  sg::PyRandom gens[R::kMaxSeats + 1];  // the deck's, then each seat's
+  LazyChance chance;
   uint8_t deck[sg::kCards];
   for (size_t d = 0; d < dealers.size(); ++d) {
-    for (size_t i = 0; i < per; ++i) {
+    for (size_t i = 0; i + 1 < per; ++i) {
       const std::string& k = raw[d * per + i];
       gens[i].seed_bytes(reinterpret_cast<const unsigned char*>(k.data()), k.size());
     }
+    chance.key = &raw[d * per + per - 1];
     for (int c = 0; c < sg::kCards; ++c) deck[c] = uint8_t(c);
     gens[0].shuffle(deck, sg::kCards);
     g.init(players, deck, dealers[d], -1, action_limit);
-    out[d] = play_python_random<R>(g, gens + 1, gens[players + 1]);
+    out[d] = play_python_random<R>(g, gens + 1, chance);
   }
   return out;
 }

@@ -41,9 +41,15 @@ struct PyRandom {
   }
 
   // init_by_array of _randommodule.c: seeding from the 32-bit words of a non-negative integer,
-  // least significant first (n >= 1 words; the integer 0 is one word 0).
+  // least significant first (n >= 1 words; the integer 0 is one word 0).  It starts from
+  // init_genrand(19650218), which is the same every time: computed once and copied.
   void init_by_array(const uint32_t* key, int n) {
-    init_genrand(19650218u);
+    static const PyRandom base = [] {
+      PyRandom b;
+      b.init_genrand(19650218u);
+      return b;
+    }();
+    *this = base;
     int i = 1, j = 0;
     for (int k = kN > n ? kN : n; k; --k) {
       mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + uint32_t(j);

@@ -1,8 +1,9 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
 // TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState,
-// AtlantaState, KoiraState, HelmfridState, MasState).  The typed surface is in ../skitgubbe_native.pyi;
-// skitgubbe.engine.compiled wraps it.
+// AtlantaState, KoiraState, HelmfridState, MasState), and deals played by random bots with
+// Python's own random numbers (PythonRandom, random_bots_deal, random_bots_deals: pyrandom.hpp).
+// The typed surface is in ../skitgubbe_native.pyi; skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -278,6 +279,7 @@ DealResult play_python_random(sg::Game<R>& g, sg::PyRandom* seats, LazyChance& c
       g.deal_chance(order, k);
     } else {
       int n = g.legal(acts);
+      if (n < 1) throw std::logic_error("a seat to act with no legal action (an engine bug)");
       g.step(acts[seats[g.to_act].randbelow(uint32_t(n))]);
     }
   }

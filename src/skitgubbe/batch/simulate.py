@@ -12,10 +12,13 @@ the same for any backend and number of workers.
 **Engines.**  When every seat is a ``random`` bot, the rules are a preset the compiled engine plays
 (:func:`skitgubbe.engine.compiled.unsupported`) and no records are kept, the deals can be played by
 the compiled engine (``engine="compiled"``, or ``"auto"``, the default, which picks it whenever it
-can).  It draws every random number a :class:`~skitgubbe.bots.randombot.RandomBot` and
-:meth:`State.chance_action <skitgubbe.engine.state.State.chance_action>` would draw, from the same
-seeds, and makes the Python engine's decisions (``tests/test_compiled.py``), so the result is the
-same deal for deal, only faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which
+can).  It plays each chunk of deals in one call of
+:func:`~skitgubbe.engine.compiled.random_bots_deals`, which draws every random number a
+:class:`~skitgubbe.bots.randombot.RandomBot` and :meth:`State.chance_action
+<skitgubbe.engine.state.State.chance_action>` would draw, from the same seeds (a C++ copy of
+Python's Mersenne Twister), and makes the Python engine's decisions (``tests/test_compiled.py``,
+``tests/test_compiled_random.py``), so the result is the same deal for deal, about a hundred
+times faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which
 engine a run uses and, for ``"compiled"``, why it cannot.
 """
 
@@ -25,8 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..engine.actions import CHANCE
-from ..engine.compiled import CompiledState, UnsupportedError
+from ..engine.compiled import UnsupportedError, random_bots_deals
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State
@@ -160,9 +162,9 @@ def _play_chunk(task: _Chunk) -> _Part:
     """Play one chunk of deals (a module-level function, so a worker process or Ray can run it)."""
     game, seed, players = task.game, task.seed, task.players
     part = _Part([], [])
-    if task.compiled is not None:
-        for g in range(task.start, task.start + task.count):
-            part.deals.append(_compiled_deal(task.compiled, players, seed, g))
+    if task.compiled is not None:  # the whole chunk in one call, with Python's random numbers
+        deals = random_bots_deals(task.compiled, players, seed, task.start, task.count)
+        part.deals.extend((d.loser, d.actions, d.tricks) for d in deals)
         return part
     for g in range(task.start, task.start + task.count):
         deck_seed = f"{seed}:{g}:deck"
@@ -176,23 +178,6 @@ def _play_chunk(task: _Chunk) -> _Part:
                 part.records.append(record_of(state, seed=deck_seed))
         part.deals.append((-1 if state.loser is None else state.loser, len(state.history), tricks))
     return part
-
-
-def _compiled_deal(rules: Rules, players: int, seed: int | str, g: int) -> tuple[int, int, int]:
-    """Deal ``g`` of seed ``seed`` between random bots on the compiled engine, seeded as the module
-    docstring says: ``(loser or -1, actions, tricks)``, the Python engine's figures."""
-    state = CompiledState.new(rules, players, dealer=g % players, seed=f"{seed}:{g}:deck")
-    rngs = [random.Random(f"{seed}:{g}:{i}") for i in range(players)]
-    chance = random.Random(f"{seed}:{g}:chance")
-    core = state.core
-    while not core.is_over:
-        seat = core.to_act
-        if seat == CHANCE:
-            state.apply(state.chance_action(chance))
-        else:
-            codes = core.legal_actions()
-            core.apply(codes[rngs[seat].randrange(len(codes))])
-    return core.loser, core.actions, core.tricks
 
 
 def simulation_engine(rules: Rules | Game, players: int, bot_names: Sequence[str], *,

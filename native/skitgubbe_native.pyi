@@ -22,6 +22,7 @@ ATLANTA_STATE_BYTES: int
 KOIRA_STATE_BYTES: int
 HELMFRID_STATE_BYTES: int
 MAS_STATE_BYTES: int
+RUNTIME_STATE_BYTES: int
 
 class NativeState:
     def __init__(self, players: int, deck: list[int], dealer: int = 0, leader: int = -1,
@@ -92,6 +93,14 @@ class KoiraState(NativeState): ...
 class HelmfridState(NativeState): ...
 class MasState(NativeState): ...
 
+class RuntimeState(NativeState):
+    """A deal under any combination of the options the presets' policies implement, given as
+    ``options`` (every member of ``RuntimeRules`` in native/src/game.hpp by name, each 0/1 or a whole
+    number; skitgubbe.engine.compiled writes them from a Rules).  The preset classes' surface, but
+    the constructor takes the options first."""
+    def __init__(self, options: dict[str, int], players: int, deck: list[int],
+                 dealer: int = 0, leader: int = -1, action_limit: int = 20000) -> None: ...
+
 OBS_SIZE: int
 NUM_ACTIONS: int
 
@@ -134,6 +143,9 @@ class GoatBatch(PagatBatch):
     """N goat deals stepped together (the same surface as PagatBatch)."""
 
 def random_playouts(preset: str, players: int, games: int, seed: int) -> tuple[int, int, int, list[int]]: ...
+def runtime_playouts(options: dict[str, int], players: int, games: int,
+                     seed: int) -> tuple[int, int, int, list[int]]: ...
+def runtime_illegal_random_actions(options: dict[str, int], players: int, games: int, seed: int) -> int: ...
 def illegal_random_actions(preset: str, players: int, games: int, seed: int) -> int: ...
 
 class PythonRandom:

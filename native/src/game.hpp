@@ -214,6 +214,10 @@ struct BaseRules {
   static constexpr bool beat = false;                    // first_phase = beat (Mas)
   static constexpr bool turn_from_stock = true;          // the stock's top card may be turned up
   static constexpr bool stock_stop = false;              // stock_end = stop: phase one ends with the stock
+  static constexpr int hand_size = 3;                    // cards dealt to each seat (and drawn up to in Mas)
+  static constexpr bool lowest_card_leads = false;       // first_lead = lowest-card
+  static constexpr bool store_three_trumps = false;      // (Mas)
+  static constexpr bool exchange_two = false;            // (Mas)
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -385,6 +389,70 @@ struct MasRules : PagatRules {
   static constexpr bool turn_from_stock = false;
   static constexpr bool stock_stop = true;
   static constexpr bool expose_leftover = false;
+  static constexpr bool store_three_trumps = true;
+  static constexpr bool exchange_two = true;
+};
+
+// Any combination of the options above, read at run time from a Python Rules (module.cpp, the
+// class RuntimeState; skitgubbe.engine.compiled maps each Rules option onto these members and
+// refuses what they cannot say).  The members have the policies' names, so Game reads
+// `rules.flag` alike for both kinds; the arrays are sized for the most seats and equal cards any
+// Rules allows (Needs below).  The defaults are the pagat preset's.
+struct RuntimeRules {
+  static constexpr int kMinSeats = 2;
+  static constexpr int kMaxSeats = 8;
+  int reserve = 0;
+  int max_equal_play = 1;
+  int dreck_below = 0;  // -1: the trump card's rank
+  int dreck_max_rank = 5;
+  int dreck_trump_rank = 0;
+  int hand_size = 3;
+  bool trump_shown_when_drawn = false;
+  bool aces_low_first = false;
+  bool bottom_aside = false;
+  bool sluff_last_rank = false;
+  bool sluff_guard_last_card = false;
+  bool dreck_remainder_aside = false;
+  bool pick_top_run = false;
+  bool pick_bottom_play = false;
+  bool pick_lowest_run = false;
+  bool sluff_guard_high = false;
+  bool blamattis = false;
+  bool sluff_after_play = false;
+  bool sluff_once = false;
+  bool sluff_losing_only = false;
+  bool skip_empty = false;
+  bool sluff_settled_only = false;
+  bool beat = false;
+  bool turn_from_stock = true;
+  bool stock_stop = false;
+  bool lowest_card_leads = false;
+  bool store_three_trumps = false;
+  bool exchange_two = false;
+  bool all_play = false;
+  bool must_match = false;
+  bool sluffing = false;
+  bool sluff_guard_last = false;
+  bool expose_leftover = true;
+  bool show_trump_card = true;
+  bool trump_drawer_leads = true;
+  bool runs = false;
+};
+
+// What a policy needs of the state's layout, fixed when it is compiled: the sluffing and split
+// memories below, and the most cards of one rank a play may hold (the round's array).  A preset
+// policy needs what its constants ask for; RuntimeRules needs everything any options may ask for.
+template <class R>
+struct Needs {
+  static constexpr bool sluff_memory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
+  static constexpr bool split = R::skip_empty;
+  static constexpr int max_equal = R::max_equal_play;
+};
+template <>
+struct Needs<RuntimeRules> {
+  static constexpr bool sluff_memory = true;
+  static constexpr bool split = true;
+  static constexpr int max_equal = 3;
 };
 
 // Koira's split: the cards of the chance deal that waits (Trick.chance_cards; its seats are kept in
@@ -412,12 +480,16 @@ struct SluffMemory<true> {
 };
 
 template <class R>
-struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losing_only>,
-              SplitMemory<R::skip_empty> {
-  static constexpr bool kSluffMemory = R::sluff_after_play || R::sluff_once || R::sluff_losing_only;
+struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> {
+  static constexpr bool kSluffMemory = Needs<R>::sluff_memory;
+  static constexpr bool kSplit = Needs<R>::split;
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
-  static constexpr int kRoundCards = M * R::max_equal_play;  // the cards a round can hold
+  static constexpr int kRoundCards = M * Needs<R>::max_equal;  // the cards a round can hold
+
+  // The options: an empty object for a preset policy (its members are static constants, so every
+  // test of one folds away at compile time), the values themselves for RuntimeRules.
+  [[no_unique_address]] R rules;
 
   // seats
   uint64_t hand[M];
@@ -455,39 +527,59 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // Stock cards that can neither be turned up nor replace a sluff: the bottom card, the trump
   // card to be (none when it was set aside at the deal; Undealt.spare).
-  static constexpr int kSpare = R::bottom_aside ? 0 : 1;
+  int spare() const { return rules.bottom_aside ? 0 : 1; }
 
   int stock_count() const { return stock_end - stock_top; }
-  bool reserve_left() const { return R::reserve && reserve_top != reserve_end; }
+  bool reserve_left() const { return rules.reserve && reserve_top != reserve_end; }
 
   // The phase-one strength of rank r (Trick.strength: aces 1 under aces_low_first; 0 for none).
-  static int power(int r) { return (R::aces_low_first && r == 14) ? 1 : r; }
+  int power(int r) const { return (rules.aces_low_first && r == 14) ? 1 : r; }
 
   // State.new: `deck` is the 52 cards in dealing order, dealt one at a time clockwise from the
   // dealer's left, three each; the rest is the stock, top card first.  The caller checks the
   // arguments (seats 0..players-1, players within the preset's range, the deck a permutation).
   void init(int n, const uint8_t* deck, int dealer_seat, int leader_seat, int limit, bool ask_every_seat = false) {
+    const R options = rules;  // (no bytes for a preset policy)
     std::memset(static_cast<void*>(this), 0, sizeof(*this));
+    rules = options;
     ask_all = ask_every_seat;
     players = int8_t(n);
     dealer = int8_t(dealer_seat);
     first_leader = int8_t(leader_seat >= 0 ? leader_seat : (dealer_seat + 1) % n);
     action_limit = limit;
-    int dealt = n * 3;
+    int dealt = n * rules.hand_size;
     for (int i = 0; i < dealt; ++i) hand[(dealer_seat + 1 + i) % n] |= bit(deck[i]);
     for (int i = dealt; i < kCards; ++i) stock[i - dealt] = deck[i];
     reserve_top = 0;
-    reserve_end = int8_t(R::reserve);  // the avstickshög: the next cards after the hands
+    reserve_end = int8_t(rules.reserve);  // the avstickshög: the next cards after the hands
     stock_top = reserve_end;
     stock_end = int8_t(kCards - dealt);
     trump_card = trump_holder = trump_suit = -1;
-    if (R::bottom_aside) trump_card = int8_t(stock[--stock_end]);  // the bottom card, set aside
-    if (R::beat) trump_suit = int8_t(suit_of(stock[stock_end - 1]));  // Mas: turned up at the deal
+    if (rules.bottom_aside) trump_card = int8_t(stock[--stock_end]);  // the bottom card, set aside
+    if (rules.beat) trump_suit = int8_t(suit_of(stock[stock_end - 1]));  // Mas: turned up at the deal
+    if (rules.lowest_card_leads && leader_seat < 0) first_leader = int8_t(lowest_card_holder());
     last_winner = -1;
     loser = -1;
     phase = ONE;
     log = nullptr;
     start_trick(first_leader);
+  }
+
+  // The seat dealt the lowest card (aces 1 under aces_low_first), the first such seat from the
+  // dealer's left on a tie (state.py _lowest_card_holder; pagat.com, "Lowest card or loser leads").
+  int lowest_card_holder() const {
+    int best = 99, best_seat = (dealer + 1) % players;
+    for (int i = 0; i < players; ++i) {
+      int s = (dealer + 1 + i) % players;
+      for (uint64_t m = hand[s]; m; m &= m - 1) {
+        int r = power(rank_of(lowest(m)));
+        if (r < best) {
+          best = r;
+          best_seat = s;
+        }
+      }
+    }
+    return best_seat;
   }
 
   void ev(int kind, int seat, uint64_t cards) {
@@ -517,25 +609,27 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   void start_trick(int lead) {  // Trick.start
     clear_trick();
     leader = int8_t(lead);
-    if constexpr (R::skip_empty) {
-      this->n_rounds = 1;
-      if (stock_top == stock_end) {  // once the stock is gone, seats without cards are skipped
-        int k = 0;
-        for (int i = 0; i < players; ++i) {
-          int s = (lead + i) % players;
-          if (hand[s]) round_seat[k++] = int8_t(s);
-        }
-        n_round_seats = int8_t(k);
-        if (k < 2) {
-          last_holder_collects();
+    if constexpr (kSplit) {
+      if (rules.skip_empty) {
+        this->n_rounds = 1;
+        if (stock_top == stock_end) {  // once the stock is gone, seats without cards are skipped
+          int k = 0;
+          for (int i = 0; i < players; ++i) {
+            int s = (lead + i) % players;
+            if (hand[s]) round_seat[k++] = int8_t(s);
+          }
+          n_round_seats = int8_t(k);
+          if (k < 2) {
+            last_holder_collects();
+            return;
+          }
+          round_pos = 0;
+          advance_one();
           return;
         }
-        round_pos = 0;
-        advance_one();
-        return;
       }
     }
-    if (R::all_play) {
+    if (rules.all_play) {
       for (int i = 0; i < players; ++i) round_seat[i] = int8_t((lead + i) % players);
       n_round_seats = players;
     } else {
@@ -565,7 +659,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // Trick._next_trick: Koira's leader without cards once the stock is gone passes the lead on.
   void next_trick(int lead) {
-    if constexpr (R::stock_stop) {  // stock_end = stop: phase one ends once the stock is gone
+    if (rules.stock_stop) {  // stock_end = stop: phase one ends once the stock is gone
       if (stock_top == stock_end) {
         clear_trick();
         leader = int8_t(lead);
@@ -576,11 +670,13 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         return;
       }
     }
-    if constexpr (R::skip_empty) {
-      if (!hand[lead] && stock_top == stock_end) {
-        int nxt = (lead + 1) % players;
-        while (nxt != lead && !hand[nxt]) nxt = (nxt + 1) % players;
-        lead = nxt;
+    if constexpr (kSplit) {
+      if (rules.skip_empty) {
+        if (!hand[lead] && stock_top == stock_end) {
+          int nxt = (lead + 1) % players;
+          while (nxt != lead && !hand[nxt]) nxt = (nxt + 1) % players;
+          lead = nxt;
+        }
       }
     }
     start_trick(lead);
@@ -597,15 +693,17 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
     int s = round_seat[round_pos];
     // the last stock card cannot be turned up (it is the trump card)
-    if (!hand[s] && !(R::turn_from_stock && stock_count() > kSpare)) {
-      if constexpr (R::skip_empty) {
-        if (this->n_rounds > 1) {  // Trick._split_trick: a tied seat ran out settling the tie
-          for (int i = 0; i < n_round_seats; ++i) needy[i] = round_seat[i];
-          n_needy = int8_t(n_round_seats);
-          this->chance_cards = trick_cards;
-          phase = DRECK_DEAL;
-          to_act = kChance;
-          return;
+    if (!hand[s] && !(rules.turn_from_stock && stock_count() > spare())) {
+      if constexpr (kSplit) {
+        if (rules.skip_empty) {
+          if (this->n_rounds > 1) {  // Trick._split_trick: a tied seat ran out settling the tie
+            for (int i = 0; i < n_round_seats; ++i) needy[i] = round_seat[i];
+            n_needy = int8_t(n_round_seats);
+            this->chance_cards = trick_cards;
+            phase = DRECK_DEAL;
+            to_act = kChance;
+            return;
+          }
         }
       }
       end_phase_one();
@@ -625,7 +723,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // The cards `s` must play under "match if you can": those of the round's highest rank.
   uint64_t must_match(int s) const {  // Trick._must_match
-    if (!R::must_match || !round_high) return 0;
+    if (!rules.must_match || !round_high) return 0;
     return hand[s] & rank_mask(round_high);
   }
 
@@ -646,27 +744,27 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // The cards `s` may sluff now (Trick.sluffable; Flurst, "Sloughing" and its two restrictions).
   uint64_t sluffable(int s) const {
-    if (!R::sluffing || phase != ONE || !trick_cards) return 0;
-    if (R::sluff_settled_only && winner < 0) return 0;
+    if (!rules.sluffing || phase != ONE || !trick_cards) return 0;
+    if (rules.sluff_settled_only && winner < 0) return 0;
     uint64_t m = hand[s] & trick_ranks;
-    if (R::sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
+    if (rules.sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
     if constexpr (kSluffMemory) {
-      if (R::sluff_once && m && (this->sluffed >> s & 1)) {
+      if (rules.sluff_once && m && (this->sluffed >> s & 1)) {
         if (this->occasion != s) return 0;
         m &= this->occasion_hand;  // not the cards drawn to replace this occasion's sluffs
       }
-      if (R::sluff_after_play && m && !(this->played >> s & 1)) return 0;
-      if (R::sluff_losing_only && m) {  // Trick._winning_rank
+      if (rules.sluff_after_play && m && !(this->played >> s & 1)) return 0;
+      if (rules.sluff_losing_only && m) {  // Trick._winning_rank
         int r = n_round_cards ? round_high : this->tie_rank;
         if (r) m &= ~rank_mask(r);
       }
     }
     if (!m || winner >= 0) return m;
-    if (R::sluff_guard_high && round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
-    bool last = stock_count() <= kSpare;  // the stock cannot replace a sluffed card
-    if (R::sluff_guard_last && m && last && contender(s)) return 0;
+    if (rules.sluff_guard_high && round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
+    bool last = stock_count() <= spare();  // the stock cannot replace a sluffed card
+    if (rules.sluff_guard_last && m && last && contender(s)) return 0;
     // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
-    if (R::sluff_guard_last_card && m && last && due(s) && popcount(hand[s]) == 1 && round_high &&
+    if (rules.sluff_guard_last_card && m && last && due(s) && popcount(hand[s]) == 1 && round_high &&
         power(rank_of(highest(hand[s]))) >= power(round_high))
       return 0;
     return m;
@@ -678,10 +776,10 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   void draw(int s) {
     if (stock_top == stock_end) return;
     int c = stock[stock_top++];
-    if (R::bottom_aside || stock_top != stock_end) {
+    if (rules.bottom_aside || stock_top != stock_end) {
       hand[s] |= bit(c);
       ev(EV_DRAW, s, bit(c));
-    } else if (R::beat) {  // Mas: the turned-up trump is drawn into the hand, face up
+    } else if (rules.beat) {  // Mas: the turned-up trump is drawn into the hand, face up
       hand[s] |= bit(c);
       known[s] |= bit(c);
       trump_card = int8_t(c);
@@ -690,7 +788,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     } else {
       trump_card = int8_t(c);
       trump_holder = int8_t(s);
-      if (R::trump_shown_when_drawn) {
+      if (rules.trump_shown_when_drawn) {
         trump_suit = int8_t(suit_of(c));
         ev(EV_TRUMP_DRAWN, s, bit(c));
       } else {
@@ -704,7 +802,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     int c;
     if (card >= 0) {
       c = card;
-      if constexpr (R::max_equal_play > 1) {
+      if (rules.max_equal_play > 1) {
         hand[s] ^= cards;
         known[s] &= ~cards;
         ev(EV_PLAY, s, cards);
@@ -733,12 +831,12 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     trick_cards |= bit(c);
     trick_ranks |= rank_mask(rank_of(c));
     contributed[s] |= bit(c);
-    if (R::sluff_last_rank) last_put = int8_t(c);
+    if (rules.sluff_last_rank) last_put = int8_t(c);
     if constexpr (kSluffMemory) this->played |= uint16_t(1u << s);
     int r = rank_of(c);
     if (power(r) > power(round_high)) round_high = int8_t(r);
     if (round_pos == n_round_seats) resolve_round();
-    if (R::sluffing) open_window(s);
+    if (rules.sluffing) open_window(s);
     advance_one();
   }
 
@@ -759,9 +857,9 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       winner = top[0];
       return;
     }
-    ev(R::all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
+    ev(rules.all_play ? EV_WAR : EV_BOUNCE, top[0], 0);
     if constexpr (kSluffMemory) this->tie_rank = round_high;
-    if constexpr (R::skip_empty) ++this->n_rounds;
+    if constexpr (kSplit) this->n_rounds = int16_t(this->n_rounds + rules.skip_empty);
     for (int j = 0; j < k; ++j) round_seat[j] = top[j];
     n_round_seats = int8_t(k);
     round_pos = 0;
@@ -789,7 +887,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     known[s] &= ~bit(c);
     trick_cards |= bit(c);
     contributed[s] |= bit(c);
-    if (R::sluff_last_rank) last_put = int8_t(c);
+    if (rules.sluff_last_rank) last_put = int8_t(c);
     ev(EV_SLUFF, s, bit(c));
     draw(s);
     if (!pending) window_start = int8_t(s);
@@ -810,7 +908,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // ---- Mas (first_phase = beat) ----
 
   void draw_up(int s) {  // Undealt.draw_up
-    while (stock_top != stock_end && popcount(hand[s]) < 3) draw(s);
+    while (stock_top != stock_end && popcount(hand[s]) < rules.hand_size) draw(s);
   }
 
   uint64_t beaters(uint64_t h) const {  // Trick._beaters
@@ -897,7 +995,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         known[s] |= back;
         ev(EV_TAKE_BACK, s, back);
       }
-      if (R::expose_leftover && hand[s]) {
+      if (rules.expose_leftover && hand[s]) {
         known[s] |= hand[s];
         ev(EV_EXPOSED, s, hand[s]);
       }
@@ -911,11 +1009,11 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     }
     if (trump_card >= 0) {  // turned face up (pagat) or only its suit announced (goat)
       trump_suit = int8_t(suit_of(trump_card));
-      if (R::bottom_aside) {  // set aside at the deal: it names the suit, then leaves the game
+      if (rules.bottom_aside) {  // set aside at the deal: it names the suit, then leaves the game
         killed |= bit(trump_card);
       } else {
         hand[trump_holder] |= bit(trump_card);
-        if (R::show_trump_card) known[trump_holder] |= bit(trump_card);
+        if (rules.show_trump_card) known[trump_holder] |= bit(trump_card);
       }
       ev(EV_TRUMP, trump_holder, bit(trump_card));
     }
@@ -923,7 +1021,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   }
 
   int second_leader() const {  // Trick._second_leader
-    if (R::trump_drawer_leads && trump_holder >= 0) return trump_holder;
+    if (rules.trump_drawer_leads && trump_holder >= 0) return trump_holder;
     return last_winner >= 0 ? last_winner : first_leader;
   }
 
@@ -932,10 +1030,12 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // everyone has at least six cards").
   void redistribute_dreck() {
     n_needy = 0;
-    if (R::dreck_below) {
+    int below = rules.dreck_below;
+    if (below < 0) below = trump_card >= 0 ? rank_of(trump_card) : 0;  // the trump card's rank
+    if (below) {
       for (int i = 0; i < players; ++i) {
         int s = (dealer + 1 + i) % players;
-        if (popcount(hand[s]) < R::dreck_below) needy[n_needy++] = int8_t(s);
+        if (popcount(hand[s]) < below) needy[n_needy++] = int8_t(s);
       }
     }
     if (!n_needy) {
@@ -943,8 +1043,8 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       return;
     }
     uint64_t d = 0;
-    for (int r = 2; r <= R::dreck_max_rank; ++r) d |= rank_mask(r);
-    if (R::dreck_trump_rank && trump_suit >= 0) d |= bit(trump_suit * 13 + R::dreck_trump_rank - 2);
+    for (int r = 2; r <= rules.dreck_max_rank; ++r) d |= rank_mask(r);
+    if (rules.dreck_trump_rank && trump_suit >= 0) d |= bit(trump_suit * 13 + rules.dreck_trump_rank - 2);
     d &= ~killed;
     for (int s = 0; s < players; ++s) {
       hand[s] &= ~d;
@@ -966,7 +1066,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // Deal the dreck in `order` (the chance action's shuffle) round the needy seats
   // (Trick._give_dreck), then phase two.
   void give_dreck(const uint8_t* order, int k) {
-    if (R::dreck_remainder_aside && k % n_needy) {  // the last cards dealt join the first kill
+    if (rules.dreck_remainder_aside && k % n_needy) {  // the last cards dealt join the first kill
       int keep = k - k % n_needy;
       uint64_t aside = 0;
       for (int i = keep; i < k; ++i) aside |= bit(order[i]);
@@ -989,7 +1089,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // Seats.next_active, Seats.in_game: a seat is in the game while it holds cards or is a
   // Blåmattis yet to pick up.
-  bool active(int s) const { return hand[s] != 0 || (R::blamattis && (blue >> s & 1)); }
+  bool active(int s) const { return hand[s] != 0 || (rules.blamattis && (blue >> s & 1)); }
 
   int next_active(int seat) const {
     int s = (seat + 1) % players;
@@ -1000,7 +1100,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   int in_game() const {
     int k = 0;
     for (int s = 0; s < players; ++s) k += hand[s] != 0;
-    if (R::blamattis) k += popcount(blue);
+    if (rules.blamattis) k += popcount(blue);
     return k;
   }
 
@@ -1019,7 +1119,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     for (int i = 0; i < n; ++i) {  // seats without cards are out (safe) or a Blåmattis
       int s = (dealer + 1 + i) % n;
       if (!hand[s]) {
-        if (R::blamattis) {
+        if (rules.blamattis) {
           blue |= uint16_t(1u << s);
           ev(EV_BLAMATTIS, s, 0);
         } else {
@@ -1035,18 +1135,18 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         ++count;
       }
     }
-    if (R::blamattis ? (count + popcount(blue) <= 1 || !count) : count <= 1) {
+    if (rules.blamattis ? (count + popcount(blue) <= 1 || !count) : count <= 1) {
       finish(holding);
       return;
     }
     if (!hand[lead]) lead = next_active(lead);
-    lead_two(lead, R::blamattis ? count + popcount(blue) : count);  // Seats.in_game
+    lead_two(lead, rules.blamattis ? count + popcount(blue) : count);  // Seats.in_game
   }
 
   void lead_two(int lead, int active) {  // Table._lead_two
     kill_at = int8_t(active);
     n_table = 0;
-    if (R::blamattis)  // a Blåmattis has nothing to lead: the next seat in the game leads
+    if (rules.blamattis)  // a Blåmattis has nothing to lead: the next seat in the game leads
       while (blue >> lead & 1) lead = next_active(lead);
     to_act = int8_t(lead);
   }
@@ -1092,7 +1192,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       lead_two(hand[s] ? s : next_active(s), in_game());
       return;
     }
-    if (R::blamattis && blue) {
+    if (rules.blamattis && blue) {
       to_act = int8_t(next_active(s));
       return;
     }
@@ -1146,7 +1246,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
-    if (R::blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
+    if (rules.blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
       blue ^= uint16_t(1u << s);
       take = table[0] & (~table[0] + 1);
       table[0] ^= take;
@@ -1157,14 +1257,14 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         }
         --n_table;
       }
-    } else if (R::pick_bottom_play) {  // the bottom play
+    } else if (rules.pick_bottom_play) {  // the bottom play
       take = table[0];
       for (int i = 1; i < n_table; ++i) {
         table[i - 1] = table[i];
         table_owner[i - 1] = table_owner[i];
       }
       --n_table;
-    } else if (R::pick_top_run) {  // the top play with the plays below that continue its run downwards
+    } else if (rules.pick_top_run) {  // the top play with the plays below that continue its run downwards
       take = table[n_table - 1];
       int lo = lowest(take);
       int j = n_table - 2;
@@ -1176,7 +1276,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         --j;
       }
       n_table = int8_t(j + 1);
-    } else if (!R::pick_lowest_run) {
+    } else if (!rules.pick_lowest_run) {
       take = table[--n_table];
     } else {
       take = table[0];
@@ -1198,7 +1298,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
     hand[s] |= take;
     known[s] |= take;
     ev(EV_PICK_UP, s, take);
-    if (R::reserve && led_last) {
+    if (rules.reserve && led_last) {
       out_order[n_out++] = int8_t(1 - s);
       ev(EV_OUT, 1 - s, 0);
       finish(s);
@@ -1220,33 +1320,33 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   int legal(Code* out) const {
     int k = 0;
     int s = to_act;
-    if (R::beat && phase == ONE) {  // Mas: Trick._legal_beat
+    if (rules.beat && phase == ONE) {  // Mas: Trick._legal_beat
       uint64_t h = hand[s];
       uint64_t m = n_round_cards ? beaters(h) : h;
       for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
       if (n_round_cards) out[k++] = code_of(PICK_UP, 0);
-      if (can_store(s)) out[k++] = code_of(STORE, 0);
-      if (stock_count() && (h >> (trump_suit * 13) & 1)) out[k++] = code_of(EXCHANGE, 0);
+      if (rules.store_three_trumps && can_store(s)) out[k++] = code_of(STORE, 0);
+      if (rules.exchange_two && stock_count() && (h >> (trump_suit * 13) & 1)) out[k++] = code_of(EXCHANGE, 0);
       return k;
     }
     if (phase == ONE) {
       if (!pending) {
         uint64_t forced = must_match(s);
         for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
-        if constexpr (R::max_equal_play > 1) k = append_equal(forced ? forced : hand[s], out, k);
-        if (!forced && stock_count() > kSpare) out[k++] = code_of(STOCK, 0);
+        if (rules.max_equal_play > 1) k = append_equal(forced ? forced : hand[s], out, k);
+        if (!forced && stock_count() > spare()) out[k++] = code_of(STOCK, 0);
       }
-      if (R::sluffing) {
+      if (rules.sluffing) {
         for (uint64_t m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
         if (pending >> s & 1) out[k++] = code_of(PASS, 0);
       }
     } else if (phase == TWO) {
-      if (R::blamattis && n_table && (blue >> s & 1)) {  // a Blåmattis must pick up
+      if (rules.blamattis && n_table && (blue >> s & 1)) {  // a Blåmattis must pick up
         out[k++] = code_of(PICK_UP, 0);
         return k;
       }
       uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
-      if (R::runs) {
+      if (rules.runs) {
         k = append_runs(m, out, k);
       } else {
         for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
@@ -1258,11 +1358,11 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // Plays of two to max_equal_play cards of one rank of `hand`, rank by rank from the 2s, each
   // rank's by size and then by card set (Trick.legal with _subsets).
-  static int append_equal(uint64_t hand, Code* out, int k) {
+  int append_equal(uint64_t hand, Code* out, int k) const {
     for (int r = 2; r <= 14; ++r) {
       uint64_t same = hand & rank_mask(r);
       if (popcount(same) < 2) continue;
-      for (int n = 2; n <= R::max_equal_play; ++n) {
+      for (int n = 2; n <= rules.max_equal_play; ++n) {
         uint64_t subs[16];
         int ns = 0;
         for (uint64_t sub = same; sub; sub = (sub - 1) & same)
@@ -1284,18 +1384,18 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // A legal action of the seat to act drawn uniformly (a seat must be to act).
   Code random_action(Rng& rng) const {
     int s = to_act;
-    if constexpr (R::max_equal_play > 1 || R::beat) {  // drawn uniformly from the whole list
+    if (rules.max_equal_play > 1 || rules.beat) {  // drawn uniformly from the whole list
       if (phase == ONE) {
         Code acts[kMaxLegal];
         return acts[rng.below(legal(acts))];
       }
     }
     if (phase == ONE) {
-      if (!R::sluffing || !pending) {
+      if (!rules.sluffing || !pending) {
         uint64_t forced = must_match(s);
         uint64_t m = forced ? forced : hand[s];
-        uint64_t sl = R::sluffing ? sluffable(s) : 0;
-        int k = popcount(m), extra = (!forced && stock_count() > kSpare), ks = popcount(sl);
+        uint64_t sl = rules.sluffing ? sluffable(s) : 0;
+        int k = popcount(m), extra = (!forced && stock_count() > spare()), ks = popcount(sl);
         int i = rng.below(k + extra + ks);
         if (i < k) return code_of(PLAY, bit(nth_bit(m, i)));
         if (i < k + extra) return code_of(STOCK, 0);
@@ -1306,9 +1406,9 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       int i = rng.below(ks + 1);  // the seat asked is pending: it may pass
       return i < ks ? code_of(SLUFF, bit(nth_bit(sl, i))) : code_of(PASS, 0);
     }
-    if (R::blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
+    if (rules.blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
     uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
-    if (R::runs) {
+    if (rules.runs) {
       int k = count_runs(m);
       int i = rng.below(k + (n_table ? 1 : 0));
       return i < k ? code_of(PLAY, nth_run(m, i)) : code_of(PICK_UP, 0);
@@ -1337,7 +1437,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         play_two(s, cards);
       else
         pick_up(s);
-    } else if (R::beat) {
+    } else if (rules.beat) {
       if (kind == PLAY)
         play_beat(s, lowest(cards));
       else
@@ -1347,7 +1447,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
         if (this->occasion >= 0 && (s != this->occasion || kind != SLUFF)) this->occasion = -1;
       }
       if (kind == PLAY) {
-        if constexpr (R::max_equal_play > 1)
+        if (rules.max_equal_play > 1)
           play_one(s, highest(cards), cards);
         else
           play_one(s, lowest(cards));
@@ -1364,8 +1464,10 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
 
   // The cards the chance action must order: the dreck, or Koira's split (State.pending_deal).
   uint64_t pending_deal() const {
-    if constexpr (R::skip_empty) {
-      if (this->chance_cards) return this->chance_cards;
+    if constexpr (kSplit) {
+      if (rules.skip_empty) {
+        if (this->chance_cards) return this->chance_cards;
+      }
     }
     return dreck;
   }
@@ -1380,7 +1482,7 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
       ev(EV_SPLIT, needy[j], got[j]);
     }
     int first = needy[0];
-    if constexpr (R::skip_empty) this->chance_cards = 0;
+    if constexpr (kSplit) this->chance_cards = 0;
     n_needy = 0;
     phase = ONE;
     ++tricks;
@@ -1393,11 +1495,13 @@ struct Game : SluffMemory<R::sluff_after_play || R::sluff_once || R::sluff_losin
   // pending_deal(); unchecked).
   void deal_chance(const uint8_t* order, int k) {
     ++actions;
-    if constexpr (R::skip_empty) {
-      if (this->chance_cards) {
-        give_split(order, k);
-        after_step();
-        return;
+    if constexpr (kSplit) {
+      if (rules.skip_empty) {
+        if (this->chance_cards) {
+          give_split(order, k);
+          after_step();
+          return;
+        }
       }
     }
     give_dreck(order, k);

@@ -1,16 +1,20 @@
 // Python bindings of the compiled engine (game.hpp): the module `skitgubbe_native`, one class per
 // rules policy it plays (PagatState for pagat and myllymatti, GoatState, CatsatcardsState,
 // TwoPlayerState, HowellState, CatsatcardsFlurstState, MattisState,
-// AtlantaState, KoiraState, HelmfridState, MasState), and deals played by random bots with
-// Python's own random numbers (PythonRandom, random_bots_deal, random_bots_deals: pyrandom.hpp).
-// The typed surface is in ../skitgubbe_native.pyi; skitgubbe.engine.compiled wraps it.
+// AtlantaState, KoiraState, HelmfridState, MasState), RuntimeState for any combination of the
+// options they implement, given at construction (sg::RuntimeRules), and deals played by random
+// bots with Python's own random numbers (PythonRandom, random_bots_deal, random_bots_deals:
+// pyrandom.hpp).  The typed surface is in ../skitgubbe_native.pyi; skitgubbe.engine.compiled wraps it.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <map>
 #include <stdexcept>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -77,6 +81,88 @@ struct Preset<sg::MasRules> {
   static constexpr const char* name = "mas";
 };
 
+template <>
+struct Preset<sg::RuntimeRules> {
+  static constexpr const char* name = "the compiled engine";
+};
+
+using Options = std::map<std::string, int>;
+
+// sg::RuntimeRules from `options`: every member by name, each exactly once (skitgubbe.engine.compiled
+// _native_options writes them); ValueError for a missing or unknown name or a value outside what
+// the state's arrays hold.  Whether the values make sense together is the Python Rules' check.
+sg::RuntimeRules runtime_rules(const Options& options) {
+  sg::RuntimeRules r;
+  struct Int {
+    const char* name;
+    int sg::RuntimeRules::*member;
+    int low, high;
+  };
+  struct Flag {
+    const char* name;
+    bool sg::RuntimeRules::*member;
+  };
+  using R = sg::RuntimeRules;
+  static const Int ints[] = {
+      {"reserve", &R::reserve, 0, 30},           {"max_equal_play", &R::max_equal_play, 1, 3},
+      {"dreck_below", &R::dreck_below, -1, 52},  {"dreck_max_rank", &R::dreck_max_rank, 2, 14},
+      {"dreck_trump_rank", &R::dreck_trump_rank, 0, 14}, {"hand_size", &R::hand_size, 1, 6}};
+  static const Flag flags[] = {
+      {"trump_shown_when_drawn", &R::trump_shown_when_drawn}, {"aces_low_first", &R::aces_low_first},
+      {"bottom_aside", &R::bottom_aside}, {"sluff_last_rank", &R::sluff_last_rank},
+      {"sluff_guard_last_card", &R::sluff_guard_last_card}, {"dreck_remainder_aside", &R::dreck_remainder_aside},
+      {"pick_top_run", &R::pick_top_run}, {"pick_bottom_play", &R::pick_bottom_play},
+      {"pick_lowest_run", &R::pick_lowest_run}, {"sluff_guard_high", &R::sluff_guard_high},
+      {"blamattis", &R::blamattis}, {"sluff_after_play", &R::sluff_after_play}, {"sluff_once", &R::sluff_once},
+      {"sluff_losing_only", &R::sluff_losing_only}, {"skip_empty", &R::skip_empty},
+      {"sluff_settled_only", &R::sluff_settled_only}, {"beat", &R::beat}, {"turn_from_stock", &R::turn_from_stock},
+      {"stock_stop", &R::stock_stop}, {"lowest_card_leads", &R::lowest_card_leads},
+      {"store_three_trumps", &R::store_three_trumps}, {"exchange_two", &R::exchange_two},
+      {"all_play", &R::all_play}, {"must_match", &R::must_match}, {"sluffing", &R::sluffing},
+      {"sluff_guard_last", &R::sluff_guard_last}, {"expose_leftover", &R::expose_leftover},
+      {"show_trump_card", &R::show_trump_card}, {"trump_drawer_leads", &R::trump_drawer_leads}, {"runs", &R::runs}};
+  size_t used = 0;
+  auto get = [&](const char* name) {
+    auto it = options.find(name);
+    if (it == options.end()) throw std::invalid_argument(std::string("the option ") + name + " is missing");
+    ++used;
+    return it->second;
+  };
+  for (const Int& o : ints) {
+    int v = get(o.name);
+    if (v < o.low || v > o.high)
+      throw std::invalid_argument(std::string(o.name) + " must be " + std::to_string(o.low) + " to " +
+                                  std::to_string(o.high) + ", not " + std::to_string(v));
+    r.*(o.member) = v;
+  }
+  for (const Flag& o : flags) {
+    int v = get(o.name);
+    if (v != 0 && v != 1) throw std::invalid_argument(std::string(o.name) + " must be 0 or 1");
+    r.*(o.member) = v != 0;
+  }
+  if (used != options.size()) {
+    for (const auto& kv : options) {
+      bool known = false;
+      for (const Int& o : ints) known |= kv.first == o.name;
+      for (const Flag& o : flags) known |= kv.first == o.name;
+      if (!known) throw std::invalid_argument("unknown option " + kv.first);
+    }
+  }
+  if (r.max_equal_play > r.hand_size) throw std::invalid_argument("max_equal_play is above hand_size");
+  if (int(r.pick_top_run) + int(r.pick_bottom_play) + int(r.pick_lowest_run) > 1)
+    throw std::invalid_argument("at most one of pick_top_run, pick_bottom_play and pick_lowest_run");
+  return r;
+}
+
+// The table fits the pack: the hands, the avstickshög (two seats only) and a stock card.
+void check_table(const sg::RuntimeRules& r, int players) {
+  if (r.reserve && players != 2) throw std::invalid_argument("the avstickshög (reserve) is for two seats");
+  if (players * r.hand_size + r.reserve >= sg::kCards)
+    throw std::invalid_argument("the hands and the reserve leave no stock");
+}
+template <class R>
+void check_table(const R&, int) {}
+
 template <class R>
 void check_players(int players) {
   if (players < R::kMinSeats || players > R::kMaxSeats)
@@ -111,8 +197,10 @@ template <class R>
 struct NativeState {
   sg::Game<R> g;
 
-  NativeState(int players, const std::vector<int>& deck, int dealer, int leader, int action_limit) {
+  NativeState(int players, const std::vector<int>& deck, int dealer, int leader, int action_limit,
+              const R& rules = R{}) {
     check_players<R>(players);
+    check_table(rules, players);
     if (dealer < 0 || dealer >= players)
       throw std::invalid_argument("dealer seat " + std::to_string(dealer) + " does not exist");
     if (leader < -1 || leader >= players)
@@ -130,6 +218,7 @@ struct NativeState {
       seen |= sg::bit(c);
       d[i] = uint8_t(c);
     }
+    g.rules = rules;
     g.init(players, d, dealer, leader, action_limit);
   }
 
@@ -190,12 +279,15 @@ struct NativeState {
 // module's own generator from `seed`; dealer seat 0.  Returns (games, actions, abandoned,
 // losses per seat).
 template <class R>
-std::tuple<int64_t, int64_t, int64_t, std::vector<int64_t>> playouts(int players, int64_t games, uint64_t seed) {
+std::tuple<int64_t, int64_t, int64_t, std::vector<int64_t>> playouts(int players, int64_t games, uint64_t seed,
+                                                                     const R& rules = R{}) {
   check_players<R>(players);
+  check_table(rules, players);
   if (games < 0) throw std::invalid_argument("games must be 0 or more");
   sg::Rng rng(seed);
   uint8_t deck[sg::kCards];
   sg::Game<R> g;
+  g.rules = rules;
   int64_t actions = 0, abandoned = 0;
   int64_t lost[R::kMaxSeats] = {};
   {
@@ -216,11 +308,13 @@ std::tuple<int64_t, int64_t, int64_t, std::vector<int64_t>> playouts(int players
 // `games` random deals as `playouts` deals them, every random action checked against the legal
 // actions: how many were not among them (0 when the uniform choice without a list is right).
 template <class R>
-int64_t illegal_random_actions(int players, int64_t games, uint64_t seed) {
+int64_t illegal_random_actions(int players, int64_t games, uint64_t seed, const R& rules = R{}) {
   check_players<R>(players);
+  check_table(rules, players);
   sg::Rng rng(seed);
   uint8_t deck[sg::kCards];
   sg::Game<R> g;
+  g.rules = rules;
   int64_t bad = 0;
   for (int64_t i = 0; i < games; ++i) {
     sg::shuffle_deck(deck, rng);
@@ -343,10 +437,19 @@ std::vector<DealResult> python_random_deals(int players, const std::vector<int>&
 template <class R>
 void bind_state(nb::module_& m, const char* cls) {
   using S = NativeState<R>;
-  nb::class_<S>(m, cls)
-      .def(nb::init<int, const std::vector<int>&, int, int, int>(), nb::arg("players"), nb::arg("deck"),
-           nb::arg("dealer") = 0, nb::arg("leader") = -1, nb::arg("action_limit") = 20000)
-      .def("legal_actions", &S::legal_actions)
+  nb::class_<S> c(m, cls);
+  if constexpr (std::is_same_v<R, sg::RuntimeRules>) {  // the options first
+    c.def(
+        "__init__",
+        [](S* self, const Options& options, int players, const std::vector<int>& deck, int dealer, int leader,
+           int action_limit) { new (self) S(players, deck, dealer, leader, action_limit, runtime_rules(options)); },
+        nb::arg("options"), nb::arg("players"), nb::arg("deck"), nb::arg("dealer") = 0, nb::arg("leader") = -1,
+        nb::arg("action_limit") = 20000);
+  } else {
+    c.def(nb::init<int, const std::vector<int>&, int, int, int>(), nb::arg("players"), nb::arg("deck"),
+          nb::arg("dealer") = 0, nb::arg("leader") = -1, nb::arg("action_limit") = 20000);
+  }
+  c.def("legal_actions", &S::legal_actions)
       .def("apply", &S::apply, nb::arg("code"))
       .def("deal_chance", &S::deal_chance, nb::arg("order"))
       .def("play_random", &S::play_random, nb::arg("seed"))
@@ -481,6 +584,7 @@ NB_MODULE(skitgubbe_native, m) {
   m.attr("KOIRA_STATE_BYTES") = int(sizeof(sg::Koira));
   m.attr("HELMFRID_STATE_BYTES") = int(sizeof(sg::Helmfrid));
   m.attr("MAS_STATE_BYTES") = int(sizeof(sg::Mas));
+  m.attr("RUNTIME_STATE_BYTES") = int(sizeof(sg::Game<sg::RuntimeRules>));
   bind_state<sg::PagatRules>(m, "PagatState");
   bind_state<sg::GoatRules>(m, "GoatState");
   bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
@@ -492,6 +596,7 @@ NB_MODULE(skitgubbe_native, m) {
   bind_state<sg::KoiraRules>(m, "KoiraState");
   bind_state<sg::HelmfridRules>(m, "HelmfridState");
   bind_state<sg::MasRules>(m, "MasState");
+  bind_state<sg::RuntimeRules>(m, "RuntimeState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   bind_batch<sg::PagatRules>(m, "PagatBatch");
@@ -561,6 +666,18 @@ NB_MODULE(skitgubbe_native, m) {
         });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("dealers"), nb::arg("action_limit"), nb::arg("keys"));
+  m.def(
+      "runtime_playouts",
+      [](const Options& options, int players, int64_t games, uint64_t seed) {
+        return playouts<sg::RuntimeRules>(players, games, seed, runtime_rules(options));
+      },
+      nb::arg("options"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+  m.def(
+      "runtime_illegal_random_actions",
+      [](const Options& options, int players, int64_t games, uint64_t seed) {
+        return illegal_random_actions<sg::RuntimeRules>(players, games, seed, runtime_rules(options));
+      },
+      nb::arg("options"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
   m.def(
       "illegal_random_actions",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

@@ -760,7 +760,8 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       }
     }
     if (!m || winner >= 0) return m;
-    if (rules.sluff_guard_high && round_high && due(s)) m &= ~must_match(s);  // sluff_guard_high
+    // sluff_guard_high: not the cards of the round's highest rank (the forced match under must_match)
+    if (rules.sluff_guard_high && round_high && due(s)) m &= ~(hand[s] & rank_mask(round_high));
     bool last = stock_count() <= spare();  // the stock cannot replace a sluffed card
     if (rules.sluff_guard_last && m && last && contender(s)) return 0;
     // sluff_guard_last_card: a seat due to play keeps its only card when it would beat or tie
@@ -1334,7 +1335,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         uint64_t forced = must_match(s);
         for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
         if (rules.max_equal_play > 1) k = append_equal(forced ? forced : hand[s], out, k);
-        if (!forced && stock_count() > spare()) out[k++] = code_of(STOCK, 0);
+        if (!forced && rules.turn_from_stock && stock_count() > spare()) out[k++] = code_of(STOCK, 0);
       }
       if (rules.sluffing) {
         for (uint64_t m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
@@ -1395,7 +1396,8 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         uint64_t forced = must_match(s);
         uint64_t m = forced ? forced : hand[s];
         uint64_t sl = rules.sluffing ? sluffable(s) : 0;
-        int k = popcount(m), extra = (!forced && stock_count() > spare()), ks = popcount(sl);
+        int extra = !forced && rules.turn_from_stock && stock_count() > spare();
+        int k = popcount(m), ks = popcount(sl);
         int i = rng.below(k + extra + ks);
         if (i < k) return code_of(PLAY, bit(nth_bit(m, i)));
         if (i < k + extra) return code_of(STOCK, 0);

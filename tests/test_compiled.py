@@ -297,25 +297,29 @@ def test_action_codes_round_trip() -> None:
 
 def test_every_preset_is_compiled_and_other_rules_fall_back() -> None:
     assert set(COMPILED_PRESETS) == set(PRESETS)
-    rules = PAGAT.replace(name="house")  # pagat's options under another name: not a preset
+    rules = PAGAT.replace(name="house", forced_pickup=True)  # an option the compiled engine lacks
     reason = unsupported(rules, 3)
     assert reason is not None
     if compiled.available():
-        assert "not rules named 'house'" in reason
-        with pytest.raises(UnsupportedError, match="pagat"):
+        assert "forced_pickup=True" in reason
+        with pytest.raises(UnsupportedError, match="forced_pickup"):
             CompiledState.new(rules, 3, seed=1)
     state = new_state(rules, 3, seed=1)
     assert isinstance(state, State)  # the Python engine, transparently
     assert state.deck == State.new(rules, 3, seed=1).deck
+    renamed = PAGAT.replace(name="house")  # pagat's options under another name: the run-time policy
+    if compiled.available():
+        assert unsupported(renamed, 3) is None
+        assert isinstance(new_state(renamed, 3, seed=1), CompiledState)
 
 
 def test_a_changed_option_is_named_in_the_reason() -> None:
-    for base, rules in ((PAGAT, PAGAT.replace(forced_pickup=True)), (GOAT, GOAT.replace(sluff_once=True))):
+    for base, rules in ((PAGAT, PAGAT.replace(forced_pickup=True)), (GOAT, GOAT.replace(restaurant=True))):
         reason = unsupported(rules, 3)
         assert reason is not None
         if compiled.available():
-            changed = "forced_pickup=True" if base is PAGAT else "sluff_once=True"
-            assert f"{base.name}'s {changed}" in reason
+            changed = "forced_pickup=True" if base is PAGAT else "restaurant=True"
+            assert f"does not play {changed}" in reason
         assert isinstance(new_state(rules, 3, seed=2), State)
 
 

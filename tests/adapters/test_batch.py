@@ -164,6 +164,8 @@ def test_other_rules_are_not_supported() -> None:
         BatchEnv("howell", players=4)
     with pytest.raises(compiled.UnsupportedError, match="helmfrid"):
         BatchEnv("helmfrid", players=4)
+    with pytest.raises(compiled.UnsupportedError, match="unchanged"):  # compiled, but not in batches
+        BatchEnv(PRESETS["goat"].replace(name="goat", sluff_once=True), players=4)
     with pytest.raises(compiled.UnsupportedError, match="2 to 4 players"):
         BatchEnv("pagat", players=5)
     with pytest.raises(ValueError, match="n_envs"):

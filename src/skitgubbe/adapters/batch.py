@@ -113,8 +113,9 @@ class BatchEnv:
             raise ImportError("BatchEnv needs the compiled engine: pip install ./native "
                               "(docs/performance.md)")
         reason = compiled.unsupported(rules, players)
-        if reason is None and rules.name not in BATCH_PRESETS:
-            reason = f"batch stepping covers {', '.join(BATCH_PRESETS)} only, not {rules.name}"
+        if reason is None and (rules.name not in BATCH_PRESETS or PRESETS[rules.name] != rules):
+            reason = (f"batch stepping covers the presets {', '.join(BATCH_PRESETS)} only, unchanged: "
+                      f"not {rules.name}")
         if reason is not None:
             raise compiled.UnsupportedError(reason)
         if n_envs < 1:

@@ -7,9 +7,10 @@ pure-Python baseline in the same run (shuffling a 52-card list), so results can
 be compared between runs as ``games per baseline-second``.
 
 Two engines can play (``engine``): ``"python"``, the reference engine, and ``"compiled"``, the
-optional compiled engine (:mod:`skitgubbe.engine.compiled`: the presets of ``COMPILED_PRESETS``,
-whole deals played in C++ with its own random numbers); ``"auto"`` takes the compiled engine where
-it plays the rules and the Python engine elsewhere.  Each result names the engine that ran.
+optional compiled engine (:mod:`skitgubbe.engine.compiled`: the presets and the combinations of
+options it plays, whole deals played in C++ with its own random numbers); ``"auto"`` takes the
+compiled engine where it plays the rules and the Python engine elsewhere.  Each result names the
+engine that ran.
 """
 
 from __future__ import annotations
@@ -79,7 +80,7 @@ def bench_random_play(rules: Rules, players: int, games: int, seed: int = 0, *,
     generator from ``seed``.  Raises what :func:`choose_engine` raises."""
     if choose_engine(rules, players, engine) == "compiled":
         start = time.process_time()
-        done = compiled.random_playouts(rules.name, players, games, seed)
+        done = compiled.random_playouts(rules, players, games, seed)
         seconds = time.process_time() - start
         return BenchResult(rules.name, players, done.games, done.actions, seconds, "compiled")
     rng = random.Random(seed)

@@ -9,8 +9,8 @@ into chunks of :data:`CHUNK` that a :class:`~skitgubbe.batch.backend.Backend` ma
 (``jobs`` local processes, a Ray cluster) and that are merged in deal order, so the result is also
 the same for any backend and number of workers.
 
-**Engines.**  When every seat is a ``random`` bot, the rules are a preset the compiled engine plays
-(:func:`skitgubbe.engine.compiled.unsupported`) and no records are kept, the deals can be played by
+**Engines.**  When every seat is a ``random`` bot, the rules are rules the compiled engine plays (a
+preset, or options it plays: :func:`skitgubbe.engine.compiled.unsupported`) and no records are kept, the deals can be played by
 the compiled engine (``engine="compiled"``, or ``"auto"``, the default, which picks it whenever it
 can).  It plays each chunk of deals in one call of
 :func:`~skitgubbe.engine.compiled.random_bots_deals`, which draws every random number a
@@ -186,7 +186,7 @@ def simulation_engine(rules: Rules | Game, players: int, bot_names: Sequence[str
 
     ``engine``: one of :data:`~skitgubbe.batch.bench.ENGINES`.  ``"python"`` is always the Python
     engine; ``"auto"`` is the compiled engine when it can play the run (every seat a ``random`` bot,
-    ``rules`` a preset it plays at ``players`` seats, no ``records`` kept), else the Python engine;
+    ``rules`` rules it plays at ``players`` seats, no ``records`` kept), else the Python engine;
     ``"compiled"`` is the compiled engine or an error.  Raises ``ValueError`` for another ``engine``
     value, and :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``) for
     ``"compiled"`` when the compiled engine cannot play the run, saying why (not installed, rules it

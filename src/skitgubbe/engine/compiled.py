@@ -95,7 +95,7 @@ from typing import NamedTuple
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome
 from .cards import cards_in
-from .rules import Rules
+from .rules import EmptyHand, FirstLead, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
 from .state import State, deck_from_seed, default_action_limit, validate_deck
 from .variants import PRESETS, rules_diff
 
@@ -106,6 +106,7 @@ except ImportError:  # the optional package is not installed: the Python engine 
 
 __all__ = [
     "CARD_BITS",
+    "COMPILED_OPTIONS",
     "COMPILED_PRESETS",
     "CompiledState",
     "Disagreement",
@@ -118,12 +119,14 @@ __all__ = [
     "available",
     "check_deal",
     "compare_play",
+    "draw_rules",
     "code_of",
     "fingerprint",
     "new_state",
     "random_bots_deal",
     "random_bots_deals",
     "random_playouts",
+    "replay_rules",
     "state_bytes",
     "unsupported",
 ]
@@ -157,6 +160,55 @@ _BYTES: dict[str, str] = {
     "MasState": "MAS_STATE_BYTES",
 }
 _NAMES = ", ".join(COMPILED_PRESETS)
+
+COMPILED_OPTIONS: dict[str, tuple[object, ...]] = {
+    "hand_size": tuple(range(1, 7)),
+    "first_phase": tuple(FirstPhase),
+    "first_lead": tuple(FirstLead),
+    "aces_low_first": (False, True),
+    "exposed_bottom": (False, True),
+    "bottom_aside": (False, True),
+    "max_equal_play": (1, 2, 3),
+    "sluff_settled_only": (False, True),
+    "sluff_after_play": (False, True),
+    "sluff_once": (False, True),
+    "sluff_losing_only": (False, True),
+    "stock_end": (StockEnd.PLAY_ON, StockEnd.STOP, StockEnd.SKIP_EMPTY),
+    "turn_from_stock": (False, True),
+    "must_match": (False, True),
+    "sluffing": (False, True),
+    "sluff_guard_high": (False, True),
+    "sluff_guard_last": (False, True),
+    "expose_leftover": (False, True),
+    "show_trump_card": (False, True),
+    "dreck_below": tuple(range(-1, 53)),
+    "dreck_max_rank": tuple(range(2, 15)),
+    "dreck_trump_rank": (0, *range(2, 15)),
+    "second_lead": tuple(SecondLead),
+    "empty_hand": (EmptyHand.SAFE, EmptyHand.BLAMATTIS),
+    "plays": (Plays.SINGLE, Plays.RUN),
+    "pick_up": (PickUp.TOP_CARD, PickUp.TOP_RUN, PickUp.BOTTOM_PLAY, PickUp.LOWEST_RUN),
+    "reserve": tuple(range(31)),
+    "store_three_trumps": (False, True),
+    "exchange_two": (False, True),
+    "trump_shown_when_drawn": (False, True),
+    "sluff_last_rank": (False, True),
+    "dreck_remainder_aside": (False, True),
+    "sluff_guard_last_card": (False, True),
+}
+"""The options the compiled engine plays other than at their defaults, with the values it plays
+(any combination of them, as :class:`Rules` allows it, but those :func:`unsupported` names): its
+run-time policy (``RuntimeRules`` in native/src/game.hpp) reads them from the rules at each deal.
+``name``, ``loser_title``, ``min_players``, ``max_players`` and ``max_players_two_packs`` do not
+change the play; every other option is played at its default only: ``restaurant``,
+``sluff_own_rank``, ``ties_beat_unique``, ``forced_pickup``, ``complete_suit_ends``,
+``trump_ends_trick``, ``anti_trump``, ``high_trump_kills_only``, ``tie_deal``,
+``incomplete_trick_dealt``, ``confusion``, ``decks``, ``all_ties_replay`` and ``beat_any_suit``;
+and ``stock_end=stop-unless-two``, ``empty_hand=loses``, ``plays=run-3``/``run-from-2`` and
+``pick_up=lowest-card`` are not played."""
+
+_NEUTRAL = frozenset({"name", "loser_title", "min_players", "max_players", "max_players_two_packs"})
+"""Options that do not change the play (the seat count is checked on its own)."""
 
 _ACTIONS: dict[int, Action] = {}  # action code -> Action, filled as codes come back
 
@@ -222,27 +274,67 @@ def available() -> bool:
 
 def unsupported(rules: Rules, players: int) -> str | None:
     """Why the compiled engine cannot play ``rules`` at ``players`` seats (one line), or None when
-    it can: it plays the presets of :data:`COMPILED_PRESETS`, unchanged, at their seat counts, once
-    installed."""
+    it can, once installed: the presets of :data:`COMPILED_PRESETS` at their seat counts (each by
+    its own compiled code), and any other rules whose options all take values of
+    :data:`COMPILED_OPTIONS` (by the run-time policy), at a seat count the rules allow.  The reason
+    names the options (and values) it does not play, e.g. ``"the compiled engine does not play
+    restaurant=True, anti_trump='same-colour' (the Python engine does)"``."""
     if skitgubbe_native is None:
         return "the compiled engine is not installed (pip install ./native, docs/performance.md)"
     name = _preset_of(rules)
-    if name is None:
-        if rules.decks == 2:
-            return ("the compiled engine plays one pack only: two packs (104 cards) do not fit its "
-                    "64-bit card sets")
-        if PRESETS.get(rules.name) == rules:
-            return f"the compiled engine plays the presets {_NAMES} only, not {rules.name}"
-        near = min(COMPILED_PRESETS, key=lambda k: len(rules_diff(PRESETS[k], rules)))
-        changed = rules_diff(PRESETS[near], rules)
-        if not changed:
-            return f"the compiled engine plays the presets {_NAMES} only, not rules named {rules.name!r}"
-        shown = ", ".join(f"{k}={v!r}" for k, (_, v) in sorted(changed.items()))
-        return f"the compiled engine plays the presets {_NAMES} only; these rules change {near}'s {shown}"
-    low, high = COMPILED_PRESETS[name]
-    if not low <= players <= high:
-        return f"{name} is for {low} to {high} players, not {players}"
+    if name is not None:
+        low, high = COMPILED_PRESETS[name]
+        if not low <= players <= high:
+            return f"{name} is for {low} to {high} players, not {players}"
+        return None
+    if rules.decks == 2:
+        return ("the compiled engine plays one pack only: two packs (104 cards) do not fit its "
+                "64-bit card sets")
+    options = _native_options(rules)
+    if isinstance(options, str):
+        return options
+    if not rules.min_players <= players <= rules.max_players:
+        return f"these rules are for {rules.min_players} to {rules.max_players} players, not {players}"
     return None
+
+
+def _native_options(rules: Rules) -> dict[str, int] | str:
+    """The values of the run-time policy's members (``RuntimeRules`` in native/src/game.hpp) that
+    play ``rules``, or the reason it cannot (the options it does not play, by name and value)."""
+    defaults = Rules()
+    refused = []
+    for option, value in rules.options().items():
+        if option in _NEUTRAL:
+            continue
+        actual = getattr(rules, option)
+        allowed = COMPILED_OPTIONS.get(option, (getattr(defaults, option),))
+        if actual not in allowed:
+            refused.append(f"{option}={value!r}")
+    if refused:
+        return f"the compiled engine does not play {', '.join(refused)} (the Python engine does)"
+    r = rules
+    flags: dict[str, int] = {
+        "reserve": r.reserve, "max_equal_play": r.max_equal_play, "dreck_below": r.dreck_below,
+        "dreck_max_rank": r.dreck_max_rank, "dreck_trump_rank": r.dreck_trump_rank, "hand_size": r.hand_size,
+        "trump_shown_when_drawn": r.trump_shown_when_drawn, "aces_low_first": r.aces_low_first,
+        "bottom_aside": r.bottom_aside, "sluff_last_rank": r.sluff_last_rank,
+        "sluff_guard_last_card": r.sluff_guard_last_card, "dreck_remainder_aside": r.dreck_remainder_aside,
+        "pick_top_run": r.pick_up is PickUp.TOP_RUN, "pick_bottom_play": r.pick_up is PickUp.BOTTOM_PLAY,
+        "pick_lowest_run": r.pick_up is PickUp.LOWEST_RUN, "sluff_guard_high": r.sluff_guard_high,
+        "blamattis": r.empty_hand is EmptyHand.BLAMATTIS, "sluff_after_play": r.sluff_after_play,
+        "sluff_once": r.sluff_once, "sluff_losing_only": r.sluff_losing_only,
+        "skip_empty": r.stock_end is StockEnd.SKIP_EMPTY, "sluff_settled_only": r.sluff_settled_only,
+        "beat": r.first_phase is FirstPhase.BEAT, "turn_from_stock": r.turn_from_stock,
+        "stock_stop": r.stock_end is StockEnd.STOP,
+        "lowest_card_leads": r.first_lead is FirstLead.LOWEST_CARD,
+        "store_three_trumps": r.store_three_trumps, "exchange_two": r.exchange_two,
+        "all_play": r.first_phase is FirstPhase.ALL_PLAY, "must_match": r.must_match, "sluffing": r.sluffing,
+        "sluff_guard_last": r.sluff_guard_last, "expose_leftover": r.expose_leftover,
+        # the trump card is shown at the end of phase one when the bottom card was exposed too
+        "show_trump_card": r.show_trump_card or r.exposed_bottom,
+        "trump_drawer_leads": r.second_lead is SecondLead.TRUMP_DRAWER, "runs": r.plays is Plays.RUN,
+    }
+    return {k: int(v) for k, v in flags.items()}
 
 
 def _preset_of(rules: Rules) -> str | None:
@@ -281,26 +373,40 @@ def fingerprint(state: State) -> Fingerprint:
                        state.pending, state.dreck, len(state.reserve))
 
 
-def state_bytes(preset: str = "pagat") -> int:
-    """The size in bytes of one compiled state of ``preset`` (a name of :data:`COMPILED_PRESETS`;
-    the C++ struct, without the Python object around it); 0 when the compiled engine is not
-    installed.  Raises ``KeyError`` for another preset."""
+def state_bytes(preset: str | None = "pagat") -> int:
+    """The size in bytes of one compiled state of ``preset`` (a name of :data:`COMPILED_PRESETS`,
+    or None for the run-time policy that plays other rules; the C++ struct, without the Python
+    object around it); 0 when the compiled engine is not installed.  Raises ``KeyError`` for
+    another preset."""
     if skitgubbe_native is None:
         return 0
-    size: int = getattr(skitgubbe_native, _BYTES[_CORES[preset]])
+    size: int = getattr(skitgubbe_native, "RUNTIME_STATE_BYTES" if preset is None else _BYTES[_CORES[preset]])
     return size
 
 
-def random_playouts(preset: str, players: int, games: int, seed: int) -> Playouts:
-    """Play ``games`` deals of ``preset`` (a name of :data:`COMPILED_PRESETS`) at ``players`` seats
-    with uniformly random legal actions and dreck orders, all in compiled code: each deck shuffled
-    and each action drawn by the module's own generator (xoshiro256**) from ``seed``
-    (0 .. 2**64 - 1); dealer seat 0, the default action limit.  Not the Python engine's random
-    numbers: the same ``seed`` gives the same games on every run of this module only.  Raises
-    :class:`UnsupportedError` when the engine is not installed and ``ValueError`` for another preset,
-    a seat count outside the preset's or a negative ``games``."""
+def random_playouts(preset: str | Rules, players: int, games: int, seed: int) -> Playouts:
+    """Play ``games`` deals of ``preset`` (a name of :data:`COMPILED_PRESETS`, or rules the compiled
+    engine plays: :func:`unsupported`) at ``players`` seats with uniformly random legal actions and
+    dreck orders, all in compiled code: each deck shuffled and each action drawn by the module's own
+    generator (xoshiro256**) from ``seed`` (0 .. 2**64 - 1); dealer seat 0, the default action
+    limit.  Not the Python engine's random numbers: the same ``seed`` gives the same games on every
+    run of this module only.  Raises :class:`UnsupportedError` when the engine is not installed or
+    does not play the rules, and ``ValueError`` for another preset name, a seat count outside the
+    preset's or a negative ``games``."""
     if skitgubbe_native is None:
         raise UnsupportedError(unsupported(PRESETS["pagat"], players))
+    if isinstance(preset, Rules):
+        reason = unsupported(preset, players)
+        if reason is not None:
+            raise UnsupportedError(reason)
+        name = _preset_of(preset)
+        if name is None:
+            options = _native_options(preset)
+            assert not isinstance(options, str)
+            played, actions, abandoned, losses = skitgubbe_native.runtime_playouts(options, players, games,
+                                                                                  seed)
+            return Playouts(played, actions, abandoned, tuple(losses))
+        preset = name
     played, actions, abandoned, losses = skitgubbe_native.random_playouts(preset, players, games, seed)
     return Playouts(played, actions, abandoned, tuple(losses))
 
@@ -468,8 +574,15 @@ class CompiledState:
         for what, s in (("dealer", dealer), ("leader", leader)):
             if s is not None and not 0 <= s < players:
                 raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
-        make: type[skitgubbe_native.NativeState] = getattr(skitgubbe_native, _CORES[rules.name])
-        core = make(players, list(order), dealer, -1 if leader is None else leader, limit)
+        first = -1 if leader is None else leader
+        core: skitgubbe_native.NativeState
+        if _preset_of(rules) is not None:  # a preset's own compiled code (the fast path)
+            make: type[skitgubbe_native.NativeState] = getattr(skitgubbe_native, _CORES[rules.name])
+            core = make(players, list(order), dealer, first, limit)
+        else:  # the run-time policy, its options read from the rules
+            options = _native_options(rules)
+            assert not isinstance(options, str)  # (unsupported said yes)
+            core = skitgubbe_native.RuntimeState(options, players, list(order), dealer, first, limit)
         return cls(core, rules, dealer, order)
 
     def clone(self) -> CompiledState:
@@ -601,6 +714,8 @@ class Disagreement(NamedTuple):
         actions: the actions taken before the disagreement, in notation (``"play 7H"``).
         what: what differs: ``"fingerprint"``, ``"legal actions"``, ``"events"`` or ``"outcome"``.
         python, compiled: the two values that differ (as text).
+        rules: for rules other than an unchanged preset, the Python expression that builds them
+            (:func:`replay_rules`); empty for a preset.
     """
 
     preset: str
@@ -611,12 +726,14 @@ class Disagreement(NamedTuple):
     what: str
     python: str
     compiled: str
+    rules: str = ""
 
     def __str__(self) -> str:
         return (f"{self.preset}, {self.players} seats, seed {self.seed}, dealer {self.dealer}: "
                 f"{self.what} differ after {len(self.actions)} actions {list(self.actions)}\n"
                 f"  python:   {self.python}\n"
-                f"  compiled: {self.compiled}\n  replay: State.new(PRESETS[{self.preset!r}], {self.players}, "
+                f"  compiled: {self.compiled}\n  replay: State.new("
+                f"{self.rules or f'PRESETS[{self.preset!r}]'}, {self.players}, "
                 f"seed={self.seed}, dealer={self.dealer}) then apply Action.parse(a) for each action "
                 f"(a dreck order as written)")
 
@@ -639,8 +756,10 @@ def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, 
     taken: list[str] = []
 
     def differ(what: str, a: object, b: object) -> Disagreement:
-        return Disagreement(python.rules.name, python.players, seed, dealer, tuple(taken), what, repr(a),
-                            repr(b))
+        rules = python.rules
+        text = "" if PRESETS.get(rules.name) == rules else replay_rules(rules)
+        return Disagreement(rules.name, python.players, seed, dealer, tuple(taken), what, repr(a), repr(b),
+                            text)
 
     while True:
         fa, fb = fingerprint(python), compiled.fingerprint()
@@ -668,15 +787,67 @@ def compare_play(python: State, compiled: CompiledState, rng: random.Random, *, 
             return differ("events", ea, eb)
 
 
-def check_deal(preset: str, players: int, seed: int, *, dealer: int = 0, leader: int | None = None,
+def replay_rules(rules: Rules) -> str:
+    """A Python expression that builds ``rules``: ``PRESETS['goat']`` for an unchanged preset, else the
+    preset it changes least with the changes, ``PRESETS['goat'].with_options({'sluff_once': True})``
+    (for a :class:`Disagreement`'s replay)."""
+    if PRESETS.get(rules.name) == rules:
+        return f"PRESETS[{rules.name!r}]"
+    near = min(PRESETS, key=lambda k: len(rules_diff(PRESETS[k], rules)))
+    changes = {k: v for k, (_, v) in sorted(rules_diff(PRESETS[near], rules).items())}
+    return f"PRESETS[{near!r}].with_options({changes!r})"
+
+
+_DRAWN_NUMBERS: dict[str, tuple[int, ...]] = {
+    "dreck_below": (-1, 0, 4, 5, 6, 8, 10), "dreck_max_rank": (2, 5, 8, 14),
+    "dreck_trump_rank": (0, 2, 6, 14), "reserve": (0, 6, 12, 30),
+}
+"""The values :func:`draw_rules` draws for these whole-number options (a few telling ones)."""
+
+_MAS_NEEDS: dict[str, object] = {
+    "exposed_bottom": True, "stock_end": StockEnd.STOP, "turn_from_stock": False, "sluffing": False,
+    "must_match": False, "bottom_aside": False, "aces_low_first": False, "max_equal_play": 1,
+    "trump_shown_when_drawn": False, "sluff_guard_high": False, "sluff_guard_last": False,
+    "sluff_settled_only": False, "sluff_after_play": False, "sluff_once": False, "sluff_losing_only": False,
+    "sluff_last_rank": False, "sluff_guard_last_card": False,
+}
+"""What ``first_phase=beat`` needs of the other options (Rules' checks)."""
+
+
+def draw_rules(rng: random.Random, base: Rules, changes: int = 4) -> Rules:
+    """Rules near ``base`` for differential tests: one to ``changes`` options of
+    :data:`COMPILED_OPTIONS` set to values drawn by ``rng`` (each allowed value alike; a few telling
+    ones for the whole numbers of :data:`_DRAWN_NUMBERS`), drawn again until :class:`Rules` accepts
+    the combination.  Drawing ``first_phase=beat`` brings what Mas needs of the other options, an
+    avstickshög (``reserve``) a two-seat table; otherwise a third of the draws widen the table to 2
+    to 8 seats.  The result is named ``"custom"``."""
+    options = sorted(COMPILED_OPTIONS)
+    while True:
+        chosen: dict[str, object] = {}
+        for option in rng.sample(options, rng.randint(1, changes)):
+            chosen[option] = rng.choice(_DRAWN_NUMBERS.get(option, COMPILED_OPTIONS[option]))
+        if chosen.get("first_phase") is FirstPhase.BEAT:
+            chosen = {**chosen, **_MAS_NEEDS}
+        if chosen.get("reserve") or (base.reserve and "reserve" not in chosen):
+            chosen.update(min_players=2, max_players=2)
+        elif rng.random() < 1 / 3:
+            chosen.update(min_players=2, max_players=8)
+        try:
+            return base.replace(**chosen)
+        except ValueError:  # RulesError: a combination the rules reject
+            continue
+
+
+def check_deal(preset: str | Rules, players: int, seed: int, *, dealer: int = 0, leader: int | None = None,
                action_limit: int | None = None, observe: Observer | None = None) -> Disagreement | None:
-    """Deal ``preset`` (a name of :data:`COMPILED_PRESETS`) at ``players`` seats from ``seed``
+    """Deal ``preset`` (a name of :data:`COMPILED_PRESETS`, or rules the compiled engine plays:
+    :func:`unsupported`) at ``players`` seats from ``seed``
     (:func:`~skitgubbe.engine.state.deck_from_seed`) in both engines and play it out with
     :func:`compare_play` (``observe`` passed on), the actions drawn by ``random.Random(seed)``; None
     when the engines agree throughout, else the first :class:`Disagreement`.  Raises
     :class:`UnsupportedError` when the compiled engine does not play it (or is not installed),
     ``KeyError`` for an unknown preset."""
-    rules = PRESETS[preset]
+    rules = PRESETS[preset] if isinstance(preset, str) else preset
     python = State.new(rules, players, dealer=dealer, seed=seed, leader=leader, action_limit=action_limit)
     compiled = CompiledState.new(rules, players, dealer=dealer, deck=python.deck, leader=leader,
                                  action_limit=action_limit)

@@ -10,16 +10,16 @@ into chunks of :data:`CHUNK` that a :class:`~skitgubbe.batch.backend.Backend` ma
 the same for any backend and number of workers.
 
 **Engines.**  When every seat is a ``random`` bot, the rules are rules the compiled engine plays (a
-preset, or options it plays: :func:`skitgubbe.engine.compiled.unsupported`) and no records are kept, the deals can be played by
-the compiled engine (``engine="compiled"``, or ``"auto"``, the default, which picks it whenever it
-can).  It plays each chunk of deals in one call of
+preset, or options it plays: :func:`skitgubbe.engine.compiled.unsupported`) and no records are
+kept, the deals can be played by the compiled engine (``engine="compiled"``, or ``"auto"``, the
+default, which picks it whenever it can).  It plays each chunk of deals in one call of
 :func:`~skitgubbe.engine.compiled.random_bots_deals`, which draws every random number a
 :class:`~skitgubbe.bots.randombot.RandomBot` and :meth:`State.chance_action
 <skitgubbe.engine.state.State.chance_action>` would draw, from the same seeds (a C++ copy of
 Python's Mersenne Twister), and makes the Python engine's decisions (``tests/test_compiled.py``,
 ``tests/test_compiled_random.py``), so the result is the same deal for deal, about a hundred
-times faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which
-engine a run uses and, for ``"compiled"``, why it cannot.
+times faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which engine a run
+uses and, for ``"compiled"``, why it cannot.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """The compiled engine (issue 20): the optional C++ module ``skitgubbe_native`` behind a thin wrapper.
 
-The compiled engine plays these presets (:data:`~skitgubbe.engine.variants.PRESETS`), unchanged,
-at the seat counts of :data:`COMPILED_PRESETS`, and makes exactly the decisions of the Python
-engine (:class:`~skitgubbe.engine.state.State`, the reference, with its default sequential sluffing
-protocol): the same seat to act, the same legal actions in the same order, the same events (kind,
-seat, cards), the same fingerprint and the same outcome for the same deck order and the same dreck
-orders.  The presets and their rule sources:
+The compiled engine plays these presets (:data:`~skitgubbe.engine.variants.PRESETS`), unchanged, at
+the seat counts of :data:`COMPILED_PRESETS`, each by code compiled for its options, and any
+combination of the options they use (:data:`COMPILED_OPTIONS`, below), and makes exactly the
+decisions of the Python engine (:class:`~skitgubbe.engine.state.State`, the reference, with its
+default sequential sluffing protocol): the same seat to act, the same legal actions in the same
+order, the same events (kind, seat, cards), the same fingerprint and the same outcome for the same
+deck order and the same dreck orders.  The presets and their rule sources:
 
 - ``pagat``, 2 to 4 seats: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second
   phase".
@@ -63,9 +64,20 @@ orders.  The presets and their rule sources:
   ``exchange`` event); no turning up; phase one ends after the trick in which the stock runs out;
   then phase two as in ``pagat``.
 
-Any other rules object is not supported: :func:`unsupported` says why, :meth:`CompiledState.new`
-raises :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine
-instead.
+Other rules, a preset with changed options among them, are played by the run-time policy
+(``RuntimeRules`` in native/src/game.hpp, the class ``RuntimeState``): the same C++ code, reading
+the options from the rules at each deal instead of from compile-time constants, for every option
+value in :data:`COMPILED_OPTIONS` (the options the presets use, with ``hand_size``,
+``first_lead=lowest-card``, ``dreck_below=-1`` and ``exposed_bottom`` outside Mas besides), in
+any combination :class:`~skitgubbe.engine.rules.Rules` accepts, at 2 to 8 seats as the rules allow.
+It is checked against the Python engine over randomly drawn combinations (:func:`draw_rules`,
+tests/test_compiled_options.py, ``benchmarks/compiled_diff.py --random-options``).  The presets keep
+their own compiled code, the fast path.
+
+Rules with an option value outside :data:`COMPILED_OPTIONS` (``restaurant``, ``anti_trump``,
+``forced_pickup``, ``confusion``, ``plays=run-3``, ... and two packs) are not supported:
+:func:`unsupported` says why, naming them, :meth:`CompiledState.new` raises
+:class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine instead.
 
 Random bots with Python's random numbers: :func:`random_bots_deal` and :func:`random_bots_deals`
 play whole deals in compiled code exactly as :class:`~skitgubbe.bots.randombot.RandomBot` bots and
@@ -532,12 +544,12 @@ def random_bots_deals(rules: Rules, players: int, seed: int | str, start: int, c
 
 
 class CompiledState:
-    """One deal in the compiled engine (a preset of :data:`COMPILED_PRESETS`): the Python
+    """One deal in the compiled engine (rules it plays, :func:`unsupported`): the Python
     :class:`~skitgubbe.engine.state.State`'s contract for what it covers (``to_act``,
     ``legal_actions``, ``apply``, ``chance_action``, ``is_over``, ``outcome``), with
     :meth:`fingerprint` to compare the two.  Build with :meth:`new`.  Mutable; :meth:`clone` copies it.
 
-    Attributes (read-only): ``rules`` (the preset's :class:`Rules`), ``preset`` (its name),
+    Attributes (read-only): ``rules`` (the :class:`Rules`), ``preset`` (their name),
     ``players``, ``dealer`` (seat), ``deck`` (the 52 cards in dealing order, a tuple).  The state
     itself is a fixed-size C++ struct of :func:`state_bytes` bytes: card sets in 64-bit words, the
     stock as an array.
@@ -709,7 +721,7 @@ class Disagreement(NamedTuple):
     """Where the two engines parted in :func:`compare_play`: a replayable record.
 
     Attributes:
-        preset: the preset's name; players: the seat count; seed: the seed of the deal and of the
+        preset: the rules' name; players: the seat count; seed: the seed of the deal and of the
             random actions (see :func:`check_deal`); dealer: the dealer's seat.
         actions: the actions taken before the disagreement, in notation (``"play 7H"``).
         what: what differs: ``"fingerprint"``, ``"legal actions"``, ``"events"`` or ``"outcome"``.

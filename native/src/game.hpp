@@ -7,7 +7,9 @@
 // function names the Python method it mirrors; the rules are a policy class (PagatRules,
 // GoatRules, CatsatcardsRules, TwoPlayerRules, HowellRules, CatsatcardsFlurstRules, MattisRules,
 // AtlantaRules, KoiraRules, HelmfridRules, MasRules) of
-// compile-time constants, so each preset gets its own code with no option tests left at run time.
+// compile-time constants, so each preset gets its own code with no option tests left at run time;
+// RuntimeRules holds the same options as values read when a deal starts, so that one more
+// instance of the same code plays any combination of them (at 2 to 8 seats).
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
 // (the pagat preset), "Myllymatti" and "Two Player Game";

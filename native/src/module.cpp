@@ -572,7 +572,8 @@ void bind_batch(nb::module_& m, const char* cls) {
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
-      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3), koira (3-8), helmfrid (2-6) and mas (2-4) presets as bitmask states.";
+      "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3), koira (3-8), helmfrid (2-6) and mas (2-4) presets as bitmask states, "
+      "and any combination of their options (RuntimeState, 2-8 seats).";
   m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
   m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
   m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));

@@ -20,20 +20,25 @@ from collections import Counter
 
 import pytest
 
+from skitgubbe.batch.runner import play_out
+from skitgubbe.bots.randombot import RandomBot
 from skitgubbe.engine import compiled
 from skitgubbe.engine.compiled import (
     COMPILED_OPTIONS,
     CompiledState,
+    RandomDeal,
     UnsupportedError,
     check_deal,
     draw_rules,
     new_state,
+    random_bots_deal,
+    random_bots_deals,
     random_playouts,
     replay_rules,
     unsupported,
 )
 from skitgubbe.engine.rules import AntiTrump, EmptyHand, PickUp, Plays, Rules, RulesError, StockEnd
-from skitgubbe.engine.state import State
+from skitgubbe.engine.state import State, deck_from_seed
 from skitgubbe.engine.variants import PRESETS
 
 needs_native = pytest.mark.skipif(
@@ -139,6 +144,34 @@ def test_random_actions_are_legal_under_drawn_options() -> None:
         assert bad == 0, replay_rules(rules)
         done = random_playouts(rules, players, 20, i)
         assert done.games == 20 and sum(done.losses) + done.abandoned == 20
+
+
+@needs_native
+def test_random_bots_deals_under_drawn_options_are_the_python_engines() -> None:
+    # simulate's compiled path (Python's random numbers in C++) under the run-time policy: the same
+    # loser, actions and tricks as the Python engine with RandomBots, deal for deal
+    rng = random.Random(11)
+    names = sorted(PRESETS)
+    for i in range(96):
+        rules = draw_rules(rng, PRESETS[names[i % len(names)]], 4 if i % 2 else 8)
+        players = rng.randint(rules.min_players, rules.max_players)
+        seed = f"ro-{i}"
+        limit = 60 if i % 8 == 5 else None
+        got = random_bots_deals(rules, players, seed, 0, 2, action_limit=limit)
+        for g, deal in enumerate(got):
+            state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(f"{seed}:{g}:deck"),
+                              action_limit=limit)
+            bots = [RandomBot(random.Random(f"{seed}:{g}:{s}")) for s in range(players)]
+            play_out(state, bots, random.Random(f"{seed}:{g}:chance"))
+            outcome = state.outcome
+            assert outcome is not None
+            want = RandomDeal(-1 if state.loser is None else state.loser, len(state.history), state.tricks,
+                              outcome.abandoned)
+            assert deal == want, (replay_rules(rules), players, seed, g)
+        seats = [random.Random(f"{seed}:0:{s}") for s in range(players)]
+        one = random_bots_deal(rules, players, f"{seed}:0:deck", 0, seats, random.Random(f"{seed}:0:chance"),
+                               action_limit=limit)
+        assert one == got[0]
 
 
 def test_options_the_compiled_engine_does_not_play_are_named() -> None:

@@ -261,8 +261,8 @@ def test_errors() -> None:
         random_bots_deal(pagat, 5, "d", 0, rngs, random.Random(0))
     with pytest.raises(UnsupportedError, match="forced_pickup=True"):
         random_bots_deals(pagat.replace(forced_pickup=True), 3, 1, 0, 1)
-    with pytest.raises(UnsupportedError, match="house"):
-        random_bots_deal(pagat.replace(name="house"), 3, "d", 0, rngs, random.Random(0))
+    with pytest.raises(UnsupportedError, match="forced_pickup=True"):
+        random_bots_deal(pagat.replace(name="house", forced_pickup=True), 3, "d", 0, rngs, random.Random(0))
     with pytest.raises(ValueError, match="seat generators"):
         random_bots_deal(pagat, 3, "d", 0, rngs[:2], random.Random(0))
     with pytest.raises(ValueError, match="dealer"):

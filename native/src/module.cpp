@@ -384,8 +384,8 @@ DealResult play_python_random(sg::Game<R>& g, sg::PyRandom* seats, LazyChance& c
 template <class R>
 DealResult python_random_deal(int players, const std::vector<int>& deck, int dealer, int action_limit,
                               const std::vector<std::vector<uint32_t>>& seat_states,
-                              const std::vector<uint32_t>& chance_state) {
-  NativeState<R> s(players, deck, dealer, -1, action_limit);  // checks the table and the deck
+                              const std::vector<uint32_t>& chance_state, const R& rules = R{}) {
+  NativeState<R> s(players, deck, dealer, -1, action_limit, rules);  // checks the table and the deck
   if (seat_states.size() != size_t(players))
     throw std::invalid_argument("give one Random state per seat: " + std::to_string(players) + ", not " +
                                 std::to_string(seat_states.size()));
@@ -402,8 +402,9 @@ DealResult python_random_deal(int players, const std::vector<int>& deck, int dea
 // of its seed; the deck is list(range(52)) shuffled by the deck key's generator (deck_from_seed).
 template <class R>
 std::vector<DealResult> python_random_deals(int players, const std::vector<int>& dealers, int action_limit,
-                                            const std::vector<nb::bytes>& keys) {
+                                            const std::vector<nb::bytes>& keys, const R& rules = R{}) {
   check_players<R>(players);
+  check_table(rules, players);
   if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
   const size_t per = size_t(players) + 2;
   if (keys.size() != dealers.size() * per)
@@ -417,6 +418,7 @@ std::vector<DealResult> python_random_deals(int players, const std::vector<int>&
   std::vector<DealResult> out(dealers.size());
   nb::gil_scoped_release release;
   sg::Game<R> g;
+  g.rules = rules;
   sg::PyRandom gens[R::kMaxSeats + 1];  // the deck's, then each seat's
   LazyChance chance;
   uint8_t deck[sg::kCards];
@@ -667,6 +669,22 @@ NB_MODULE(skitgubbe_native, m) {
         });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("dealers"), nb::arg("action_limit"), nb::arg("keys"));
+  m.def(
+      "runtime_random_bots_deal",
+      [](const Options& options, int players, const std::vector<int>& deck, int dealer, int action_limit,
+         const std::vector<std::vector<uint32_t>>& seat_states, const std::vector<uint32_t>& chance_state) {
+        return python_random_deal<sg::RuntimeRules>(players, deck, dealer, action_limit, seat_states, chance_state,
+                                                    runtime_rules(options));
+      },
+      nb::arg("options"), nb::arg("players"), nb::arg("deck"), nb::arg("dealer"), nb::arg("action_limit"),
+      nb::arg("seat_states"), nb::arg("chance_state"));
+  m.def(
+      "runtime_random_bots_deals",
+      [](const Options& options, int players, const std::vector<int>& dealers, int action_limit,
+         const std::vector<nb::bytes>& keys) {
+        return python_random_deals<sg::RuntimeRules>(players, dealers, action_limit, keys, runtime_rules(options));
+      },
+      nb::arg("options"), nb::arg("players"), nb::arg("dealers"), nb::arg("action_limit"), nb::arg("keys"));
   m.def(
       "runtime_playouts",
       [](const Options& options, int players, int64_t games, uint64_t seed) {

@@ -457,13 +457,18 @@ def _seed_key(seed: str) -> bytes:
     return text + sha512(text).digest()
 
 
-def _compiled_preset(rules: Rules, players: int) -> str:
-    """The compiled preset that plays ``rules`` at ``players`` seats; :class:`UnsupportedError`
-    with :func:`unsupported`'s reason if there is none."""
+def _compiled_preset(rules: Rules, players: int) -> str | dict[str, int]:
+    """The compiled preset that plays ``rules`` at ``players`` seats, or for other rules the options
+    of the run-time policy; :class:`UnsupportedError` with :func:`unsupported`'s reason if the
+    compiled engine does not play them."""
     reason = unsupported(rules, players)
     if reason is not None:
         raise UnsupportedError(reason)
-    return rules.name
+    if _preset_of(rules) is not None:
+        return rules.name
+    options = _native_options(rules)
+    assert not isinstance(options, str)  # (unsupported said yes)
+    return options
 
 
 def random_bots_deal(rules: Rules, players: int, deck_seed: int | str, dealer: int,
@@ -503,8 +508,13 @@ def random_bots_deal(rules: Rules, players: int, deck_seed: int | str, dealer: i
         raise ValueError(f"the action limit must be at least 1, not {limit}")
     deck = list(deck_from_seed(deck_seed))
     seats = [_random_state(r) for r in seat_rngs]
-    loser, actions, tricks, abandoned = skitgubbe_native.random_bots_deal(
-        preset, players, deck, dealer, limit, seats, _random_state(chance_rng))
+    chance = _random_state(chance_rng)
+    if isinstance(preset, dict):  # the run-time policy
+        loser, actions, tricks, abandoned = skitgubbe_native.runtime_random_bots_deal(
+            preset, players, deck, dealer, limit, seats, chance)
+    else:
+        loser, actions, tricks, abandoned = skitgubbe_native.random_bots_deal(
+            preset, players, deck, dealer, limit, seats, chance)
     return RandomDeal(loser, actions, tricks, abandoned)
 
 
@@ -539,7 +549,10 @@ def random_bots_deals(rules: Rules, players: int, seed: int | str, start: int, c
         keys.extend(_seed_key(f"{seed}:{g}:{i}") for i in range(players))
         keys.append(_seed_key(f"{seed}:{g}:chance"))
         dealers.append(g % players)
-    played = skitgubbe_native.random_bots_deals(preset, players, dealers, limit, keys)
+    if isinstance(preset, dict):  # the run-time policy
+        played = skitgubbe_native.runtime_random_bots_deals(preset, players, dealers, limit, keys)
+    else:
+        played = skitgubbe_native.random_bots_deals(preset, players, dealers, limit, keys)
     return [RandomDeal(*deal) for deal in played]
 
 

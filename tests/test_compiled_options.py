@@ -37,7 +37,7 @@ from skitgubbe.engine.compiled import (
     replay_rules,
     unsupported,
 )
-from skitgubbe.engine.rules import AntiTrump, EmptyHand, PickUp, Plays, Rules, RulesError, StockEnd
+from skitgubbe.engine.rules import AntiTrump, FirstPhase, PickUp, Plays, Rules, RulesError, StockEnd
 from skitgubbe.engine.state import State, deck_from_seed
 from skitgubbe.engine.variants import PRESETS
 
@@ -53,8 +53,10 @@ DEALS = 3
 OUTSIDE: list[dict[str, object]] = [
     {"forced_pickup": True}, {"complete_suit_ends": True, "plays": Plays.RUN}, {"trump_ends_trick": True},
     {"anti_trump": AntiTrump.ELECTRIC_CLUBS}, {"high_trump_kills_only": True}, {"beat_any_suit": True},
-    {"empty_hand": EmptyHand.LOSES}, {"plays": Plays.RUN_FROM_TWO}, {"pick_up": PickUp.LOWEST_CARD},
-    {"stock_end": StockEnd.STOP_UNLESS_TWO},
+    {"tie_deal": True, "first_phase": FirstPhase.ALL_PLAY}, {"incomplete_trick_dealt": True,
+                                                              "stock_end": StockEnd.PLAY_ON},
+    {"ties_beat_unique": True, "first_phase": FirstPhase.ALL_PLAY},
+    {"restaurant": True, "sluffing": True, "first_phase": FirstPhase.ALL_PLAY, "bottom_aside": False},
 ]
 """Changes the compiled engine does not play: every twelfth drawn rule set gets one of them too,
 and must be refused with the option named."""
@@ -179,9 +181,9 @@ def test_options_the_compiled_engine_does_not_play_are_named() -> None:
         (PRESETS["goat"].replace(restaurant=True), ["restaurant=True"]),
         (PRESETS["pagat"].replace(forced_pickup=True, anti_trump=AntiTrump.SAME_COLOUR),
          ["forced_pickup=True", "anti_trump='same-colour'"]),
-        (PRESETS["mattis"].replace(plays=Plays.RUN3, pick_up=PickUp.LOWEST_CARD), ["plays='run-3'",
-                                                                                  "pick_up='lowest-card'"]),
-        (PRESETS["pagat"].replace(stock_end=StockEnd.STOP_UNLESS_TWO), ["stock_end='stop-unless-two'"]),
+        (PRESETS["mattis"].replace(ties_beat_unique=True, all_ties_replay=True),
+         ["ties_beat_unique=True", "all_ties_replay=True"]),
+        (PRESETS["goat"].replace(sluff_own_rank=True), ["sluff_own_rank=True"]),
         (PRESETS["goat"].replace(min_players=6, max_players=6, confusion=True), ["confusion=True"]),
     ]
     for rules, named in cases:

@@ -154,6 +154,25 @@ inline int append_runs(uint64_t m, Code* out, int k) {
   return k;
 }
 
+// append_runs for plays = run-3 and run-from-2: the runs of two or more cards hold at least
+// `min_run` cards and, with `from_two`, start at the 2 of their suit (actions.run_actions).
+inline int append_runs_limited(uint64_t m, Code* out, int k, int min_run, bool from_two) {
+  for (int s = 0; s < 4; ++s) {
+    uint64_t bits = (m >> (13 * s)) & kSuitBits;
+    if (!bits) continue;
+    for (int len = 1; len <= 13; ++len) {
+      uint64_t run = (uint64_t(1) << len) - 1;
+      uint64_t starts = bits;
+      for (int i = 1; i < len; ++i) starts &= bits >> i;
+      if (!starts) break;
+      if (len > 1 && len < min_run) continue;
+      if (len > 1 && from_two) starts &= 1;
+      for (; starts; starts &= starts - 1) out[k++] = code_of(PLAY, (run << lowest(starts)) << (13 * s));
+    }
+  }
+  return k;
+}
+
 // How many runs append_runs would list for `m`.
 inline int count_runs(uint64_t m) {
   int k = 0;
@@ -220,6 +239,12 @@ struct BaseRules {
   static constexpr bool lowest_card_leads = false;       // first_lead = lowest-card
   static constexpr bool store_three_trumps = false;      // (Mas)
   static constexpr bool exchange_two = false;            // (Mas)
+  // options no preset uses, played by RuntimeRules only
+  static constexpr bool stop_unless_two = false;  // stock_end = stop-unless-two
+  static constexpr bool empty_loses = false;      // empty_hand = loses
+  static constexpr bool pick_lowest_card = false; // pick_up = lowest-card
+  static constexpr int min_run = 2;               // plays = run-3: 3
+  static constexpr bool run_from_two = false;     // plays = run-from-2
 };
 
 // The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
@@ -439,6 +464,11 @@ struct RuntimeRules {
   bool show_trump_card = true;
   bool trump_drawer_leads = true;
   bool runs = false;
+  bool stop_unless_two = false;
+  bool empty_loses = false;
+  bool pick_lowest_card = false;
+  int min_run = 2;
+  bool run_from_two = false;
 };
 
 // What a policy needs of the state's layout, fixed when it is compiled: the sluffing and split
@@ -661,8 +691,12 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
 
   // Trick._next_trick: Koira's leader without cards once the stock is gone passes the lead on.
   void next_trick(int lead) {
-    if (rules.stock_stop) {  // stock_end = stop: phase one ends once the stock is gone
-      if (stock_top == stock_end) {
+    // stock_end = stop: phase one ends once the stock is gone; stop-unless-two: unless every seat
+    // holds two cards or more
+    if ((rules.stock_stop || rules.stop_unless_two) && stock_top == stock_end) {
+      bool stop = rules.stock_stop;
+      for (int s = 0; s < players && !stop; ++s) stop = popcount(hand[s]) < 2;
+      if (stop) {
         clear_trick();
         leader = int8_t(lead);
         round_seat[0] = int8_t(lead);
@@ -1122,6 +1156,11 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     for (int i = 0; i < n; ++i) {  // seats without cards are out (safe) or a Blåmattis
       int s = (dealer + 1 + i) % n;
       if (!hand[s]) {
+        if (rules.empty_loses) {  // empty_hand = loses: the first such seat loses at once
+          ev(EV_BLAMATTIS, s, 0);
+          finish(s);
+          return;
+        }
         if (rules.blamattis) {
           blue |= uint16_t(1u << s);
           ev(EV_BLAMATTIS, s, 0);
@@ -1260,6 +1299,16 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         }
         --n_table;
       }
+    } else if (rules.pick_lowest_card) {  // the lowest card of the bottom play (phase_two._take)
+      take = table[0] & (~table[0] + 1);
+      table[0] ^= take;
+      if (!table[0]) {
+        for (int i = 1; i < n_table; ++i) {
+          table[i - 1] = table[i];
+          table_owner[i - 1] = table_owner[i];
+        }
+        --n_table;
+      }
     } else if (rules.pick_bottom_play) {  // the bottom play
       take = table[0];
       for (int i = 1; i < n_table; ++i) {
@@ -1350,7 +1399,10 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       }
       uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
       if (rules.runs) {
-        k = append_runs(m, out, k);
+        if (rules.min_run != 2 || rules.run_from_two)
+          k = append_runs_limited(m, out, k, rules.min_run, rules.run_from_two);
+        else
+          k = append_runs(m, out, k);
       } else {
         for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
       }
@@ -1412,6 +1464,10 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     }
     if (rules.blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
     uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
+    if (rules.runs && (rules.min_run != 2 || rules.run_from_two)) {  // drawn from the listed actions
+      Code acts[kMaxLegal];
+      return acts[rng.below(legal(acts))];
+    }
     if (rules.runs) {
       int k = count_runs(m);
       int i = rng.below(k + (n_table ? 1 : 0));

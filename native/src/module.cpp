@@ -106,7 +106,8 @@ sg::RuntimeRules runtime_rules(const Options& options) {
   static const Int ints[] = {
       {"reserve", &R::reserve, 0, 30},           {"max_equal_play", &R::max_equal_play, 1, 3},
       {"dreck_below", &R::dreck_below, -1, 52},  {"dreck_max_rank", &R::dreck_max_rank, 2, 14},
-      {"dreck_trump_rank", &R::dreck_trump_rank, 0, 14}, {"hand_size", &R::hand_size, 1, 6}};
+      {"dreck_trump_rank", &R::dreck_trump_rank, 0, 14}, {"hand_size", &R::hand_size, 1, 6},
+      {"min_run", &R::min_run, 2, 3}};
   static const Flag flags[] = {
       {"trump_shown_when_drawn", &R::trump_shown_when_drawn}, {"aces_low_first", &R::aces_low_first},
       {"bottom_aside", &R::bottom_aside}, {"sluff_last_rank", &R::sluff_last_rank},
@@ -120,7 +121,9 @@ sg::RuntimeRules runtime_rules(const Options& options) {
       {"store_three_trumps", &R::store_three_trumps}, {"exchange_two", &R::exchange_two},
       {"all_play", &R::all_play}, {"must_match", &R::must_match}, {"sluffing", &R::sluffing},
       {"sluff_guard_last", &R::sluff_guard_last}, {"expose_leftover", &R::expose_leftover},
-      {"show_trump_card", &R::show_trump_card}, {"trump_drawer_leads", &R::trump_drawer_leads}, {"runs", &R::runs}};
+      {"show_trump_card", &R::show_trump_card}, {"trump_drawer_leads", &R::trump_drawer_leads}, {"runs", &R::runs},
+      {"stop_unless_two", &R::stop_unless_two}, {"empty_loses", &R::empty_loses},
+      {"pick_lowest_card", &R::pick_lowest_card}, {"run_from_two", &R::run_from_two}};
   size_t used = 0;
   auto get = [&](const char* name) {
     auto it = options.find(name);
@@ -149,8 +152,8 @@ sg::RuntimeRules runtime_rules(const Options& options) {
     }
   }
   if (r.max_equal_play > r.hand_size) throw std::invalid_argument("max_equal_play is above hand_size");
-  if (int(r.pick_top_run) + int(r.pick_bottom_play) + int(r.pick_lowest_run) > 1)
-    throw std::invalid_argument("at most one of pick_top_run, pick_bottom_play and pick_lowest_run");
+  if (int(r.pick_top_run) + int(r.pick_bottom_play) + int(r.pick_lowest_run) + int(r.pick_lowest_card) > 1)
+    throw std::invalid_argument("at most one of pick_top_run, pick_bottom_play, pick_lowest_run and pick_lowest_card");
   return r;
 }
 

@@ -68,14 +68,16 @@ Other rules, a preset with changed options among them, are played by the run-tim
 (``RuntimeRules`` in native/src/game.hpp, the class ``RuntimeState``): the same C++ code, reading
 the options from the rules at each deal instead of from compile-time constants, for every option
 value in :data:`COMPILED_OPTIONS` (the options the presets use, with ``hand_size``,
-``first_lead=lowest-card``, ``dreck_below=-1`` and ``exposed_bottom`` outside Mas besides), in
+``first_lead=lowest-card``, ``dreck_below=-1``, ``exposed_bottom`` outside Mas,
+``stock_end=stop-unless-two``, ``empty_hand=loses``, ``plays=run-3`` and ``run-from-2`` and
+``pick_up=lowest-card`` besides), in
 any combination :class:`~skitgubbe.engine.rules.Rules` accepts, at 2 to 8 seats as the rules allow.
 It is checked against the Python engine over randomly drawn combinations (:func:`draw_rules`,
 tests/test_compiled_options.py, ``benchmarks/compiled_diff.py --random-options``).  The presets keep
 their own compiled code, the fast path.
 
 Rules with an option value outside :data:`COMPILED_OPTIONS` (``restaurant``, ``anti_trump``,
-``forced_pickup``, ``confusion``, ``plays=run-3``, ... and two packs) are not supported:
+``forced_pickup``, ``confusion``, ``ties_beat_unique``, ... and two packs) are not supported:
 :func:`unsupported` says why, naming them, :meth:`CompiledState.new` raises
 :class:`UnsupportedError` with that reason, and :func:`new_state` uses the Python engine instead.
 
@@ -185,7 +187,7 @@ COMPILED_OPTIONS: dict[str, tuple[object, ...]] = {
     "sluff_after_play": (False, True),
     "sluff_once": (False, True),
     "sluff_losing_only": (False, True),
-    "stock_end": (StockEnd.PLAY_ON, StockEnd.STOP, StockEnd.SKIP_EMPTY),
+    "stock_end": tuple(StockEnd),
     "turn_from_stock": (False, True),
     "must_match": (False, True),
     "sluffing": (False, True),
@@ -197,9 +199,9 @@ COMPILED_OPTIONS: dict[str, tuple[object, ...]] = {
     "dreck_max_rank": tuple(range(2, 15)),
     "dreck_trump_rank": (0, *range(2, 15)),
     "second_lead": tuple(SecondLead),
-    "empty_hand": (EmptyHand.SAFE, EmptyHand.BLAMATTIS),
-    "plays": (Plays.SINGLE, Plays.RUN),
-    "pick_up": (PickUp.TOP_CARD, PickUp.TOP_RUN, PickUp.BOTTOM_PLAY, PickUp.LOWEST_RUN),
+    "empty_hand": tuple(EmptyHand),
+    "plays": tuple(Plays),
+    "pick_up": tuple(PickUp),
     "reserve": tuple(range(31)),
     "store_three_trumps": (False, True),
     "exchange_two": (False, True),
@@ -215,9 +217,10 @@ run-time policy (``RuntimeRules`` in native/src/game.hpp) reads them from the ru
 change the play; every other option is played at its default only: ``restaurant``,
 ``sluff_own_rank``, ``ties_beat_unique``, ``forced_pickup``, ``complete_suit_ends``,
 ``trump_ends_trick``, ``anti_trump``, ``high_trump_kills_only``, ``tie_deal``,
-``incomplete_trick_dealt``, ``confusion``, ``decks``, ``all_ties_replay`` and ``beat_any_suit``;
-and ``stock_end=stop-unless-two``, ``empty_hand=loses``, ``plays=run-3``/``run-from-2`` and
-``pick_up=lowest-card`` are not played."""
+``incomplete_trick_dealt``, ``confusion``, ``decks``, ``all_ties_replay`` and ``beat_any_suit``.
+Besides the values the presets use, ``stock_end=stop-unless-two``, ``empty_hand=loses``,
+``plays=run-3`` and ``run-from-2`` and ``pick_up=lowest-card`` are played (options of pagat.com's
+variants that need a few lines of C++ each)."""
 
 _NEUTRAL = frozenset({"name", "loser_title", "min_players", "max_players", "max_players_two_packs"})
 """Options that do not change the play (the seat count is checked on its own)."""
@@ -344,7 +347,11 @@ def _native_options(rules: Rules) -> dict[str, int] | str:
         "sluff_guard_last": r.sluff_guard_last, "expose_leftover": r.expose_leftover,
         # the trump card is shown at the end of phase one when the bottom card was exposed too
         "show_trump_card": r.show_trump_card or r.exposed_bottom,
-        "trump_drawer_leads": r.second_lead is SecondLead.TRUMP_DRAWER, "runs": r.plays is Plays.RUN,
+        "trump_drawer_leads": r.second_lead is SecondLead.TRUMP_DRAWER, "runs": r.plays is not Plays.SINGLE,
+        "stop_unless_two": r.stock_end is StockEnd.STOP_UNLESS_TWO,
+        "empty_loses": r.empty_hand is EmptyHand.LOSES,
+        "pick_lowest_card": r.pick_up is PickUp.LOWEST_CARD, "min_run": 3 if r.plays is Plays.RUN3 else 2,
+        "run_from_two": r.plays is Plays.RUN_FROM_TWO,
     }
     return {k: int(v) for k, v in flags.items()}
 

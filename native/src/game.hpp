@@ -568,8 +568,9 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   int power(int r) const { return (rules.aces_low_first && r == 14) ? 1 : r; }
 
   // State.new: `deck` is the 52 cards in dealing order, dealt one at a time clockwise from the
-  // dealer's left, three each; the rest is the stock, top card first.  The caller checks the
-  // arguments (seats 0..players-1, players within the preset's range, the deck a permutation).
+  // dealer's left, hand_size each (three in every preset); the rest is the stock, top card first.
+  // The caller checks the arguments (seats 0..players-1, players within the preset's range, the
+  // deck a permutation) and sets `rules` first for RuntimeRules (kept across the reset below).
   void init(int n, const uint8_t* deck, int dealer_seat, int leader_seat, int limit, bool ask_every_seat = false) {
     const R options = rules;  // (no bytes for a preset policy)
     std::memset(static_cast<void*>(this), 0, sizeof(*this));

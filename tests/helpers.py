@@ -20,12 +20,14 @@ Seats are 0-based and clockwise: the seat to the left of seat s is s + 1.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 
 import pytest
 
 from skitgubbe.bots.base import Bot
+from skitgubbe.engine import compiled
 from skitgubbe.engine.actions import CHANCE, Action, Kind, parse_action
 from skitgubbe.engine.base import Event, Phase
 from skitgubbe.engine.cards import SUITS, mask_of, parse_card, parse_cards, rank_of
@@ -36,6 +38,7 @@ from skitgubbe.engine.state import IllegalActionError, State
 from skitgubbe.engine.view import View, view_of
 
 __all__ = [
+    "needs_native",
     "PASS",
     "PICK",
     "STOCK",
@@ -65,6 +68,12 @@ __all__ = [
     "state_fields",
     "unmatched_leader_filler",
 ]
+
+needs_native = pytest.mark.skipif(
+    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
+    reason="the compiled engine is not installed (pip install ./native)")
+"""Marks a test that needs the compiled engine (``pip install ./native``): skipped without it,
+unless ``SKITGUBBE_REQUIRE_NATIVE`` is set (CI, .ci/run), where it then fails."""
 
 STOCK = Action(Kind.STOCK)
 """Phase one: turn up the top stock card and play it."""

@@ -22,6 +22,7 @@ from collections import Counter
 
 import pytest
 
+from helpers import needs_native
 from skitgubbe.batch.bench import bench_random_play, choose_engine
 from skitgubbe.engine import compiled
 from skitgubbe.engine.actions import Action, Kind
@@ -180,9 +181,6 @@ def test_native_module_is_present_when_required() -> None:
         pytest.skip("the compiled engine is not installed (pip install ./native)")
 
 
-needs_native = pytest.mark.skipif(
-    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
-    reason="the compiled engine is not installed (pip install ./native)")
 
 
 @needs_native

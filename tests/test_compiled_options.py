@@ -14,12 +14,12 @@ the actions taken: enough to replay it.  Longer runs: ``benchmarks/compiled_diff
 
 from __future__ import annotations
 
-import os
 import random
 from collections import Counter
 
 import pytest
 
+from helpers import needs_native
 from skitgubbe.batch.runner import play_out
 from skitgubbe.bots.randombot import RandomBot
 from skitgubbe.engine import compiled
@@ -40,10 +40,6 @@ from skitgubbe.engine.compiled import (
 from skitgubbe.engine.rules import AntiTrump, FirstPhase, PickUp, Plays, Rules, RulesError, StockEnd
 from skitgubbe.engine.state import State, deck_from_seed
 from skitgubbe.engine.variants import PRESETS
-
-needs_native = pytest.mark.skipif(
-    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
-    reason="the compiled engine is not installed (pip install ./native)")
 
 COMBINATIONS = 720
 """Rule sets drawn (60 around each preset, changing up to 4 or up to 8 options), each played for

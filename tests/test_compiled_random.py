@@ -17,16 +17,15 @@ variable ``SKITGUBBE_REQUIRE_NATIVE`` is set: then they fail.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from hashlib import sha512
 
 import pytest
 
+from helpers import needs_native
 from skitgubbe.batch.runner import play_out
 from skitgubbe.bots.randombot import RandomBot
-from skitgubbe.engine import compiled
 from skitgubbe.engine.actions import Kind
 from skitgubbe.engine.compiled import (
     COMPILED_PRESETS,
@@ -43,9 +42,6 @@ try:
 except ImportError:  # the tests below skip (or fail under SKITGUBBE_REQUIRE_NATIVE)
     PythonRandom = None  # type: ignore[assignment,misc]
 
-needs_native = pytest.mark.skipif(
-    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
-    reason="the compiled engine is not installed (pip install ./native)")
 
 TABLES = [(preset, players) for preset, (low, high) in COMPILED_PRESETS.items()
           for players in range(low, high + 1)]
@@ -77,14 +73,6 @@ def python_deal(preset: str, players: int, seed: str, g: int,
     chances = sum(1 for _, a in state.history if a.kind == Kind.DRECK)
     loser = -1 if state.loser is None else state.loser
     return (loser, len(state.history), state.tricks), abandoned_of(state), chances
-
-
-def test_native_module_is_present_when_required() -> None:
-    if not compiled.available():
-        if os.environ.get("SKITGUBBE_REQUIRE_NATIVE"):
-            pytest.fail("SKITGUBBE_REQUIRE_NATIVE is set but skitgubbe_native does not import: "
-                        "pip install ./native (docs/performance.md)")
-        pytest.skip("the compiled engine is not installed (pip install ./native)")
 
 
 def test_python_is_one_whose_random_module_is_mirrored() -> None:

@@ -8,21 +8,16 @@ Without the compiled module (``pip install ./native``) the tests that need it sk
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 
 import pytest
 
+from helpers import needs_native
 from skitgubbe.batch.simulate import simulate, simulation_engine
-from skitgubbe.engine import compiled
 from skitgubbe.engine.compiled import COMPILED_PRESETS, UnsupportedError
 from skitgubbe.engine.variants import PRESETS
 from skitgubbe.play.cli import main
 from skitgubbe.singlehand import SINGLE_HAND
-
-needs_native = pytest.mark.skipif(
-    not compiled.available() and not os.environ.get("SKITGUBBE_REQUIRE_NATIVE"),
-    reason="the compiled engine is not installed (pip install ./native)")
 
 
 def _without_engine(data: dict[str, object]) -> dict[str, object]:

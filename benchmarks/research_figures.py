@@ -139,16 +139,10 @@ FIGURES = [
             "docs/research/learned-goat-4.csv", "--figure", "docs/research/learned-curve"]),
     Figure("learned-pagat", "A learned baseline: pagat rows",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
-            "--deals", "300", "--ladder", "random,heuristic,counter"], slow=True),
+            "--deals", "1000", "--ladder", "random,heuristic,counter"], slow=True),
     Figure("learned-goat", "A learned baseline: goat rows",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
-            "--deals", "200", "--ladder", "random,heuristic,counter"], slow=True),
-    Figure("learned-pagat-ismcts", "A learned baseline: pagat, the ismcts rung",
-           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
-            "--deals", "10", "--ladder", "ismcts-50it"], slow=True),
-    Figure("learned-goat-ismcts", "A learned baseline: goat, the ismcts rung",
-           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
-            "--deals", "3", "--ladder", "ismcts-50it"], slow=True),
+            "--deals", "1000", "--ladder", "random,heuristic,counter"], slow=True),
 ]
 
 

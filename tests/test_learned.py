@@ -67,6 +67,93 @@ def test_a_broken_weights_file_is_refused() -> None:
         load_models(data)
 
 
+def test_the_policy_is_a_distribution_over_the_legal_actions() -> None:
+    state = State.new(PRESETS["goat"], 4, seed=2, ask_every_seat=True)
+    for _ in range(200):
+        if state.is_over:
+            break
+        seat = state.to_act
+        if seat == CHANCE:
+            state.apply(state.legal_actions(seat)[0], seat)
+            continue
+        view = view_of(state, seat)
+        legal = list(view.legal)
+        probs = model_for(view.rules, view.players).policy(view, legal)
+        assert len(probs) == len(legal) and abs(sum(probs) - 1.0) < 1e-9 and min(probs) >= 0.0
+        state.apply(LearnedBot(random.Random(0)).choose(view, legal), seat)
+
+
+def test_the_counter_bot_is_not_run_at_play_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The counter bot is the trainer's teacher only: the learned bot plays without it.
+    from skitgubbe.bots.counter import CounterBot
+
+    def refuse(self: object, *args: object) -> object:
+        raise AssertionError("the counter bot was consulted")
+
+    monkeypatch.setattr(CounterBot, "choose", refuse)
+    for preset, players in (("pagat", 3), ("goat", 4)):
+        assert play(find_variant(preset), players, 5, ["learned", "heuristic"]).loser is not None
+
+
+def test_the_trainers_gradient_matches_finite_differences() -> None:
+    np = pytest.importorskip("numpy")
+    from skitgubbe.batch import learn_train as lt
+
+    samples = lt._Samples()
+    lt._play_games(PRESETS["pagat"], 3, 1, "gradient-test", [("learned", 1.0)], None, samples, 0)
+    data = lt._Data(np, samples)
+    dec = np.arange(min(len(samples), 12))
+    net = lt._Net(np, (6, 4), seed=3, lr=1e-3)
+    for k in net.p:
+        net.p[k] = net.p[k].astype(np.float64) + (0.1 if k.startswith("b") else 0.0)
+    batch = data.batch(dec)
+    _, _, cache = net.forward(batch)
+    # the analytic gradient: one Adam step's first moment is (1 - 0.9) * gradient
+    before = net.copy()
+    net.step(batch)
+    grads = {k: v / 0.1 for k, v in net.m.items()}
+    net.restore(before)
+    rng = np.random.default_rng(0)
+    for k in ("w1", "b1", "w2", "b2", "w3"):
+        for _ in range(4):
+            idx = tuple(int(rng.integers(n)) for n in net.p[k].shape)
+            if k == "w1":  # an input that is set in the batch, so the entry matters
+                xs, xa = batch[0], batch[1]
+                used = np.flatnonzero(np.concatenate([xs.sum(0), xa.sum(0)]))
+                idx = (int(used[rng.integers(len(used))]), idx[1])
+            h = 1e-5
+            net.p[k][idx] += h
+            up = net.forward(batch)[0]
+            net.p[k][idx] -= 2 * h
+            down = net.forward(batch)[0]
+            net.p[k][idx] += h
+            numeric = (up - down) / (2 * h) / len(dec)
+            assert abs(numeric - grads[k][idx]) < 1e-4 + 1e-3 * abs(numeric), (k, idx)
+
+
+def test_the_trainers_network_and_the_bots_agree() -> None:
+    # The numpy scores of the trainer and the pure-Python scores of the shipped format rank the
+    # actions alike (float16 weights: equal to about 1e-2).
+    np = pytest.importorskip("numpy")
+    from skitgubbe.batch import learn_train as lt
+    from skitgubbe.bots.learned import Model
+
+    samples = lt._Samples()
+    lt._play_games(PRESETS["goat"], 4, 1, "agree-test", [("learned", 1.0)], None, samples, 0)
+    data = lt._Data(np, samples)
+    net = lt._Net(np, (8, 4), seed=1, lr=1e-3)
+    model = Model("goat-4", net.model_data("goat", 4, {}))
+    dec = np.arange(len(samples))
+    xs, xa, row_dec, starts, _ = data.batch(dec)
+    p = net.p
+    a1 = (xs @ p["w1"][:STATE_SIZE])[row_dec] + xa @ p["w1"][STATE_SIZE:] + p["b1"]
+    z = np.maximum(np.maximum(a1, 0) @ p["w2"] + p["b2"], 0) @ p["w3"] + p["b3"][0]
+    for r in range(len(z)):
+        state = [int(i) for i in np.flatnonzero(xs[row_dec[r]])]
+        action = [int(i) for i in np.flatnonzero(xa[r])]
+        assert abs(model.logit(model.state_part(state), action) - float(z[r])) < 2e-2
+
+
 def test_learned_is_a_bot_name() -> None:
     assert "learned" in BOT_NAMES
     assert isinstance(make_bot(" Learned ", random.Random(0)), LearnedBot)
@@ -155,7 +242,7 @@ def test_a_tiny_training_run_writes_its_files(tmp_path: Path) -> None:
     out = tmp_path / "w.json"
     curve = tmp_path / "curve.csv"
     args = ["--rules", "pagat", "--players", "3", "--out", str(out), "--curve", str(curve),
-            "--bootstrap-games", "3", "--games", "2", "--rounds", "1", "--eval-deals", "1", "--hidden", "8,4",
+            "--games", "3", "--dagger-games", "2", "--rounds", "1", "--eval-deals", "1", "--hidden", "8,4",
             "--batch", "64"]
     assert main(args) == 0
     models = load_models(json.loads(out.read_text()))
@@ -163,6 +250,8 @@ def test_a_tiny_training_run_writes_its_files(tmp_path: Path) -> None:
     with curve.open() as fh:
         rows = list(csv.DictReader(fh))
     assert [r["round"] for r in rows] == ["0", "1"] and int(rows[0]["eval_games"]) == 3
+    assert all(0.0 <= float(r["val_agree"]) <= 1.0 for r in rows)
+    assert models["pagat-3"].meta["teacher"] == "counter"
     first = out.read_text()
     assert main(args) == 0
     again = json.loads(out.read_text())["models"]["pagat-3"]

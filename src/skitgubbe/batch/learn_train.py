@@ -1,44 +1,46 @@
-"""Train the learned bot (:mod:`skitgubbe.bots.learned`) by deep Monte Carlo, with numpy.
+"""Train the learned bot (:mod:`skitgubbe.bots.learned`): imitation of the counter bot, then DAgger.
 
 Usage (docs/research.md, "A learned baseline")::
 
     python -m skitgubbe.batch.learn_train --rules pagat --players 3 --out WEIGHTS.json [--curve CURVE.csv]
-        [--bootstrap-games 1500] [--games 600] [--rounds 8] [--seed 0] [--hidden 64,32] [--epochs 2]
-        [--buffer 300000] [--eval-deals 40] [--epsilon 0.08] [--lr 0.001] [--decay 0.01] [--batch 512]
+        [--games 3000] [--rounds 2] [--dagger-games 1500] [--seed 0] [--hidden 96,32] [--epochs 4]
+        [--eval-deals 100] [--lr 0.001] [--decay 0.0] [--batch 256]
     python -m skitgubbe.batch.learn_train --plot CURVE.csv [CURVE.csv ...] --figure PATH_WITHOUT_SUFFIX
 
-**Method** (deep Monte Carlo, as in DouZero, Zha et al. 2021).  Every decision with more than one legal
-action becomes a sample: the 0/1 features of the seat's view and of the action it took
-(:func:`~skitgubbe.bots.learned.state_features`, :func:`~skitgubbe.bots.learned.action_features`,
-read from the view only), labelled 1 if that seat ended the deal as the loser, else 0.  A small MLP
-(:class:`~skitgubbe.bots.learned.Model`) is fitted to the labels by binary cross-entropy with AdamW
-(manual backpropagation in numpy; weight decay ``--decay``), so it estimates the chance of losing
-after each action.
+**Method** (behaviour cloning, then DAgger: Ross, Gordon and Bagnell 2011).  The network of
+:class:`~skitgubbe.bots.learned.Model` scores each legal action of a decision from the 0/1 features of
+the seat's view and of the action (:func:`~skitgubbe.bots.learned.state_features`,
+:func:`~skitgubbe.bots.learned.action_features`, read from the view only); the softmax of the scores
+over the legal actions is a policy, fitted by cross-entropy to the action the *teacher*, the
+``counter`` bot, takes in that view.  Only decisions with more than one legal action are samples.
 
-* **Round 0 (bootstrap)**: ``--bootstrap-games`` deals in which every seat is a ``heuristic`` bot that
-  takes a uniformly random legal action with chance ``--epsilon`` at each decision (exploration); every
-  seat's decisions are samples.
-* **Rounds 1..R (self-play)**: ``--games`` deals a round in which each seat is the current learned agent
-  (60%), a ``heuristic`` (25%) or a ``counter`` (15%) bot, with at least one learned seat; only the
-  learned seats explore (``--epsilon``) and are recorded, so an action's features are never confounded
-  with which bot played it.
-* **Fitting, every round**: the samples of every tenth deal are held out (a validation set of the last
-  ``--buffer // 9``); the rest join a buffer of the last ``--buffer`` samples.  The network, kept from
-  the round before, trains up to ``--epochs`` passes over the buffer and keeps the parameters (the
-  round's starting ones included) with the lowest held-out cross-entropy.  Every sample of one deal
-  shares its label, so without this a network memorises deals (its training loss falls while the
-  held-out loss rises above that of a constant).
-* **After each round** the agent (greedy, with the weights as shipped: float16) plays ``--eval-deals``
-  fixed deals (deck ``deck_from_seed("learn-train-eval:<preset>:<k>")``, dealer ``k % players``, not
-  the harness's deals) in every seat against ``heuristic`` bots, and its loser rate is a row of the
-  curve.
+* **Round 0 (imitation)**: ``--games`` deals in which each seat is a ``counter`` bot (60%, at least one
+  a deal) or a ``heuristic`` bot (40%); every decision of a counter seat is a sample, labelled with
+  its own choice.
+* **Rounds 1..R (DAgger)**: ``--dagger-games`` deals a round in which each seat is the current learned
+  agent (60%, at least one a deal), a ``heuristic`` (25%) or a ``counter`` bot (15%).  The learned
+  seats play their own (greedy) choice, and each of their decisions is a sample labelled with the
+  choice the counter bot would make in the same view: the teacher labels the positions the agent
+  itself reaches, which behaviour cloning alone never shows it.  The samples of every round are kept.
+* **Fitting, every round**: the samples of every tenth deal are held out.  The network, kept from
+  the round before, trains up to ``--epochs`` passes of minibatches of ``--batch`` decisions (Adam,
+  decoupled weight decay ``--decay``; manual backpropagation in numpy) and keeps the parameters (the
+  round's starting ones included) with the lowest held-out cross-entropy.
+* **After each round** the agent (greedy, with the weights as shipped: float16) plays
+  ``--eval-deals`` fixed deals (deck ``deck_from_seed("learn-train-eval:<preset>:<k>")``, dealer
+  ``k % players``, not the harness's deals) in every seat against ``heuristic`` bots, and its loser
+  rate is a row of the curve.
+
+The counter bot is the teacher only: the shipped bot never runs it.
 
 **Outputs.**  ``--out``: the weights file (JSON, the format of ``skitgubbe/bots/learned_weights.json``);
-if it exists, its other models are kept and the model ``<preset>-<players>`` is replaced, so one file can
-hold several presets.  ``--curve`` (default: ``--out`` with ``-<preset>-<players>.csv`` in place of
-``.json``): one row a round: ``round, games, samples, buffer, loss`` (mean cross-entropy of the last
-epoch, nats), ``val_loss`` (the kept parameters' held-out cross-entropy, nats), ``eval_games,
-eval_losses, eval_loser_rate, cpu_seconds`` (process CPU time since the
+if it exists (with this feature version), its other models are kept and the model
+``<preset>-<players>`` is replaced, so one file can hold several presets.  ``--curve`` (default:
+``--out`` with ``-<preset>-<players>.csv`` in place of ``.json``): one row a round: ``round, games,
+decisions`` (the round's new samples), ``kept`` (all training samples so far), ``loss`` (mean
+cross-entropy of the last pass, nats), ``val_loss`` (the kept parameters' held-out cross-entropy,
+nats), ``val_agree`` (the share of held-out decisions where the network's top action is the
+teacher's), ``eval_games, eval_losses, eval_loser_rate, cpu_seconds`` (process CPU time since the
 start, evaluation included).  The same arguments give the same files (one BLAS thread).
 
 numpy is needed (``pip install numpy``); matplotlib for ``--plot``.  Raises ``SystemExit`` with a
@@ -54,6 +56,7 @@ import os
 import random
 import sys
 import time
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -80,7 +83,8 @@ from .stats import wilson_interval
 __all__ = ["main", "train", "evaluate_against_heuristic", "plot_curves"]
 
 _WIDTH = STATE_SIZE + ACTION_SIZE
-_MAX_ACTIVE = 240  # at most this many 1-entries in one sample (state and action)
+TEACHER = "counter"
+"""The bot whose choices the network imitates."""
 
 
 def _numpy() -> Any:
@@ -97,87 +101,83 @@ def _numpy() -> Any:
 # -- playing and recording ----------------------------------------------------------------------
 
 
-class _Recorder:
-    """A seat that plays ``bot`` (or the learned ``model`` greedily) with exploration ``epsilon`` and
-    records ``(features, seat)`` of every decision with more than one legal action."""
+class _Samples:
+    """Decisions in compact arrays: per decision its state features, its legal actions' features,
+    the teacher's choice and its deal; per action its features (flat lists with offsets)."""
 
-    def __init__(self, seat: int, rng: random.Random, epsilon: float,
-                 samples: list[tuple[list[int], int]] | None, bot: Any = None,
-                 model: Model | None = None) -> None:
-        self.seat = seat
-        self.rng = rng
-        self.epsilon = epsilon
+    def __init__(self) -> None:
+        self.state = array("h")        # state feature indices, all decisions one after another
+        self.state_off = array("q", [0])
+        self.act = array("h")          # action feature indices, all actions one after another
+        self.act_off = array("q", [0])
+        self.dec_act = array("q", [0])  # decision d has the actions dec_act[d] .. dec_act[d+1]-1
+        self.label = array("h")        # the teacher's choice, an index into the decision's actions
+        self.deal = array("q")
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+    def add(self, state: list[int], actions: list[list[int]], label: int, deal: int) -> None:
+        self.state.extend(state)
+        self.state_off.append(len(self.state))
+        for f in actions:
+            self.act.extend(f)
+            self.act_off.append(len(self.act))
+        self.dec_act.append(len(self.act_off) - 1)
+        self.label.append(label)
+        self.deal.append(deal)
+
+
+class _Recorder:
+    """A recorded seat: plays ``model`` greedily (or the teacher's choice without a model) and records
+    each decision with more than one legal action, labelled with the ``teacher``'s choice."""
+
+    def __init__(self, teacher: Any, samples: _Samples, deal: int, model: Model | None) -> None:
+        self.teacher = teacher
         self.samples = samples
-        self.bot = bot
+        self.deal = deal
         self.model = model
-        self.name = "learned" if model is not None else str(bot.name)
+        self.name = "learned" if model is not None else str(teacher.name)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
             return legal[0]
-        if self.samples is None:  # an opponent: plays, is not recorded, does not explore
-            return self.bot.choose(view, legal)  # type: ignore[no-any-return]
         state = state_features(view)
         every = all_action_features(view, legal)
-        if self.rng.random() < self.epsilon:
-            i = self.rng.randrange(len(legal))
-        elif self.model is not None:
-            part = self.model.state_part(state)
-            scores = [self.model.logit(part, f) for f in every]
-            i = scores.index(min(scores))
-        else:
-            i = legal.index(self.bot.choose(view, legal))
-        action, feats = legal[i], every[i]
-        self.samples.append((state + [STATE_SIZE + i for i in feats], self.seat))
-        return action
+        label = legal.index(self.teacher.choose(view, legal))
+        self.samples.add(state, every, label, self.deal)
+        if self.model is None:
+            return legal[label]
+        part = self.model.state_part(state)
+        scores = [self.model.logit(part, f) for f in every]
+        return legal[scores.index(max(scores))]
 
 
 def _play_games(rules: Rules, players: int, games: int, tag: str, mix: Sequence[tuple[str, float]],
-                epsilon: float, models: dict[str, Model] | None
-                ) -> tuple[list[list[int]], list[int], list[int]]:
-    """Play ``games`` deals seeded by ``tag`` and return the samples' feature lists and labels.
+                model: Model | None, samples: _Samples, deal_base: int) -> None:
+    """Play ``games`` deals seeded by ``tag`` and add their samples to ``samples``.
 
-    ``mix`` is ``(name, weight)`` pairs.  Without ``models`` (the bootstrap) every seat plays the first
-    bot of ``mix``, explores and is recorded.  With ``models`` each seat is ``"learned"`` (the current
-    model: explores and is recorded) or an opponent bot (not recorded, no exploration), drawn from ``mix``
-    with at least one learned seat a deal: only the learner's own decisions are samples, so the action
-    features are not confounded with who plays them.  Returns the feature lists, the labels and the
-    deal number of each sample."""
-    feats: list[list[int]] = []
-    labels: list[int] = []
-    deals: list[int] = []
-    key = f"{rules.name}-{players}"
+    ``mix`` is ``(name, weight)`` pairs, one of them ``"learned"`` (the recorded seats: ``model``
+    playing greedily, or the teacher itself without a model); at least one recorded seat a deal.
+    Deal ``g`` is numbered ``deal_base + g`` in the samples."""
     names = [m[0] for m in mix]
     weights = [m[1] for m in mix]
     for g in range(games):
         seed = f"{tag}:{g}"
         pick = random.Random(f"{seed}:seats")
-        samples: list[tuple[list[int], int]] = []
-        seats = []
-        if models is None:
-            chosen = [names[0]] * players
-        else:
-            chosen = [pick.choices(names, weights)[0] for _ in range(players)]
-            if "learned" not in chosen:
-                chosen[pick.randrange(players)] = "learned"
+        chosen = [pick.choices(names, weights)[0] for _ in range(players)]
+        if "learned" not in chosen:
+            chosen[pick.randrange(players)] = "learned"
+        seats: list[Any] = []
         for s, name in enumerate(chosen):
-            rng = random.Random(f"{seed}:{s}")
+            rng = random.Random(f"{seed}:bot{s}")
             if name == "learned":
-                assert models is not None
-                seats.append(_Recorder(s, rng, epsilon, samples, model=models[key]))
+                seats.append(_Recorder(make_bot(TEACHER, rng), samples, deal_base + g, model))
             else:
-                bot = make_bot(name, random.Random(f"{seed}:bot{s}"))
-                seats.append(_Recorder(s, rng, epsilon, samples if models is None else None, bot=bot))
+                seats.append(make_bot(name, rng))
         state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(seed, decks=rules.decks),
                           ask_every_seat=True)
         play_out(state, seats, random.Random(f"{seed}:chance"))
-        if state.loser is None:
-            continue
-        for f, s in samples:
-            feats.append(f)
-            labels.append(1 if state.loser == s else 0)
-            deals.append(g)
-    return feats, labels, deals
 
 
 def evaluate_against_heuristic(rules: Rules, players: int, models: dict[str, Model],
@@ -203,15 +203,58 @@ def evaluate_against_heuristic(rules: Rules, players: int, models: dict[str, Mod
 # -- the network ------------------------------------------------------------------------------------
 
 
+class _Data:
+    """:class:`_Samples` as numpy arrays, with dense minibatches of whole decisions."""
+
+    def __init__(self, np: Any, s: _Samples) -> None:
+        self.np = np
+        self.state = np.frombuffer(s.state, np.int16).astype(np.int64)
+        self.state_off = np.frombuffer(s.state_off, np.int64).copy()
+        self.act = np.frombuffer(s.act, np.int16).astype(np.int64)
+        self.act_off = np.frombuffer(s.act_off, np.int64).copy()
+        self.dec_act = np.frombuffer(s.dec_act, np.int64).copy()
+        self.label = np.frombuffer(s.label, np.int16).astype(np.int64)
+        self.deal = np.frombuffer(s.deal, np.int64).copy()
+
+    def batch(self, dec: Any) -> tuple[Any, Any, Any, Any, Any]:
+        """For the decisions ``dec``: the dense state matrix (B, STATE_SIZE), the dense action matrix
+        (rows, ACTION_SIZE) of their actions in order, each action row's decision (0..B-1), the first
+        row of each decision, and the row of each decision's teacher choice."""
+        np = self.np
+        xs = _rows(np, self.state, self.state_off[dec], self.state_off[dec + 1], STATE_SIZE)
+        first, last = self.dec_act[dec], self.dec_act[dec + 1]
+        counts = last - first
+        acts = _ranges(np, first, counts)
+        xa = _rows(np, self.act, self.act_off[acts], self.act_off[acts + 1], ACTION_SIZE)
+        row_dec = np.repeat(np.arange(len(dec)), counts)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        return xs, xa, row_dec, starts, starts + self.label[dec]
+
+
+def _ranges(np: Any, starts: Any, counts: Any) -> Any:
+    """The concatenation of ``range(starts[i], starts[i] + counts[i])`` for every i."""
+    total = int(counts.sum())
+    offs = np.repeat(np.cumsum(counts) - counts, counts)
+    return np.arange(total) - offs + np.repeat(starts, counts)
+
+
+def _rows(np: Any, flat: Any, lo: Any, hi: Any, width: int) -> Any:
+    """Dense 0/1 float32 rows: row i has 1 at ``flat[lo[i]:hi[i]]``."""
+    x = np.zeros((len(lo), width), np.float32)
+    counts = hi - lo
+    x[np.repeat(np.arange(len(lo)), counts), flat[_ranges(np, lo, counts)]] = 1.0
+    return x
+
+
 class _Net:
-    """The MLP of :class:`~skitgubbe.bots.learned.Model` in numpy (float32) with Adam."""
+    """The MLP of :class:`~skitgubbe.bots.learned.Model` in numpy (float32) with Adam, as a policy."""
 
     def __init__(self, np: Any, hidden: tuple[int, int], seed: int, lr: float, decay: float = 0.0) -> None:
         self.np = np
         rng = np.random.default_rng(seed)
         h1, h2 = hidden
         self.p = {
-            "w1": (rng.standard_normal((_WIDTH, h1)) * np.sqrt(2.0 / 60)).astype(np.float32),
+            "w1": (rng.standard_normal((_WIDTH, h1)) * np.sqrt(2.0 / 80)).astype(np.float32),
             "b1": np.zeros(h1, np.float32),
             "w2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(np.float32),
             "b2": np.zeros(h2, np.float32),
@@ -225,23 +268,38 @@ class _Net:
         self.decay = decay
         self.hidden = hidden
 
-    def step(self, x: Any, y: Any) -> float:
-        """One Adam step on a batch: ``x`` (B, width) 0/1 float32, ``y`` (B,) 0/1.  Returns the mean
-        cross-entropy (nats) before the step."""
+    def forward(self, batch: tuple[Any, Any, Any, Any, Any]) -> tuple[float, int, Any]:
+        """Cross-entropy sum (nats), count of decisions whose top action is the label, and what
+        :meth:`step` needs, for one batch of :meth:`_Data.batch`."""
         np, p = self.np, self.p
-        a1 = x @ p["w1"] + p["b1"]
+        xs, xa, row_dec, starts, labels = batch
+        w1 = p["w1"]
+        a1 = (xs @ w1[:STATE_SIZE])[row_dec] + xa @ w1[STATE_SIZE:] + p["b1"]
         h1 = np.maximum(a1, 0)
         a2 = h1 @ p["w2"] + p["b2"]
         h2 = np.maximum(a2, 0)
         z = h2 @ p["w3"] + p["b3"][0]
-        loss = float(np.mean(np.logaddexp(0, z) - y * z))
-        dz = (1.0 / (1.0 + np.exp(-z)) - y) / len(y)
-        g = {"w3": h2.T @ dz, "b3": np.array([dz.sum()], np.float32)}
+        top = np.maximum.reduceat(z, starts)
+        e = np.exp(z - top[row_dec])
+        tot = np.add.reduceat(e, starts)
+        loss = float(np.sum(np.log(tot) - (z[labels] - top)))
+        agree = int(np.sum(z[labels] >= top))
+        return loss, agree, (xs, xa, row_dec, starts, labels, a1, h1, a2, h2, e / tot[row_dec])
+
+    def step(self, batch: tuple[Any, Any, Any, Any, Any]) -> float:
+        """One Adam step on a batch; returns its mean cross-entropy (nats) before the step."""
+        np, p = self.np, self.p
+        loss, _, (xs, xa, row_dec, starts, labels, a1, h1, a2, h2, prob) = self.forward(batch)
+        n = len(starts)
+        dz = prob
+        dz[labels] -= 1.0
+        dz /= n
+        g = {"w3": h2.T @ dz, "b3": np.zeros(1, np.float32)}
         da2 = np.outer(dz, p["w3"]) * (a2 > 0)
         g["w2"] = h1.T @ da2
         g["b2"] = da2.sum(0)
         da1 = (da2 @ p["w2"].T) * (a1 > 0)
-        g["w1"] = x.T @ da1
+        g["w1"] = np.concatenate([xs.T @ np.add.reduceat(da1, starts), xa.T @ da1])
         g["b1"] = da1.sum(0)
         self.t += 1
         b1, b2, eps = 0.9, 0.999, 1e-8
@@ -251,17 +309,9 @@ class _Net:
             self.m[k] = b1 * self.m[k] + (1 - b1) * grad
             self.v[k] = b2 * self.v[k] + (1 - b2) * grad * grad
             p[k] -= (self.lr * corr * self.m[k] / (np.sqrt(self.v[k]) + eps)).astype(np.float32)
-            if k.startswith("w"):
+            if self.decay and k.startswith("w"):
                 p[k] *= np.float32(1 - self.lr * self.decay)  # decoupled weight decay (AdamW)
-        return loss
-
-    def loss(self, x: Any, y: Any) -> float:
-        """Mean cross-entropy (nats) of a batch, without a step."""
-        np, p = self.np, self.p
-        h1 = np.maximum(x @ p["w1"] + p["b1"], 0)
-        h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0)
-        z = h2 @ p["w3"] + p["b3"][0]
-        return float(np.mean(np.logaddexp(0, z) - y * z))
+        return loss / n
 
     def copy(self) -> dict[str, Any]:
         """A copy of the parameters (see :meth:`restore`)."""
@@ -290,70 +340,51 @@ class _Net:
         }
 
 
-def _pack(np: Any, feats: list[list[int]]) -> Any:
-    """Feature lists as a padded (N, _MAX_ACTIVE) int16 matrix; padding is index ``_WIDTH``."""
-    out = np.full((len(feats), _MAX_ACTIVE), _WIDTH, np.int16)
-    for i, f in enumerate(feats):
-        if len(f) > _MAX_ACTIVE:
-            raise ValueError(f"a sample has {len(f)} active features, more than {_MAX_ACTIVE}")
-        out[i, :len(f)] = f
-    return out
+def _held_out(np: Any, net: _Net, data: _Data, dec: Any) -> tuple[float, float]:
+    """Mean cross-entropy (nats) and top-1 agreement with the teacher over decisions ``dec``."""
+    if not len(dec):
+        return 0.0, 0.0
+    loss = 0.0
+    agree = 0
+    for a in range(0, len(dec), 2048):
+        part_loss, part_agree, _ = net.forward(data.batch(dec[a:a + 2048]))
+        loss += part_loss
+        agree += part_agree
+    return loss / len(dec), agree / len(dec)
 
 
-def _dense(np: Any, packed: Any) -> Any:
-    """Packed samples as a dense (N, width) 0/1 float32 matrix."""
-    x = np.zeros((len(packed), _WIDTH + 1), np.float32)
-    x[np.arange(len(packed))[:, None], packed] = 1.0
-    return x[:, :_WIDTH]
-
-
-def _val_loss(np: Any, net: _Net, xs: Any, ys: Any) -> float:
-    """Mean cross-entropy of ``net`` over packed samples (in blocks)."""
-    if not len(ys):
-        return 0.0
-    total = 0.0
-    for a in range(0, len(ys), 4096):
-        b = min(a + 4096, len(ys))
-        total += net.loss(_dense(np, xs[a:b]), ys[a:b].astype(np.float32)) * (b - a)
-    return total / len(ys)
-
-
-def _fit(np: Any, net: _Net, xs: Any, ys: Any, vx: Any, vy: Any, epochs: int, batch: int,
-         rng: Any) -> tuple[float, float]:
-    """Up to ``epochs`` passes of minibatches over the packed samples ``xs``, ``ys``, keeping the
-    parameters (those before the first pass included) with the lowest cross-entropy on the held-out
-    samples ``vx``, ``vy`` (early stopping: every sample of one deal shares its label, so a network
-    that memorises deals would otherwise fit the noise).  Returns ``(train loss of the last pass,
-    best held-out loss)``."""
-    n = len(ys)
+def _fit(np: Any, net: _Net, data: _Data, train_dec: Any, val_dec: Any, epochs: int, batch: int,
+         rng: Any) -> tuple[float, float, float]:
+    """Up to ``epochs`` passes of minibatches over the decisions ``train_dec``, keeping the parameters
+    (those before the first pass included) with the lowest cross-entropy on ``val_dec`` (early
+    stopping).  Returns ``(train loss of the last pass, held-out loss, held-out agreement)`` of the
+    kept parameters."""
     last = 0.0
-    best = _val_loss(np, net, vx, vy)
+    best, best_agree = _held_out(np, net, data, val_dec)
     kept = net.copy()
     for _ in range(epochs):
-        order = rng.permutation(n)
+        order = train_dec[rng.permutation(len(train_dec))]
         total = 0.0
         steps = 0
-        for start in range(0, n, batch):
-            idx = order[start:start + batch]
-            total += net.step(_dense(np, xs[idx]), ys[idx].astype(np.float32))
+        for start in range(0, len(order), batch):
+            total += net.step(data.batch(np.sort(order[start:start + batch])))
             steps += 1
         last = total / max(steps, 1)
-        val = _val_loss(np, net, vx, vy)
+        val, agree = _held_out(np, net, data, val_dec)
         if val < best:
-            best, kept = val, net.copy()
+            best, best_agree, kept = val, agree, net.copy()
         else:
             break
     net.restore(kept)
-    return last, best
+    return last, best, best_agree
 
 
 # -- training ---------------------------------------------------------------------------------------
 
 
-def train(rules: Rules, players: int, out: Path, curve: Path, *, bootstrap_games: int = 1500,
-          games: int = 600, rounds: int = 8, seed: int = 0, hidden: tuple[int, int] = (64, 32),
-          epochs: int = 2, buffer: int = 300_000, eval_deals: int = 40, epsilon: float = 0.08,
-          lr: float = 1e-3, decay: float = 0.01, batch: int = 512, log: Any = None,
+def train(rules: Rules, players: int, out: Path, curve: Path, *, games: int = 3000, rounds: int = 2,
+          dagger_games: int = 1500, seed: int = 0, hidden: tuple[int, int] = (96, 32), epochs: int = 4,
+          eval_deals: int = 100, lr: float = 1e-3, decay: float = 0.0, batch: int = 256, log: Any = None,
           command: str = "") -> dict[str, Any]:
     """Train a model for ``rules`` with ``players`` seats (module docstring), write it into the weights
     file ``out`` and the curve to ``curve`` (CSV), and return the model entry written.  ``log``: a
@@ -362,45 +393,41 @@ def train(rules: Rules, players: int, out: Path, curve: Path, *, bootstrap_games
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                          f"not {players}")
-    if min(bootstrap_games, eval_deals, epochs, buffer, batch, *hidden) < 1 or games < 0 or rounds < 0:
-        raise ValueError("games, deals, epochs, buffer, batch and hidden sizes must be positive")
+    if min(games, eval_deals, epochs, batch, *hidden) < 1 or dagger_games < 0 or rounds < 0:
+        raise ValueError("games, deals, epochs, batch and hidden sizes must be positive")
     np = _numpy()
     start = time.process_time()
     nrng = np.random.default_rng(seed)
     net = _Net(np, hidden, seed, lr, decay)
     key = f"{rules.name}-{players}"
-    xs = vx = np.zeros((0, _MAX_ACTIVE), np.int16)
-    ys = vy = np.zeros(0, np.int8)
+    samples = _Samples()
     rows: list[dict[str, Any]] = []
-    total_games = total_samples = 0
+    total_games = 0
     entry: dict[str, Any] = {}
     for rnd in range(rounds + 1):
-        models = None if rnd == 0 else {key: Model(key, entry)}
+        before = len(samples)
+        tag = f"learn-train:{seed}:{key}:{rnd}"
         if rnd == 0:
-            mix: list[tuple[str, float]] = [("heuristic", 1.0)]
-            n_games = bootstrap_games
+            mix: list[tuple[str, float]] = [("learned", 0.6), ("heuristic", 0.4)]
+            n_games, model = games, None
         else:
             mix = [("learned", 0.6), ("heuristic", 0.25), ("counter", 0.15)]
-            n_games = games
-        tag = f"learn-train:{seed}:{key}:{rnd}"
-        feats, labels, deal_of = _play_games(rules, players, n_games, tag, mix, epsilon, models)
+            n_games, model = dagger_games, Model(key, entry)
+        _play_games(rules, players, n_games, tag, mix, model, samples, total_games)
         total_games += n_games
-        total_samples += len(labels)
-        held = np.array([d % 10 == 9 for d in deal_of], bool)  # every tenth deal is held out
-        packed, lab = _pack(np, feats), np.array(labels, np.int8)
-        xs = np.concatenate([xs, packed[~held]])[-buffer:]
-        ys = np.concatenate([ys, lab[~held]])[-buffer:]
-        vx = np.concatenate([vx, packed[held]])[-buffer // 9:]
-        vy = np.concatenate([vy, lab[held]])[-buffer // 9:]
-        loss, val = _fit(np, net, xs, ys, vx, vy, epochs, batch, nrng)
+        data = _Data(np, samples)
+        every = np.arange(len(samples))
+        held = data.deal % 10 == 9  # every tenth deal is held out
+        loss, val, agree = _fit(np, net, data, every[~held], every[held], epochs, batch, nrng)
         meta = {"command": command, "seed": seed, "rounds": rnd, "games": total_games,
-                "samples": total_samples,
+                "samples": len(samples), "teacher": TEACHER, "val_agree": round(agree, 4),
                 "cpu_seconds": round(time.process_time() - start, 1), "feature_version": FEATURE_VERSION}
         entry = net.model_data(rules.name, players, meta)
         g, lost = evaluate_against_heuristic(rules, players, {key: Model(key, entry)}, eval_deals)
-        row = {"round": rnd, "games": n_games, "samples": len(labels), "buffer": len(ys),
-               "loss": round(loss, 5), "val_loss": round(val, 5),
-               "eval_games": g, "eval_losses": lost, "eval_loser_rate": round(lost / g if g else 0.0, 4),
+        row = {"round": rnd, "games": n_games, "decisions": len(samples) - before,
+               "kept": int((~held).sum()), "loss": round(loss, 5), "val_loss": round(val, 5),
+               "val_agree": round(agree, 4), "eval_games": g, "eval_losses": lost,
+               "eval_loser_rate": round(lost / g if g else 0.0, 4),
                "cpu_seconds": round(time.process_time() - start, 1)}
         rows.append(row)
         if log is not None:
@@ -465,7 +492,7 @@ def plot_curves(curves: Sequence[Path], figure: Path) -> list[Path]:
             ax.axhline(1 / players, color=color, ls="--", lw=1, label=f"{name}: fair share 1/{players}")
     ax.set_xlabel("training CPU minutes (evaluation included); one point per round")
     ax.set_ylabel("loser rate against heuristic bots")
-    ax.set_title("Learned baseline (deep Monte Carlo): training curve")
+    ax.set_title("Learned baseline (imitation of counter, then DAgger): training curve")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
@@ -488,19 +515,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--players", type=int, default=3, help="seats (default 3)")
     p.add_argument("--out", type=Path, help="weights file to write (a model is added or replaced)")
     p.add_argument("--curve", type=Path, help="training curve CSV (default: next to --out)")
-    p.add_argument("--bootstrap-games", type=int, default=1500, help="round 0: heuristic/counter deals")
-    p.add_argument("--games", type=int, default=600, help="deals per self-play round (default 600)")
-    p.add_argument("--rounds", type=int, default=8, help="self-play rounds after the bootstrap (default 8)")
+    p.add_argument("--games", type=int, default=3000, help="round 0: counter/heuristic deals (default 3000)")
+    p.add_argument("--rounds", type=int, default=2, help="DAgger rounds after round 0 (default 2)")
+    p.add_argument("--dagger-games", type=int, default=1500, help="deals per DAgger round (default 1500)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--hidden", default="64,32", help="two hidden layer widths, H1,H2 (default 64,32)")
-    p.add_argument("--epochs", type=int, default=2, help="passes over the buffer a round (default 2)")
-    p.add_argument("--buffer", type=int, default=300_000, help="samples kept, newest first (default 300000)")
-    p.add_argument("--eval-deals", type=int, default=40,
-                   help="fixed deals of the curve's evaluation (default 40)")
-    p.add_argument("--epsilon", type=float, default=0.08, help="chance of a random action a decision (0.08)")
+    p.add_argument("--hidden", default="96,32", help="two hidden layer widths, H1,H2 (default 96,32)")
+    p.add_argument("--epochs", type=int, default=4, help="passes over the samples a round (default 4)")
+    p.add_argument("--eval-deals", type=int, default=100,
+                   help="fixed deals of the curve's evaluation (default 100)")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam step size (default 0.001)")
-    p.add_argument("--decay", type=float, default=0.01, help="AdamW weight decay of the weights (0.01)")
-    p.add_argument("--batch", type=int, default=512, help="minibatch size (default 512)")
+    p.add_argument("--decay", type=float, default=0.0, help="AdamW weight decay of the weights (default 0)")
+    p.add_argument("--batch", type=int, default=256, help="decisions per minibatch (default 256)")
     p.add_argument("--plot", type=Path, nargs="+", help="plot these curve CSVs instead of training")
     p.add_argument("--figure", type=Path, help="with --plot: the figure's path without suffix")
     args = p.parse_args(argv)
@@ -519,9 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules = find_variant(args.rules)
     curve = args.curve or args.out.with_name(f"{args.out.stem}-{rules.name}-{args.players}.csv")
     command = "python -m skitgubbe.batch.learn_train " + " ".join(sys.argv[1:] if argv is None else argv)
-    train(rules, args.players, args.out, curve, bootstrap_games=args.bootstrap_games, games=args.games,
-          rounds=args.rounds, seed=args.seed, hidden=(h1, h2), epochs=args.epochs, buffer=args.buffer,
-          eval_deals=args.eval_deals, epsilon=args.epsilon, lr=args.lr, decay=args.decay, batch=args.batch,
+    train(rules, args.players, args.out, curve, games=args.games, rounds=args.rounds,
+          dagger_games=args.dagger_games, seed=args.seed, hidden=(h1, h2), epochs=args.epochs,
+          eval_deals=args.eval_deals, lr=args.lr, decay=args.decay, batch=args.batch,
           log=lambda line: print(line, flush=True), command=command)
     print(f"wrote {args.out} and {curve}")
     return 0

@@ -36,9 +36,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     by ``-nomodel`` for a search that does not model the other seats in phase two, and by ``-bank``
     for a time budget earned per decision and saved for phase two (``ismcts-50ms-bank``; not with
     an iteration budget); see
-    :class:`~skitgubbe.bots.ismcts.ISMCTSBot`; ``learned`` (the deep Monte Carlo value network
-    shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`).  Raises ``ValueError``
-    naming the known bots for any other name.
+    :class:`~skitgubbe.bots.ismcts.ISMCTSBot`; ``learned`` (the policy network trained by imitation
+    of the counter bot, shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`).
+    Raises ``ValueError`` naming the known bots for any other name.
     """
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key == "random":

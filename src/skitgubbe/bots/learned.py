@@ -1,12 +1,15 @@
-"""The learned bot: a small value network trained by deep Monte Carlo, run in pure Python.
+"""The learned bot: a small policy network, trained by imitation of the counter bot, run in pure Python.
 
 **What it computes.**  For its seat's :class:`~skitgubbe.engine.view.View` and each legal action
-``a`` the network predicts ``Q(view, a)``, the probability that the seat ends the deal as the loser
-if it takes ``a`` (and play goes on as in the training games).  The bot plays the action with the
-lowest prediction (exact ties broken by its ``random.Random``); a decision with one legal action is
-taken without the network.  Training (deep Monte Carlo, as in DouZero: regression of the 0/1 loser
-outcome of self-play and bot games on the features of each decision) is done by
-:mod:`skitgubbe.batch.learn_train` with numpy; this module only reads the weights.
+``a`` the network gives a score ``z(view, a)``; the softmax of the scores over the legal actions is
+the policy, the network's estimate of the chance that the ``counter`` bot
+(:class:`~skitgubbe.bots.counter.CounterBot`) would take ``a`` in that view.  The bot plays the action
+with the highest score (exact ties broken by its ``random.Random``); a decision with one legal action
+is taken without the network.  The counter bot is not consulted at play time: it was only the teacher
+of the training data.  Training (cross-entropy of the softmax against the counter bot's choices, in
+deals of counter and heuristic bots and then in deals the learned agent plays itself, the counter bot
+labelling its decisions: DAgger) is done by :mod:`skitgubbe.batch.learn_train` with numpy; this module
+only reads the weights.
 
 **Features** (:func:`state_features`, :func:`action_features`) are read from the view alone (its hand,
 the public piles, known cards, table, killed cards, stock size, hand sizes, trump suit, phase), from
@@ -22,8 +25,8 @@ one, *prev* the seat before it, *others* every other seat. The layout (:data:`ST
 
 **Network.**  ``x`` = the state entries followed by the action entries (length ``STATE_SIZE +
 ACTION_SIZE``); ``h1 = relu(x W1 + b1)`` (``H1`` units), ``h2 = relu(h1 W2 + b2)`` (``H2`` units),
-``Q = sigmoid(h2 . w3 + b3)``.  Because ``x`` is sparse, ``x W1`` is the sum of the rows of ``W1`` at
-the set entries, and the state's share of it is computed once per decision.
+``z = h2 . w3 + b3``.  Because ``x`` is sparse, ``x W1`` is the sum of the rows of ``W1`` at the set
+entries, and the state's share of it is computed once per decision.
 
 **Weights** ship as package data, ``learned_weights.json``: one model per trained preset and seat
 count (``"pagat-3"``, ``"goat-4"``), each array stored as little-endian float16, zlib-compressed and
@@ -80,8 +83,9 @@ __all__ = [
     "state_features",
 ]
 
-FEATURE_VERSION = 2
-"""The version of the feature layout; a weights file names the version it was trained on."""
+FEATURE_VERSION = 3
+"""The version of the feature layout and of the output's meaning (3: a policy score, the higher the
+better; 2 was a chance of losing); a weights file names the version it was trained on."""
 
 WEIGHTS_FILE = "learned_weights.json"
 """The package data file of the shipped weights (in ``skitgubbe/bots``)."""
@@ -410,7 +414,8 @@ class Model:
         return list(acc)
 
     def logit(self, state_part: Sequence[float], action: Sequence[int]) -> float:
-        """The output logit for one action: ``action`` are its feature indices (``0..ACTION_SIZE-1``)."""
+        """The output score (a logit of the policy's softmax) for one action: ``action`` are its
+        feature indices (``0..ACTION_SIZE-1``)."""
         acc: Sequence[float] = state_part
         w1 = self.w1
         for i in action:
@@ -423,17 +428,14 @@ class Model:
                 out += w * z
         return out
 
-    def loss_probabilities(self, view: View, legal: Sequence[Action]) -> list[float]:
-        """For each of ``legal``, the predicted probability that ``view.seat`` ends as the loser."""
+    def policy(self, view: View, legal: Sequence[Action]) -> list[float]:
+        """The policy over ``legal`` (non-empty): the softmax of the actions' scores (they sum to 1)."""
         part = self.state_part(state_features(view))
-        return [_sigmoid(self.logit(part, f)) for f in all_action_features(view, legal)]
-
-
-def _sigmoid(z: float) -> float:
-    if z >= 0:
-        return 1.0 / (1.0 + math.exp(-z))
-    e = math.exp(z)
-    return e / (1.0 + e)
+        scores = [self.logit(part, f) for f in all_action_features(view, legal)]
+        top = max(scores)
+        exps = [math.exp(z - top) for z in scores]
+        total = sum(exps)
+        return [e / total for e in exps]
 
 
 def load_models(data: Mapping[str, Any]) -> dict[str, Model]:
@@ -480,8 +482,7 @@ def model_for(rules: Rules, players: int, models: Mapping[str, Model] | None = N
 
 
 class LearnedBot:
-    """The learned bot (module docstring): plays the legal action with the lowest predicted chance of
-    losing.
+    """The learned bot (module docstring): plays the legal action with the highest policy score.
 
     ``models``: the models to use (default: the shipped weights, read on first use); ``epsilon``: the
     chance of a uniformly random action instead (0 by default; the trainer explores with it).  Its
@@ -497,8 +498,8 @@ class LearnedBot:
         self.epsilon = epsilon
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """The action of ``legal`` (non-empty) with the lowest predicted loser probability for
-        ``view.seat``; the only one if there is one."""
+        """The action of ``legal`` (non-empty) with the highest policy score for ``view.seat``; the only
+        one if there is one."""
         if len(legal) == 1:
             return legal[0]
         if self.epsilon and self.rng.random() < self.epsilon:
@@ -506,6 +507,6 @@ class LearnedBot:
         model = model_for(view.rules, view.players, self.models)
         part = model.state_part(state_features(view))
         scores = [model.logit(part, f) for f in all_action_features(view, legal)]
-        best = min(scores)
-        ties = [i for i, s in enumerate(scores) if s <= best + 1e-12]
+        best = max(scores)
+        ties = [i for i, s in enumerate(scores) if s >= best - 1e-12]
         return legal[ties[0] if len(ties) == 1 else ties[self.rng.randrange(len(ties))]]

@@ -65,7 +65,7 @@ def forced_share() -> None:
         for seed in range(30):
             rng = random.Random(seed)
             e.reset(seed=seed)
-            for agent in e.agent_iter():
+            for _agent in e.agent_iter():
                 obs, _, terminated, truncated, _ = e.last()
                 if terminated or truncated:
                     e.step(None)
@@ -143,6 +143,12 @@ FIGURES = [
     Figure("learned-goat", "A learned baseline: goat rows",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
             "--deals", "1000", "--ladder", "random,heuristic,counter"], slow=True),
+    Figure("learned-pagat-ismcts", "A learned baseline: pagat, the ismcts rung",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
+            "--deals", "10", "--ladder", "ismcts-50it"], slow=True),
+    Figure("learned-goat-ismcts", "A learned baseline: goat, the ismcts rung",
+           ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
+            "--deals", "3", "--ladder", "ismcts-50it"], slow=True),
 ]
 
 

@@ -154,12 +154,15 @@ class _Recorder:
 
 
 def _play_games(rules: Rules, players: int, games: int, tag: str, mix: Sequence[tuple[str, float]],
-                model: Model | None, samples: _Samples, deal_base: int) -> None:
+                model: Model | None, samples: _Samples, deal_base: int,
+                action_limit: int | None = None) -> None:
     """Play ``games`` deals seeded by ``tag`` and add their samples to ``samples``.
 
     ``mix`` is ``(name, weight)`` pairs, one of them ``"learned"`` (the recorded seats: ``model``
     playing greedily, or the teacher itself without a model); at least one recorded seat a deal.
-    Deal ``g`` is numbered ``deal_base + g`` in the samples."""
+    Deal ``g`` is numbered ``deal_base + g`` in the samples.  ``action_limit``: abandon a deal after
+    that many actions (its samples are kept: the teacher's labels need no outcome); None: the
+    engine's default."""
     names = [m[0] for m in mix]
     weights = [m[1] for m in mix]
     for g in range(games):
@@ -176,7 +179,7 @@ def _play_games(rules: Rules, players: int, games: int, tag: str, mix: Sequence[
             else:
                 seats.append(make_bot(name, rng))
         state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(seed, decks=rules.decks),
-                          ask_every_seat=True)
+                          ask_every_seat=True, action_limit=action_limit)
         play_out(state, seats, random.Random(f"{seed}:chance"))
 
 
@@ -385,16 +388,20 @@ def _fit(np: Any, net: _Net, data: _Data, train_dec: Any, val_dec: Any, epochs: 
 def train(rules: Rules, players: int, out: Path, curve: Path, *, games: int = 3000, rounds: int = 2,
           dagger_games: int = 1500, seed: int = 0, hidden: tuple[int, int] = (96, 32), epochs: int = 4,
           eval_deals: int = 100, lr: float = 1e-3, decay: float = 0.0, batch: int = 256, log: Any = None,
-          command: str = "") -> dict[str, Any]:
+          command: str = "", action_limit: int | None = None) -> dict[str, Any]:
     """Train a model for ``rules`` with ``players`` seats (module docstring), write it into the weights
     file ``out`` and the curve to ``curve`` (CSV), and return the model entry written.  ``log``: a
-    callable given one line of progress text a round, or None.  Raises ``ValueError`` for a seat count
-    the rules do not allow or a non-positive size, ``SystemExit`` without numpy."""
+    callable given one line of progress text a round, or None.  ``action_limit``: the training deals'
+    action limit (None: the engine's default; a small one keeps an untrained network's long deals
+    short, as in the tests).  Raises ``ValueError`` for a seat count
+    the rules do not allow, a non-positive size or action limit, ``SystemExit`` without numpy."""
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
                          f"not {players}")
     if min(games, eval_deals, epochs, batch, *hidden) < 1 or dagger_games < 0 or rounds < 0:
         raise ValueError("games, deals, epochs, batch and hidden sizes must be positive")
+    if action_limit is not None and action_limit < 1:
+        raise ValueError(f"the action limit must be at least 1, not {action_limit}")
     np = _numpy()
     start = time.process_time()
     nrng = np.random.default_rng(seed)
@@ -413,7 +420,7 @@ def train(rules: Rules, players: int, out: Path, curve: Path, *, games: int = 30
         else:
             mix = [("learned", 0.6), ("heuristic", 0.25), ("counter", 0.15)]
             n_games, model = dagger_games, Model(key, entry)
-        _play_games(rules, players, n_games, tag, mix, model, samples, total_games)
+        _play_games(rules, players, n_games, tag, mix, model, samples, total_games, action_limit)
         total_games += n_games
         data = _Data(np, samples)
         every = np.arange(len(samples))
@@ -526,6 +533,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--lr", type=float, default=1e-3, help="Adam step size (default 0.001)")
     p.add_argument("--decay", type=float, default=0.0, help="AdamW weight decay of the weights (default 0)")
     p.add_argument("--batch", type=int, default=256, help="decisions per minibatch (default 256)")
+    p.add_argument("--action-limit", type=int, default=None,
+                   help="abandon a training deal after this many actions (default: the engine's limit)")
     p.add_argument("--plot", type=Path, nargs="+", help="plot these curve CSVs instead of training")
     p.add_argument("--figure", type=Path, help="with --plot: the figure's path without suffix")
     args = p.parse_args(argv)
@@ -547,7 +556,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     train(rules, args.players, args.out, curve, games=args.games, rounds=args.rounds,
           dagger_games=args.dagger_games, seed=args.seed, hidden=(h1, h2), epochs=args.epochs,
           eval_deals=args.eval_deals, lr=args.lr, decay=args.decay, batch=args.batch,
-          log=lambda line: print(line, flush=True), command=command)
+          log=lambda line: print(line, flush=True), command=command, action_limit=args.action_limit)
     print(f"wrote {args.out} and {curve}")
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +103,12 @@ def test_the_command_names_the_engine_and_refuses_with_the_reason(capsys: pytest
     assert "random bots only: these seats are counter" in capsys.readouterr().out
     assert main(["simulate", "--rules", "goat", "--players", "4", "--games", "2"]) == 0
     assert ", compiled engine" in capsys.readouterr().out
+
+
+@needs_native
+def test_a_refused_record_run_makes_no_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = tmp_path / "records"
+    assert main(["simulate", "--rules", "pagat", "--games", "2", "--engine", "compiled",
+                 "--record", str(where)]) == 2
+    assert "records are written by the Python engine" in capsys.readouterr().out
+    assert not where.exists()

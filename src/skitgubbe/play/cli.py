@@ -393,12 +393,19 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
               game: Game | None = None) -> int:
     """``simulate`` for the presets (``args.rules``), or for another ``game`` (Single Hand), whose
     table the caller has checked.  The same tables and JSON for both."""
-    from ..batch.simulate import simulate
+    from ..batch.simulate import simulate, simulation_engine
 
     if game is None:
         _check_table(parser, args.rules, args.players)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    engine = getattr(args, "engine", "auto")
+    try:  # an engine that cannot play the run is refused before --record makes its directory
+        simulation_engine(game or args.rules, args.players, args.bots, records=bool(args.record),
+                          engine=engine)
+    except ValueError as e:
+        console.print(f"error: {e}")
+        return 2
     keep = None
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
@@ -417,7 +424,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         try:
             result = simulate(game or args.rules, args.players, args.games, args.bots, args.seed,
                               progress=lambda g: bar.advance(task), keep=keep, jobs=args.jobs or 1,
-                              backend=backend, engine=getattr(args, "engine", "auto"))
+                              backend=backend, engine=engine)
         except ValueError as e:  # a bot name the game does not have (the presets' are checked by
             # argparse), or --engine compiled for a run the compiled engine cannot play
             console.print(f"error: {e}")

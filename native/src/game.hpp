@@ -136,32 +136,17 @@ struct Rng {
 };
 
 // Every run of touching cards within `m` (one card, or two or more consecutive cards of one
-// suit), appended to `out` as PLAY codes in actions.run_actions' order (min_run 2, any start):
-// suit by suit, shorter runs first, then lower.  Returns the new count.
-inline int append_runs(uint64_t m, Code* out, int k) {
+// suit), appended to `out` as PLAY codes in actions.run_actions' order: suit by suit, shorter runs
+// first, then lower.  Runs of two or more cards hold at least `min_run` cards and, with
+// `from_two`, start at the 2 of their suit (plays = run-3 and run-from-2; the defaults, any run
+// of two or more from any card, are the other run rules).  Returns the new count.
+inline int append_runs(uint64_t m, Code* out, int k, int min_run = 2, bool from_two = false) {
   for (int s = 0; s < 4; ++s) {
     uint64_t bits = (m >> (13 * s)) & kSuitBits;
     if (!bits) continue;
     for (int len = 1; len <= 13; ++len) {
       uint64_t run = (uint64_t(1) << len) - 1;
       // starts where `len` consecutive bits are set
-      uint64_t starts = bits;
-      for (int i = 1; i < len; ++i) starts &= bits >> i;
-      if (!starts) break;
-      for (; starts; starts &= starts - 1) out[k++] = code_of(PLAY, (run << lowest(starts)) << (13 * s));
-    }
-  }
-  return k;
-}
-
-// append_runs for plays = run-3 and run-from-2: the runs of two or more cards hold at least
-// `min_run` cards and, with `from_two`, start at the 2 of their suit (actions.run_actions).
-inline int append_runs_limited(uint64_t m, Code* out, int k, int min_run, bool from_two) {
-  for (int s = 0; s < 4; ++s) {
-    uint64_t bits = (m >> (13 * s)) & kSuitBits;
-    if (!bits) continue;
-    for (int len = 1; len <= 13; ++len) {
-      uint64_t run = (uint64_t(1) << len) - 1;
       uint64_t starts = bits;
       for (int i = 1; i < len; ++i) starts &= bits >> i;
       if (!starts) break;
@@ -1400,10 +1385,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       }
       uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
       if (rules.runs) {
-        if (rules.min_run != 2 || rules.run_from_two)
-          k = append_runs_limited(m, out, k, rules.min_run, rules.run_from_two);
-        else
-          k = append_runs(m, out, k);
+        k = append_runs(m, out, k, rules.min_run, rules.run_from_two);
       } else {
         for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
       }

@@ -1268,71 +1268,78 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     if (count == 1) finish(holding);
   }
 
-  // Table.pick_up: the top play (pick_up = top-card), or the lowest play with the plays that
-  // continue its run upwards (lowest-run; phase_two.pick_up_take).
+  // phase_two.pick_up_take: what a pick-up takes from `plays` (n > 0 plays, the lead first) under
+  // the pick_up option, and how many plays go: `below` from the bottom, `above` from the top.  The
+  // top play (top-card); the top play with the plays below it that continue its run downwards
+  // (top-run); the bottom play (bottom-play); the lowest card of the bottom play, which goes only
+  // when that was its last card (lowest-card); the bottom play with the plays above it that
+  // continue its run upwards (lowest-run).  Not a Blåmattis's first pick-up (pick_up below).
+  uint64_t pick_up_take(const uint64_t* plays, int n, int& below, int& above) const {
+    below = above = 0;
+    if (rules.pick_lowest_card) {
+      uint64_t take = plays[0] & (~plays[0] + 1);
+      below = plays[0] == take;
+      return take;
+    }
+    if (rules.pick_bottom_play) {
+      below = 1;
+      return plays[0];
+    }
+    if (rules.pick_top_run) {
+      uint64_t take = plays[n - 1];
+      int lo = lowest(take);
+      int j = n - 2;
+      while (j >= 0) {
+        uint64_t under = plays[j];
+        if (highest(under) != lo - 1 || lo % 13 == 0) break;
+        take |= under;
+        lo = lowest(under);
+        --j;
+      }
+      above = n - 1 - j;
+      return take;
+    }
+    if (!rules.pick_lowest_run) {
+      above = 1;
+      return plays[n - 1];
+    }
+    uint64_t take = plays[0];
+    int hi = highest(take);
+    int j = 1;
+    while (j < n) {
+      uint64_t nxt = plays[j];
+      if (lowest(nxt) != hi + 1 || hi % 13 == 12) break;
+      take |= nxt;
+      hi = highest(nxt);
+      ++j;
+    }
+    below = j;
+    return take;
+  }
+
+  // Table.pick_up: what pick_up_take says, or a Blåmattis's first pick-up: the lowest card on the
+  // table.
   void pick_up(int s) {
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
     uint64_t take;
+    int below, above;
     if (rules.blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
       blue ^= uint16_t(1u << s);
       take = table[0] & (~table[0] + 1);
-      table[0] ^= take;
-      if (!table[0]) {
-        for (int i = 1; i < n_table; ++i) {
-          table[i - 1] = table[i];
-          table_owner[i - 1] = table_owner[i];
-        }
-        --n_table;
-      }
-    } else if (rules.pick_lowest_card) {  // the lowest card of the bottom play (phase_two._take)
-      take = table[0] & (~table[0] + 1);
-      table[0] ^= take;
-      if (!table[0]) {
-        for (int i = 1; i < n_table; ++i) {
-          table[i - 1] = table[i];
-          table_owner[i - 1] = table_owner[i];
-        }
-        --n_table;
-      }
-    } else if (rules.pick_bottom_play) {  // the bottom play
-      take = table[0];
-      for (int i = 1; i < n_table; ++i) {
-        table[i - 1] = table[i];
-        table_owner[i - 1] = table_owner[i];
-      }
-      --n_table;
-    } else if (rules.pick_top_run) {  // the top play with the plays below that continue its run downwards
-      take = table[n_table - 1];
-      int lo = lowest(take);
-      int j = n_table - 2;
-      while (j >= 0) {
-        uint64_t below = table[j];
-        if (highest(below) != lo - 1 || lo % 13 == 0) break;
-        take |= below;
-        lo = lowest(below);
-        --j;
-      }
-      n_table = int8_t(j + 1);
-    } else if (!rules.pick_lowest_run) {
-      take = table[--n_table];
+      below = table[0] == take;
+      above = 0;
     } else {
-      take = table[0];
-      int hi = highest(take);
-      int j = 1;
-      while (j < n_table) {
-        uint64_t nxt = table[j];
-        if (lowest(nxt) != hi + 1 || hi % 13 == 12) break;
-        take |= nxt;
-        hi = highest(nxt);
-        ++j;
-      }
-      for (int i = j; i < n_table; ++i) {
-        table[i - j] = table[i];
-        table_owner[i - j] = table_owner[i];
-      }
-      n_table = int8_t(n_table - j);
+      take = pick_up_take(table, n_table, below, above);
     }
+    table[0] &= ~take;  // a partly taken bottom play keeps its other cards (no-op otherwise)
+    if (below) {
+      for (int i = below; i < n_table; ++i) {
+        table[i - below] = table[i];
+        table_owner[i - below] = table_owner[i];
+      }
+    }
+    n_table = int8_t(n_table - below - above);
     hand[s] |= take;
     known[s] |= take;
     ev(EV_PICK_UP, s, take);

@@ -21,6 +21,7 @@
 
 #include "batch.hpp"
 #include "game.hpp"
+#include "model.hpp"
 #include "pyrandom.hpp"
 
 namespace nb = nanobind;
@@ -276,6 +277,136 @@ struct NativeState {
     sg::Rng rng(seed);
     return g.play_out(rng);
   }
+
+  // ---- the search bot's phase-two model (model.hpp) ----
+
+  // Replace the deal by a phase-two position (PhaseTwoPosition in skitgubbe.engine.compiled):
+  // the hands, the table's plays (the lead first) and who played each, the seat to act, the kill
+  // size, the Blåmattis seats yet to pick up (a seat set), the seats out in order, the trump
+  // suit, the avstickshög (top card last), the actions taken and the action limit.  The stock is
+  // empty, the killed cards and the piles are not kept (phase two does not read them).
+  // ValueError for a position that does not fit.
+  void load_two(const std::vector<uint64_t>& hands, const std::vector<uint64_t>& table,
+                const std::vector<int>& owners, int to_act, int kill_at, int blue, const std::vector<int>& out,
+                int trump_suit, const std::vector<int>& reserve, int actions, int action_limit) {
+    const int n = g.players;
+    if (int(hands.size()) != n) throw std::invalid_argument("one hand a seat: " + std::to_string(n) + " hands");
+    if (table.size() != owners.size() || int(table.size()) >= n)
+      throw std::invalid_argument("the table holds fewer plays than seats, each with the seat that played it");
+    if (to_act < 0 || to_act >= n) throw std::invalid_argument("the seat to act does not exist");
+    if (kill_at < 1 || kill_at > n) throw std::invalid_argument("the kill size must be 1 to the seats");
+    if (int(out.size()) > n || blue < 0 || blue >= (1 << n) || trump_suit < -1 || trump_suit > 3)
+      throw std::invalid_argument("the seats out, the Blåmattis seats or the trump suit do not fit");
+    if (reserve.size() > size_t(sg::kCards) || actions < 0 || action_limit < 1)
+      throw std::invalid_argument("the avstickshög or the action counts do not fit");
+    uint64_t seen = 0;
+    auto place = [&](uint64_t cards) {
+      if (cards >> sg::kCards || (cards & seen)) throw std::invalid_argument("a card is in two places or not a card");
+      seen |= cards;
+    };
+    for (uint64_t h : hands) place(h);
+    for (uint64_t p : table) {
+      if (!p) throw std::invalid_argument("a play on the table holds no card");
+      place(p);
+    }
+    for (int c : reserve) {
+      if (c < 0 || c >= sg::kCards) throw std::invalid_argument("a card of the avstickshög is not a card");
+      place(sg::bit(c));
+    }
+    for (int s : owners)
+      if (s < 0 || s >= n) throw std::invalid_argument("a play's seat does not exist");
+    for (int s : out)
+      if (s < 0 || s >= n) throw std::invalid_argument("a seat out does not exist");
+    sg::Game<R>& x = g;
+    for (int s = 0; s < n; ++s) {
+      x.hand[s] = hands[s];
+      x.known[s] = 0;
+      x.pile[s] = 0;
+    }
+    x.n_table = int8_t(table.size());
+    for (size_t i = 0; i < table.size(); ++i) {
+      x.table[i] = table[i];
+      x.table_owner[i] = int8_t(owners[i]);
+    }
+    x.n_out = int8_t(out.size());
+    for (size_t i = 0; i < out.size(); ++i) x.out_order[i] = int8_t(out[i]);
+    const int k = int(reserve.size());
+    for (int i = 0; i < k; ++i) x.stock[i] = uint8_t(reserve[k - 1 - i]);
+    x.reserve_top = 0;
+    x.reserve_end = int8_t(k);
+    x.stock_top = x.stock_end = int8_t(k);
+    x.phase = sg::TWO;
+    x.to_act = int8_t(to_act);
+    x.kill_at = int8_t(kill_at);
+    x.blue = uint16_t(blue);
+    x.trump_suit = int8_t(trump_suit);
+    x.loser = -1;
+    x.abandoned = false;
+    x.pending = 0;
+    x.actions = actions;
+    x.action_limit = action_limit;
+    x.log = nullptr;
+  }
+
+  void check_model(bool to_act_two) const {
+    if (!sg::model_weights.set) throw std::invalid_argument("the model's weights are not set (set_model_weights)");
+    if (to_act_two && (g.phase != sg::TWO || g.to_act < 0))
+      throw std::invalid_argument("the model plays a seat to act in phase two");
+  }
+
+  // The history's last entries (seats and codes, oldest first) of a history of `total` actions.
+  static sg::Recent recent_of(const std::vector<int>& seats, const std::vector<uint64_t>& codes, int64_t total) {
+    if (seats.size() != codes.size() || int64_t(seats.size()) > total)
+      throw std::invalid_argument("the history's seats and codes must pair up, at most its length");
+    sg::Recent r;
+    size_t skip = seats.size() > size_t(sg::Recent::kKeep) ? seats.size() - sg::Recent::kKeep : 0;
+    r.n = total - int64_t(seats.size() - skip);
+    for (size_t i = skip; i < seats.size(); ++i) r.push(seats[i], codes[i]);
+    return r;
+  }
+
+  uint64_t heuristic_two() const {
+    check_model(true);
+    return sg::heuristic_move(g, g.to_act);
+  }
+
+  uint64_t counter_two(const std::vector<int>& seats, const std::vector<uint64_t>& codes, int64_t total) const {
+    check_model(true);
+    sg::Recent r = recent_of(seats, codes, total);
+    return sg::counter_move(g, g.to_act, r);
+  }
+
+  int model_rollout(const std::vector<int>& seats, const std::vector<uint64_t>& codes, int64_t total, int depth,
+                    int limit) {
+    check_model(false);
+    if (depth < 0 || limit < 0) throw std::invalid_argument("the depth and the limit must be 0 or more");
+    sg::Recent r = recent_of(seats, codes, total);
+    return sg::model_rollout(g, r, depth, limit);
+  }
+
+  uint64_t greedy_two() const {
+    check_model(true);
+    return sg::greedy_move(g, g.to_act);
+  }
+
+  int greedy_rollout(int64_t stop) {
+    if (g.phase != sg::TWO && g.phase != sg::OVER) throw std::invalid_argument("the greedy rollout starts in phase two");
+    return sg::greedy_rollout(g, stop);
+  }
+
+  int heuristic_loser(int limit) {
+    check_model(false);
+    uint32_t safe = 0;
+    int loser = -1;
+    if (!sg::play_on(g, 0, limit, safe, loser)) return -1;
+    return loser;
+  }
+
+  int heuristic_outcome(int seat, int limit) {
+    check_model(false);
+    if (seat < 0 || seat >= g.players) throw std::invalid_argument("the seat does not exist");
+    return sg::heuristic_outcome(g, seat, limit);
+  }
 };
 
 // `games` random deals of `players` seats: each deck shuffled and each action drawn by the
@@ -459,6 +590,17 @@ void bind_state(nb::module_& m, const char* cls) {
       .def("deal_chance", &S::deal_chance, nb::arg("order"))
       .def("play_random", &S::play_random, nb::arg("seed"))
       .def("clone", [](const S& s) { return S(s); })
+      .def("load_two", &S::load_two, nb::arg("hands"), nb::arg("table"), nb::arg("owners"), nb::arg("to_act"),
+           nb::arg("kill_at"), nb::arg("blue"), nb::arg("out_order"), nb::arg("trump_suit"), nb::arg("reserve"),
+           nb::arg("actions"), nb::arg("action_limit"))
+      .def("heuristic_two", &S::heuristic_two)
+      .def("counter_two", &S::counter_two, nb::arg("seats"), nb::arg("codes"), nb::arg("total"))
+      .def("model_rollout", &S::model_rollout, nb::arg("seats"), nb::arg("codes"), nb::arg("total"),
+           nb::arg("depth"), nb::arg("limit"))
+      .def("heuristic_loser", &S::heuristic_loser, nb::arg("limit"))
+      .def("greedy_two", &S::greedy_two)
+      .def("greedy_rollout", &S::greedy_rollout, nb::arg("stop"))
+      .def("heuristic_outcome", &S::heuristic_outcome, nb::arg("seat"), nb::arg("limit"))
       .def_prop_ro("players", [](const S& s) { return int(s.g.players); })
       .def_prop_ro("to_act", [](const S& s) { return int(s.g.to_act); })
       .def_prop_ro("phase", [](const S& s) { return int(s.g.phase); })
@@ -605,6 +747,37 @@ NB_MODULE(skitgubbe_native, m) {
   bind_state<sg::RuntimeRules>(m, "RuntimeState");
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
+  m.def(
+      "set_model_weights",
+      [](const std::map<std::string, double>& w) {
+        sg::ModelWeights x;
+        struct Field {
+          const char* name;
+          double sg::ModelWeights::*member;
+        };
+        static const Field fields[] = {
+            {"trump_power", &sg::ModelWeights::trump_power}, {"kill_bonus", &sg::ModelWeights::kill_bonus},
+            {"pick_penalty", &sg::ModelWeights::pick_penalty}, {"pick_floor", &sg::ModelWeights::pick_floor},
+            {"c_out_bonus", &sg::ModelWeights::c_out_bonus}, {"c_kill_bonus", &sg::ModelWeights::c_kill_bonus},
+            {"c_pick_penalty", &sg::ModelWeights::c_pick_penalty}, {"c_pick_floor", &sg::ModelWeights::c_pick_floor},
+            {"c_power_scale", &sg::ModelWeights::c_power_scale},
+            {"c_master_bonus", &sg::ModelWeights::c_master_bonus},
+            {"c_rank_tiebreak", &sg::ModelWeights::c_rank_tiebreak},
+            {"c_force_bonus", &sg::ModelWeights::c_force_bonus},
+            {"c_rollout_weight", &sg::ModelWeights::c_rollout_weight}};
+        for (const Field& f : fields) {
+          auto it = w.find(f.name);
+          if (it == w.end()) throw std::invalid_argument(std::string("the weight ") + f.name + " is missing");
+          x.*(f.member) = it->second;
+        }
+        auto it = w.find("c_rollout_limit");
+        if (it == w.end() || it->second < 1) throw std::invalid_argument("c_rollout_limit must be given, 1 or more");
+        x.c_rollout_limit = int(it->second);
+        if (w.size() != std::size(fields) + 1) throw std::invalid_argument("unknown weight names");
+        x.set = true;
+        sg::model_weights = x;
+      },
+      nb::arg("weights"));
   bind_batch<sg::PagatRules>(m, "PagatBatch");
   bind_batch<sg::GoatRules>(m, "GoatBatch");
   m.def(

@@ -13,8 +13,9 @@ import time
 from collections.abc import Sequence
 
 from ..bots import make_bot
+from ..bots.compiled_model import compiled_model
 from ..bots.determinize import Determinizer
-from ..bots.ismcts import ROLLOUTS, ISMCTSBot
+from ..bots.ismcts import ENGINES, ROLLOUTS, ISMCTSBot
 from ..engine.actions import Action
 from ..engine.base import Phase
 from ..engine.state import State
@@ -29,7 +30,8 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> None:
     """``python -m skitgubbe.batch.searchspeed [--rules R] [--players N] [--games G] [--iterations K]
-    [--rollout greedy|random|heuristic|mixed|heuristic-two] [--against BOT] [--seed S]``: search speed
+    [--rollout greedy|random|heuristic|mixed|heuristic-two] [--against BOT] [--seed S]
+    [--engine auto|compiled|python]``: search speed
     (iterations and determinizations per second, ms per searched move, in all and per phase) and the
     ismcts bot's loser rate in G deals against the other bot in every other seat, seats rotated,
     with 95% intervals."""
@@ -41,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rollout", default="greedy", choices=ROLLOUTS)
     parser.add_argument("--against", default="random")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", default="auto", choices=ENGINES,
+                        help="where the search's phase-two rules run (default auto: compiled where it can)")
     args = parser.parse_args(argv)
     rules = find_variant(args.rules)
     n = args.players
@@ -54,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         me = g % n
         state = State.new(rules, n, dealer=g % n, seed=f"{args.seed}:{g}:deck")
         bot = ISMCTSBot(random.Random(f"{args.seed}:{g}:ismcts"), iterations=args.iterations,
-                        rollout=args.rollout)
+                        rollout=args.rollout, engine=args.engine)
         bots = [bot if s == me else make_bot(args.against, random.Random(f"{args.seed}:{g}:{s}"))
                 for s in range(n)]
 
@@ -89,8 +93,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         iterations += bot.iterations
         seconds += bot.seconds
     low, high = wilson_interval(losses, args.games)
+    engine = "python" if args.engine == "python" or compiled_model(rules, n) is None else "compiled"
     print(f"{rules.name}, {n} players, {args.games} deals, ismcts ({args.iterations} iterations, "
-          f"{args.rollout} rollouts) against {args.against}")
+          f"{args.rollout} rollouts, phase-two rules: {engine}) against {args.against}")
     print(f"  ismcts loser rate {losses / max(1, args.games):.3f} [{low:.3f}, {high:.3f}] "
           f"(even share {1 / n:.3f}); abandoned {abandoned}")
     if seconds:

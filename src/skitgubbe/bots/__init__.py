@@ -35,7 +35,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     ``-unguided`` for a search without the counter bot's guide action (``ismcts-70it-unguided``), and
     by ``-nomodel`` for a search that does not model the other seats in phase two, and by ``-bank``
     for a time budget earned per decision and saved for phase two (``ismcts-50ms-bank``; not with
-    an iteration budget); see
+    an iteration budget), and by ``-python`` for a search whose phase-two playouts run in Python
+    even where the compiled engine could run them (``ismcts-50it-python``: the reference, slower;
+    ``engine="python"``); see
     :class:`~skitgubbe.bots.ismcts.ISMCTSBot`; ``learned`` (the policy network trained by imitation
     of the counter bot, shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`).
     Raises ``ValueError`` naming the known bots for any other name.
@@ -55,21 +57,23 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         prior = None if m.group(4) else "counter"
         model = None if m.group(5) else "counter"
         bank = bool(m.group(6))
+        engine = "python" if m.group(7) else "auto"
         if bank and unit not in ("ms", "s"):
             raise ValueError(f"{name!r}: -bank saves time, so it needs a time budget (ismcts-50ms-bank)")
         if number is None:
-            return ISMCTSBot(rng, rollout=rollout, prior=prior, model=model)  # 200 iterations a move
+            return ISMCTSBot(rng, rollout=rollout, prior=prior, model=model, engine=engine)  # 200 a move
         value = float(number)
         if value > 0 and unit == "it" and value == int(value):
-            return ISMCTSBot(rng, iterations=int(value), rollout=rollout, prior=prior, model=model)
+            return ISMCTSBot(rng, iterations=int(value), rollout=rollout, prior=prior, model=model,
+                             engine=engine)
         if value > 0 and unit in ("ms", "s"):
             return ISMCTSBot(rng, iterations=None, seconds=value / 1000 if unit == "ms" else value,
-                             rollout=rollout, prior=prior, model=model, bank=bank)
+                             rollout=rollout, prior=prior, model=model, bank=bank, engine=engine)
     raise ValueError(f"no bot called {name!r}; bots: {', '.join(BOT_NAMES)}, easy, medium, hard, "
                      "ismcts-<K>it, ismcts-<T>ms")
 
 
 _ISMCTS_NAME = re.compile(
     r"ismcts(?:-([0-9]+(?:\.[0-9]+)?)(it|ms|s))?(?:-(" + "|".join(ROLLOUTS) + r"))?"
-    r"(-unguided)?(-nomodel)?(-bank)?"
+    r"(-unguided)?(-nomodel)?(-bank)?(-python)?"
 )

@@ -104,6 +104,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from hashlib import sha512
+from types import ModuleType
 from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
@@ -136,6 +137,7 @@ __all__ = [
     "draw_rules",
     "code_of",
     "fingerprint",
+    "native_module",
     "new_state",
     "random_bots_deal",
     "random_bots_deals",
@@ -285,6 +287,12 @@ class Playouts(NamedTuple):
 def available() -> bool:
     """True when the compiled module ``skitgubbe_native`` is installed and imports."""
     return skitgubbe_native is not None
+
+
+def native_module() -> ModuleType | None:
+    """The compiled module ``skitgubbe_native`` itself (its functions are typed in
+    native/skitgubbe_native.pyi), or None when it is not installed."""
+    return skitgubbe_native
 
 
 def unsupported(rules: Rules, players: int) -> str | None:

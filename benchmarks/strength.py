@@ -37,6 +37,15 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "ismcts-counter-pagat": ("pagat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat": ("goat", 3, "ismcts-50ms,counter,counter", 100, 2027),
     "ismcts-counter-goat4": ("goat", 4, "ismcts-50ms,counter,counter,counter", 100, 2027),
+    # the same with the phase-two rules in Python (-python), as every ismcts row was measured
+    # before the compiled playouts
+    "python-counter-pagat": ("pagat", 3, "ismcts-50ms-python,counter,counter", 100, 2027),
+    "python-counter-goat": ("goat", 3, "ismcts-50ms-python,counter,counter", 100, 2027),
+    "python-counter-goat4": ("goat", 4, "ismcts-50ms-python,counter,counter,counter", 100, 2027),
+    # a fixed iteration budget: move for move the same on any machine, at any load
+    "ismcts200it-counter-pagat": ("pagat", 3, "ismcts-200it,counter,counter", 100, 2027),
+    "ismcts200it-counter-goat": ("goat", 3, "ismcts-200it,counter,counter", 100, 2027),
+    "ismcts200it-counter-goat4": ("goat", 4, "ismcts-200it,counter,counter,counter", 100, 2027),
     # the same search with the heuristic rule in the rollouts' phase two
     "h2-counter-pagat": ("pagat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
     "h2-counter-goat": ("goat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),

@@ -1349,6 +1349,31 @@ def test_mas_three_trumps_may_be_stored_with_three_cards_in_the_stock() -> None:
     assert found, "no seeded Mas deal reached three trumps with three cards in the stock"
 
 
+def test_mas_the_turned_up_trump_played_after_a_store_is_not_handed_back() -> None:
+    # A store from a three-card stock draws the turned-up trump into the hand before the seat plays
+    # (ruling MA3), so it can be played in the last trick.  The end of phase one used to add the
+    # trump card to its drawer's hand again, as for a trump set aside: the card was then in two
+    # hands.  Deal 12445 of three seats with seeded random play is such a deal.
+    mas = find_variant("mas")
+    state = State.new(mas, 3, seed=12445)
+    rng = random.Random(12445)
+    stored = False
+    while state.phase == 1:
+        s = state.to_act
+        action = state.chance_action(rng) if s == CHANCE else state.random_action(rng)
+        stored |= action.kind == Kind.STORE and len(state.stock) == 3
+        state.apply(action, s)
+    assert stored
+    trump = state.trump_card
+    holders = [s for s in range(3) if state.hands[s] >> trump & 1]
+    assert len(holders) == 1  # one hand holds it: the one it was last played or picked up into
+    seen = 0
+    for h in state.hands:
+        assert not seen & h
+        seen |= h
+    state.check_parts()
+
+
 def test_flurst_a_seat_with_cards_to_spare_may_sluff_with_one_card_in_the_stock() -> None:
     # catsatcards.com, Flurst: the second exception is about a seat's LAST card.  A led 3H and holds
     # the trick; B played 2D; A sluffs 2C with the stock down to its last card (the goat preset's

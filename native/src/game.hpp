@@ -1034,7 +1034,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       trump_suit = int8_t(suit_of(trump_card));
       if (rules.bottom_aside) {  // set aside at the deal: it names the suit, then leaves the game
         killed |= bit(trump_card);
-      } else {
+      } else if (!rules.beat) {  // (Mas drew it into the hand face up, and it may have been played since)
         hand[trump_holder] |= bit(trump_card);
         if (rules.show_trump_card) known[trump_holder] |= bit(trump_card);
       }

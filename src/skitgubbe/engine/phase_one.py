@@ -976,7 +976,7 @@ class Trick:
             shown = st.rules.show_trump_card or st.rules.exposed_bottom or holder < 0
             if holder < 0:  # set aside at the deal: it names the suit, then leaves the game
                 st.two.killed |= 1 << tc
-            else:
+            elif not self.beat:  # (Mas drew it into the hand face up, and it may have been played since)
                 hands[holder] |= 1 << tc
                 if shown:
                     seats.known[holder] |= 1 << tc

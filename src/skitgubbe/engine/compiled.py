@@ -669,32 +669,8 @@ class CompiledState:
         core = _load_template(rules, n) if entry is None or entry[0] is not rules else entry[1]
         if state.live:
             raise ValueError("the compiled engine plays the sequential sluffing protocol, not live=True")
-        trick = state.trick
-        undealt = state.undealt
-        seats = state.seats
-        two = state.two
-        played = 0
-        if rules.sluff_after_play:  # the seats in the trick's rounds (Trick.sluffable)
-            for rnd in trick.rounds:
-                for s, _ in rnd:
-                    played |= 1 << s
-        loser = state.loser
-        stock, reserve, table, out = undealt.stock, undealt.reserve, two.table, seats.out_order
-        rs, rc, needy = trick.round_seats, trick.round_cards, trick.chance_seats or state.needy
-        fields = [
-            state.phase, state.to_act, state.dealer, state.first_leader, len(state.history),
-            state.action_limit, state.tricks, trick.pending, seats.blue, trick.leader, trick.round_pos,
-            trick.round_high, trick.winner, trick.last_winner, trick.window_start, undealt.trump_card,
-            undealt.trump_holder, undealt.trump_suit, two.kill_at, -1 if loser is None else loser,
-            trick.last_put, state.abandoned, state.ask_all, trick.trick_cards, trick.trick_ranks & _ONE_PACK,
-            state.dreck, two.killed, trick.sluffed, played, trick.occasion, trick.occasion_hand,
-            trick.tie_rank, trick.chance_cards, len(trick.rounds),
-            *seats.hands, *seats.piles, *seats.known, *trick.contributed,
-            len(stock), *stock, len(reserve), *reserve, len(rs), *rs, len(rc), *chain.from_iterable(rc),
-            len(table), *table, *two.table_owners, len(out), *out, len(needy), *needy,
-        ]
         core = core.clone()
-        core.load(fields)
+        core.load(_load_fields(state))
         return cls(core, rules, state.dealer, state.deck)
 
     def clone(self) -> CompiledState:
@@ -822,6 +798,37 @@ def _load_template(rules: Rules, players: int) -> skitgubbe_native.NativeState:
         _LOAD_TEMPLATES.clear()
     _LOAD_TEMPLATES[id(rules), players] = (rules, core)
     return core
+
+
+def _load_fields(state: State) -> list[int]:
+    """The flat list of integers that the native ``load`` reads (``NativeState::load`` in
+    native/src/module.cpp lays it out, field by field): ``state``'s position, read, not changed."""
+    rules = state.rules
+    trick = state.trick
+    undealt = state.undealt
+    seats = state.seats
+    two = state.two
+    played = 0
+    if rules.sluff_after_play:  # the seats in the trick's rounds (Trick.sluffable)
+        for rnd in trick.rounds:
+            for s, _ in rnd:
+                played |= 1 << s
+    loser = state.loser
+    stock, reserve, table, out = undealt.stock, undealt.reserve, two.table, seats.out_order
+    rs, rc, needy = trick.round_seats, trick.round_cards, trick.chance_seats or state.needy
+    fields = [
+        state.phase, state.to_act, state.dealer, state.first_leader, len(state.history),
+        state.action_limit, state.tricks, trick.pending, seats.blue, trick.leader, trick.round_pos,
+        trick.round_high, trick.winner, trick.last_winner, trick.window_start, undealt.trump_card,
+        undealt.trump_holder, undealt.trump_suit, two.kill_at, -1 if loser is None else loser,
+        trick.last_put, state.abandoned, state.ask_all, trick.trick_cards, trick.trick_ranks & _ONE_PACK,
+        state.dreck, two.killed, trick.sluffed, played, trick.occasion, trick.occasion_hand,
+        trick.tie_rank, trick.chance_cards, len(trick.rounds),
+        *seats.hands, *seats.piles, *seats.known, *trick.contributed,
+        len(stock), *stock, len(reserve), *reserve, len(rs), *rs, len(rc), *chain.from_iterable(rc),
+        len(table), *table, *two.table_owners, len(out), *out, len(needy), *needy,
+    ]
+    return fields
 
 
 def new_state(rules: Rules, players: int, *, dealer: int = 0, deck: Sequence[int] | None = None,

@@ -11,7 +11,8 @@ the events and the outcome at every step.  Every preset of
 sets drawn by :func:`~skitgubbe.engine.compiled.draw_rules` around pagat and goat (the run-time
 policy), the ``ask_every_seat`` protocol, and determinized worlds
 (:class:`~skitgubbe.bots.determinize.Determinizer`, from the real state and from a seat's view as
-the search bot builds them).  Then the errors: rules the compiled engine does not play, the live
+the search bot builds them), and written phase-two positions (``State.from_phase_two``).  Then the
+errors: rules the compiled engine does not play, the live
 protocol, malformed lists given to the native ``load`` (the state unchanged), and the Python state
 never changed by a load.
 
@@ -196,6 +197,28 @@ def test_determinized_worlds_load(from_view: bool) -> None:
         failures += check_deal(state, 5, reached, spread=6, load=worlds_of(from_view))
     assert not failures, "\n".join(failures[:5])
     assert reached["one"] and reached["two, table"]
+
+
+@needs_native
+def test_written_phase_two_positions_load() -> None:
+    rng = random.Random(4)
+    failures = []
+    over = 0
+    for name, players in (("pagat", 3), ("goat", 4), ("mattis", 3), ("two-player", 2), ("helmfrid", 3)):
+        for i in range(6):
+            cards = rng.sample(range(52), 52)
+            hands = [0] * players
+            for j, c in enumerate(cards[:players * rng.randint(1, 8)]):
+                # the first: one seat holds cards, over at once (mattis: the others Blåmattis)
+                hands[j % players if i else 0] |= 1 << c
+            state = State.from_phase_two(PRESETS[name], hands, trump_suit=rng.randrange(4),
+                                         leader=rng.randrange(players))
+            over += state.phase == Phase.OVER
+            found = compare_play(state.clone(), CompiledState.from_state(state), random.Random(i))
+            if found is not None:
+                failures.append(f"{name}, position {i}: {found}")
+    assert not failures, "\n".join(failures)
+    assert over == 4
 
 
 def snapshot(state: State) -> tuple[object, ...]:

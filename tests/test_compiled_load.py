@@ -267,6 +267,13 @@ def test_the_live_protocol_is_refused() -> None:
         CompiledState.from_state(state)
 
 
+HEADER = 34
+"""The integers before the seats' card sets in the list the native ``load`` reads (``LoadField`` in
+native/src/module.cpp)."""
+ROUND_HIGH = 11
+"""The index of ``Trick.round_high`` in it."""
+
+
 def fields_of(state: State) -> list[int]:
     """The flat list ``from_state`` gives the native ``load`` for ``state``."""
     return compiled._load_fields(state)
@@ -281,8 +288,7 @@ def test_a_malformed_list_raises_and_leaves_the_compiled_state_as_it_was() -> No
     fields = fields_of(state)
     target = CompiledState.new(PRESETS["goat"], 4, seed=9)
     before = target.fingerprint()
-    header = 34  # NativeState::load's header (native/src/module.cpp, LoadField)
-    hands = header
+    hands = HEADER
     bad: list[tuple[list[int], str]] = [
         (fields[:10], "fewer than"),
         (fields + [0], "after the last section"),
@@ -291,6 +297,7 @@ def test_a_malformed_list_raises_and_leaves_the_compiled_state_as_it_was() -> No
         (fields[:hands] + [fields[hands] | fields[hands + 1], *fields[hands + 1:]], "in another place"),
         (fields[:hands] + [0, *fields[hands + 1:]], "nowhere|holds no card"),
         (fields[:hands] + [1 << 60, *fields[hands + 1:]], "not a card set"),
+        (fields[:ROUND_HIGH] + [fields[ROUND_HIGH] % 14 + 1, *fields[ROUND_HIGH + 1:]], "highest rank"),
     ]
     for wrong, message in bad:
         with pytest.raises(ValueError, match=message):
@@ -313,16 +320,17 @@ def test_random_corruptions_never_crash() -> None:
             if rng.random() < 0.1:
                 positions.append((state.clone(), fields_of(state)))
             state.apply(random_action(state, rng))
-    values = [-3, -2, -1, 0, 1, 2, 3, 5, 8, 13, 14, 15, 51, 52, 100, 1 << 51, (1 << 52) - 1]
+    values = [-3, -2, -1, 0, 1, 2, 3, 4, 5, 8, 12, 13, 14, 15, 51, 52, 100, 1 << 51, (1 << 52) - 1]
     accepted = 0
-    for i in range(1500):
+    for i in range(3000):
         state, fields = rng.choice(positions)
         f = list(fields)
         for _ in range(rng.randint(1, 3)):
-            j = rng.randrange(len(f))
+            # the header most often: the fields whose consistency the engine's loops rely on
+            j = rng.randrange(HEADER) if rng.random() < 0.6 else rng.randrange(len(f))
             how = rng.random()
             if how < 0.4:
-                f[j] = rng.choice(values)
+                f[j] = rng.choice([*values, f[j] - 1, f[j] + 1])
             elif how < 0.7:
                 f[j] ^= 1 << rng.randrange(52)
             elif how < 0.85:

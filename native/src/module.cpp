@@ -552,6 +552,14 @@ struct NativeState {
       x.round_card[i] = int8_t(c);
     }
     if (round_cards & ~x.trick_cards) fail("a card of the round is not in the trick");
+    if (!x.rules.beat) {  // (Mas's tricks do not rank their cards: Trick._play_beat)
+      int high = 0;  // Trick.play: the highest rank played in the round, aces low under aces_low_first
+      for (int i = 0; i < krc; ++i) {
+        int r = sg::rank_of(x.round_card[i]);
+        if (x.power(r) > x.power(high)) high = r;
+      }
+      if (high != x.round_high) fail("the round's highest rank is not the highest of its cards");
+    }
     x.n_round_cards = int8_t(krc);
     auto [kt, table_at] = section(n - 1, 2, "the table");
     uint64_t on_table = 0;
@@ -585,7 +593,9 @@ struct NativeState {
       if (everywhere != all) fail("a card of the deal is nowhere (card " + std::to_string(sg::lowest(all & ~everywhere)) + ")");
     }
     // the phase: who may act, and what the steps to come read
-    if (x.pending && phase != sg::ONE) fail("a sluff window is open outside phase one");
+    if (x.pending && (phase != sg::ONE || !x.rules.sluffing))
+      fail("a sluff window is open outside phase one or under rules without sluffing");
+    if (phase == sg::ONE && x.winner < 0 && x.round_pos >= krs) fail("an unsettled trick's round is complete");
     if (split && phase != sg::DRECK_DEAL) fail("a split of the trick waits outside the chance deal");
     if (phase == sg::ONE || split) {  // (round_seat and leader stay as they were after phase one)
       if (!krs || x.leader < 0) fail("a phase-one trick without a leader or round seats");

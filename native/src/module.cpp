@@ -348,6 +348,292 @@ struct NativeState {
     x.log = nullptr;
   }
 
+  // ---- any position of the Python engine (CompiledState.from_state) ----
+
+  // The header of load's flat list: one integer each, in this order (skitgubbe.engine.compiled
+  // _load_fields writes them from a State; the Python names in the comments).  A bool is 0 or 1,
+  // a seat -1 for none, a card set a bitmask of cards 0..51, a seat set bit s = seat s.
+  enum LoadField : int {
+    L_PHASE,          // State.phase (base.Phase: 1 ONE, 2 DRECK, 3 TWO, 4 OVER)
+    L_TO_ACT,         // State.to_act (-1 chance, -2 over)
+    L_DEALER,         // State.dealer
+    L_FIRST_LEADER,   // State.first_leader
+    L_ACTIONS,        // len(State.history)
+    L_ACTION_LIMIT,   // State.action_limit
+    L_TRICKS,         // State.tricks
+    L_PENDING,        // Trick.pending (seat set)
+    L_BLUE,           // Seats.blue (seat set)
+    L_LEADER,         // Trick.leader
+    L_ROUND_POS,      // Trick.round_pos
+    L_ROUND_HIGH,     // Trick.round_high (rank, 0 for none)
+    L_WINNER,         // Trick.winner
+    L_LAST_WINNER,    // Trick.last_winner
+    L_WINDOW_START,   // Trick.window_start
+    L_TRUMP_CARD,     // Undealt.trump_card (-1 for none)
+    L_TRUMP_HOLDER,   // Undealt.trump_holder
+    L_TRUMP_SUIT,     // Undealt.trump_suit (-1 for none)
+    L_KILL_AT,        // Table.kill_at
+    L_LOSER,          // State.loser (-1 for None)
+    L_LAST_PUT,       // Trick.last_put (-1 for none)
+    L_ABANDONED,      // State.abandoned
+    L_ASK_ALL,        // State.ask_all
+    L_TRICK_CARDS,    // Trick.trick_cards
+    L_TRICK_RANKS,    // Trick.trick_ranks
+    L_DRECK,          // State.dreck
+    L_KILLED,         // Table.killed
+    L_SLUFFED,        // Trick.sluffed (seat set)
+    L_PLAYED,         // the seats in Trick.rounds (seat set; read under sluff_after_play only)
+    L_OCCASION,       // Trick.occasion
+    L_OCCASION_HAND,  // Trick.occasion_hand
+    L_TIE_RANK,       // Trick.tie_rank (rank, 0 for none)
+    L_CHANCE_CARDS,   // Trick.chance_cards (Koira's split waiting; 0 for none)
+    L_ROUNDS,         // len(Trick.rounds)
+    L_HEADER
+  };
+
+  // Replace the deal by the position `f` describes (CompiledState.from_state): the header above,
+  // then per seat (players entries each) Seats.hands, Seats.piles, Seats.known and
+  // Trick.contributed, then sections each led by its length k: Undealt.stock (k cards, top card
+  // last), Undealt.reserve (k cards, top card last), Trick.round_seats (k seats), Trick.round_cards
+  // (k pairs seat, card, flattened), Table.table (k plays, then their k Table.table_owners),
+  // Seats.out_order (k seats), and the seats of a waiting chance deal (Trick.chance_seats for
+  // Koira's split, else State.needy; k seats).  The rules and the seat count stay the state's own.
+  // ValueError, the state unchanged, for a list that does not fit them or a position that is not
+  // one the engine can be at (a card in two places or in none, a seat that does not exist, a seat
+  // to act that cannot act, ...); the checks keep every index in its array, whatever the input.
+  void load(const std::vector<int64_t>& f) {
+    using G = sg::Game<R>;
+    const int n = g.players;
+    const size_t fixed = size_t(L_HEADER) + 4 * size_t(n);
+    auto fail = [](const std::string& why) { throw std::invalid_argument("load: " + why); };
+    if (f.size() < fixed + 7)
+      fail("the list holds " + std::to_string(f.size()) + " integers, fewer than a position of " +
+           std::to_string(n) + " seats needs");
+    const uint64_t all = (uint64_t(1) << sg::kCards) - 1;
+    auto num = [&](int i, int64_t low, int64_t high, const char* what) {
+      int64_t v = f[i];
+      if (v < low || v > high)
+        fail(std::string(what) + " is " + std::to_string(v) + ", not " + std::to_string(low) + " to " +
+             std::to_string(high));
+      return v;
+    };
+    auto cards = [&](size_t i, const char* what) {
+      int64_t v = f[i];
+      if (v < 0 || uint64_t(v) & ~all) fail(std::string(what) + " is not a card set of cards 0..51");
+      return uint64_t(v);
+    };
+    G x = g;  // written in full, then kept only if every check passes
+    x.log = nullptr;
+    const int phase = int(num(L_PHASE, sg::ONE, sg::OVER, "the phase"));
+    x.phase = int8_t(phase);
+    x.to_act = int8_t(num(L_TO_ACT, sg::kOverSeat, n - 1, "the seat to act"));
+    x.dealer = int8_t(num(L_DEALER, 0, n - 1, "the dealer"));
+    x.first_leader = int8_t(num(L_FIRST_LEADER, 0, n - 1, "the first leader"));
+    x.actions = int32_t(num(L_ACTIONS, 0, INT32_MAX - 1, "the actions taken"));
+    x.action_limit = int32_t(num(L_ACTION_LIMIT, 1, INT32_MAX, "the action limit"));
+    x.tricks = int16_t(num(L_TRICKS, 0, INT16_MAX - 1, "the tricks"));
+    const int64_t seat_sets = (int64_t(1) << n) - 1;
+    x.pending = uint16_t(num(L_PENDING, 0, seat_sets, "the pending seats"));
+    x.blue = uint16_t(num(L_BLUE, 0, seat_sets, "the Blåmattis seats"));
+    x.leader = int8_t(num(L_LEADER, -1, n - 1, "the leader"));
+    x.round_pos = int8_t(num(L_ROUND_POS, 0, n, "the round position"));
+    x.round_high = int8_t(num(L_ROUND_HIGH, 0, 14, "the round's highest rank"));
+    x.winner = int8_t(num(L_WINNER, -1, n - 1, "the trick's winner"));
+    x.last_winner = int8_t(num(L_LAST_WINNER, -1, n - 1, "the last trick's winner"));
+    x.window_start = int8_t(num(L_WINDOW_START, 0, n - 1, "the sluff window's start"));
+    x.trump_card = int8_t(num(L_TRUMP_CARD, -1, sg::kCards - 1, "the trump card"));
+    x.trump_holder = int8_t(num(L_TRUMP_HOLDER, -1, n - 1, "the trump holder"));
+    x.trump_suit = int8_t(num(L_TRUMP_SUIT, -1, 3, "the trump suit"));
+    x.kill_at = int8_t(num(L_KILL_AT, 0, n, "the kill size"));
+    x.loser = int8_t(num(L_LOSER, -1, n - 1, "the loser"));
+    x.last_put = int8_t(num(L_LAST_PUT, -1, sg::kCards - 1, "the card put last"));
+    x.abandoned = num(L_ABANDONED, 0, 1, "abandoned") != 0;
+    x.ask_all = num(L_ASK_ALL, 0, 1, "ask_all") != 0;
+    x.trick_cards = cards(L_TRICK_CARDS, "the trick");
+    x.trick_ranks = cards(L_TRICK_RANKS, "the trick's ranks");
+    x.dreck = cards(L_DRECK, "the dreck");
+    x.killed = cards(L_KILLED, "the killed cards");
+    const uint64_t chance_cards = cards(L_CHANCE_CARDS, "the split's cards");
+    const int rounds = int(num(L_ROUNDS, 0, INT16_MAX, "the rounds"));
+    if (x.round_high == 1 || (x.last_put < 0 && x.trick_cards) || (x.last_put >= 0 && !(x.trick_cards >> x.last_put & 1)))
+      fail("the round's highest rank or the card put last does not fit the trick");
+    if constexpr (G::kSluffMemory) {
+      x.sluffed = uint16_t(num(L_SLUFFED, 0, seat_sets, "the seats that sluffed"));
+      x.played = uint16_t(num(L_PLAYED, 0, seat_sets, "the seats that played"));
+      x.occasion = int8_t(num(L_OCCASION, -1, n - 1, "the sluffing occasion's seat"));
+      x.occasion_hand = cards(L_OCCASION_HAND, "the occasion's hand");
+      x.tie_rank = int8_t(num(L_TIE_RANK, 0, 14, "the tied rank"));
+      if (x.tie_rank == 1) fail("the tied rank is 1");
+    }
+    if constexpr (G::kSplit) {
+      x.chance_cards = chance_cards;
+      x.n_rounds = int16_t(rounds);
+    }
+    bool split = chance_cards != 0;
+    if (split && !(G::kSplit && x.rules.skip_empty))
+      fail("a split of the trick waits, under rules without stock_end=skip-empty");
+    size_t at = L_HEADER;
+    uint64_t seen = 0;  // every card's place, each once
+    auto place = [&](uint64_t m, const char* where) {
+      if (m & seen) fail(std::string("a card in ") + where + " is in another place too");
+      seen |= m;
+    };
+    uint64_t given = 0;
+    for (int s = 0; s < n; ++s) {
+      x.hand[s] = cards(at + s, "a hand");
+      x.pile[s] = cards(at + n + s, "a pile");
+      x.known[s] = cards(at + 2 * n + s, "a known hand");
+      x.contributed[s] = cards(at + 3 * n + s, "a seat's cards in the trick");
+      if (x.known[s] & ~x.hand[s]) fail("seat " + std::to_string(s) + " is known to hold cards it does not hold");
+      if (x.contributed[s] & given) fail("two seats put the same card into the trick");
+      given |= x.contributed[s];
+      place(x.hand[s], "a hand");
+      place(x.pile[s], "a pile");
+    }
+    if (given != x.trick_cards) fail("the trick is not the cards the seats put into it");
+    place(x.trick_cards, "the trick");
+    at = fixed;
+    // the next section: its length (at most `most`) and where its items start
+    auto section = [&](int most, int per, const char* what) {
+      if (at >= f.size()) fail(std::string("the list ends before ") + what);
+      int64_t k = f[at];
+      if (k < 0 || k > most) fail(std::string(what) + ": " + std::to_string(k) + " entries, at most " + std::to_string(most));
+      if (f.size() - at - 1 < size_t(k) * per) fail(std::string("the list ends inside ") + what);
+      size_t start = at + 1;
+      at = start + size_t(k) * per;
+      return std::pair<int, size_t>(int(k), start);
+    };
+    auto card_list = [&](int k, size_t start, const char* what) {
+      uint64_t m = 0;
+      for (int i = 0; i < k; ++i) {
+        int64_t c = f[start + i];
+        if (c < 0 || c >= sg::kCards || (m >> c & 1)) fail(std::string(what) + " does not list cards 0..51 once each");
+        m |= sg::bit(int(c));
+      }
+      return m;
+    };
+    auto [ks, stock_at] = section(sg::kCards, 1, "the stock");
+    auto [kr, reserve_at] = section(sg::kCards, 1, "the avstickshög");
+    if (ks + kr > sg::kCards) fail("the stock and the avstickshög hold more than 52 cards");
+    place(card_list(ks, stock_at, "the stock"), "the stock");
+    place(card_list(kr, reserve_at, "the avstickshög"), "the avstickshög");
+    if (kr && !x.rules.reserve) fail("an avstickshög under rules without one");
+    // the avstickshög first (top card first), then the stock (top card first): Game::stock
+    for (int i = 0; i < kr; ++i) x.stock[i] = uint8_t(f[reserve_at + kr - 1 - i]);
+    for (int i = 0; i < ks; ++i) x.stock[kr + i] = uint8_t(f[stock_at + ks - 1 - i]);
+    x.reserve_top = 0;
+    x.reserve_end = int8_t(kr);
+    x.stock_top = int8_t(kr);
+    x.stock_end = int8_t(kr + ks);
+    auto seat_list = [&](int k, size_t start, int8_t* out, const char* what) {
+      uint32_t m = 0;
+      for (int i = 0; i < k; ++i) {
+        int64_t s = f[start + i];
+        if (s < 0 || s >= n || (m >> s & 1)) fail(std::string(what) + " does not list seats 0.." + std::to_string(n - 1) + " once each");
+        m |= 1u << s;
+        out[i] = int8_t(s);
+      }
+      return m;
+    };
+    auto [krs, rs_at] = section(n, 1, "the round's seats");
+    seat_list(krs, rs_at, x.round_seat, "the round's seats");
+    x.n_round_seats = int8_t(krs);
+    if (x.round_pos > krs) fail("the round position is past the round's seats");
+    const int per_seat = sg::Needs<R>::max_equal;
+    auto [krc, rc_at] = section(G::kRoundCards, 2, "the round's cards");
+    if (krc > x.round_pos * per_seat) fail("the round holds more cards than its seats that played can have put in");
+    uint64_t round_cards = 0;
+    for (int i = 0; i < krc; ++i) {
+      int64_t s = f[rc_at + 2 * i], c = f[rc_at + 2 * i + 1];
+      if (s < 0 || s >= n || c < 0 || c >= sg::kCards || (round_cards >> c & 1))
+        fail("the round's cards are not pairs of a seat and a card, each card once");
+      round_cards |= sg::bit(int(c));
+      x.round_card_seat[i] = int8_t(s);
+      x.round_card[i] = int8_t(c);
+    }
+    if (round_cards & ~x.trick_cards) fail("a card of the round is not in the trick");
+    if (!x.rules.beat) {  // (Mas's tricks do not rank their cards: Trick._play_beat)
+      int high = 0;  // Trick.play: the highest rank played in the round, aces low under aces_low_first
+      for (int i = 0; i < krc; ++i) {
+        int r = sg::rank_of(x.round_card[i]);
+        if (x.power(r) > x.power(high)) high = r;
+      }
+      if (high != x.round_high) fail("the round's highest rank is not the highest of its cards");
+    }
+    x.n_round_cards = int8_t(krc);
+    auto [kt, table_at] = section(n - 1, 2, "the table");
+    uint64_t on_table = 0;
+    for (int i = 0; i < kt; ++i) {
+      uint64_t p = cards(table_at + i, "a play on the table");
+      int64_t s = f[table_at + kt + i];
+      if (!p || (p & on_table)) fail("a play on the table holds no card, or a card of another play");
+      if (s < 0 || s >= n) fail("a play's seat does not exist");
+      on_table |= p;
+      x.table[i] = p;
+      x.table_owner[i] = int8_t(s);
+    }
+    x.n_table = int8_t(kt);
+    place(on_table, "the table");
+    place(x.killed, "the killed cards");
+    auto [ko, out_at] = section(n, 1, "the seats out");
+    seat_list(ko, out_at, x.out_order, "the seats out");
+    x.n_out = int8_t(ko);
+    for (int i = 0; i < ko; ++i)
+      if (x.hand[x.out_order[i]] || (x.blue >> x.out_order[i] & 1)) fail("a seat out holds cards or is a Blåmattis");
+    for (int s = 0; s < n; ++s)
+      if ((x.blue >> s & 1) && x.hand[s]) fail("a Blåmattis seat holds cards");
+    auto [kn, needy_at] = section(n, 1, "the seats of the chance deal");
+    seat_list(kn, needy_at, x.needy, "the seats of the chance deal");
+    x.n_needy = int8_t(kn);
+    if (at != f.size()) fail(std::to_string(f.size() - at) + " integers after the last section");
+    if (phase == sg::DRECK_DEAL && !split) place(x.dreck, "the dreck");
+    if (split && chance_cards != x.trick_cards) fail("the split's cards are not the trick's");
+    if (phase != sg::OVER) {
+      uint64_t everywhere = seen | (x.trump_card >= 0 ? sg::bit(x.trump_card) : 0);
+      if (everywhere != all) fail("a card of the deal is nowhere (card " + std::to_string(sg::lowest(all & ~everywhere)) + ")");
+    }
+    // the phase: who may act, and what the steps to come read
+    if (x.pending && (phase != sg::ONE || !x.rules.sluffing))
+      fail("a sluff window is open outside phase one or under rules without sluffing");
+    if (phase == sg::ONE && x.winner < 0 && x.round_pos >= krs) fail("an unsettled trick's round is complete");
+    if (split && phase != sg::DRECK_DEAL) fail("a split of the trick waits outside the chance deal");
+    if (phase == sg::ONE || split) {  // (round_seat and leader stay as they were after phase one)
+      if (!krs || x.leader < 0) fail("a phase-one trick without a leader or round seats");
+      if (x.trump_card >= 0 && x.trump_holder < 0 && !x.rules.bottom_aside)
+        fail("the trump card has no holder");
+      if (x.rules.beat && x.trump_suit < 0) fail("Mas without a trump suit");
+    }
+    if (phase == sg::ONE) {
+      const int s = x.to_act;
+      if (s < 0) fail("no seat to act in phase one");
+      if (x.pending) {
+        if (x.first_pending() != s) fail("the seat to act is not the sluff window's first pending seat");
+      } else if (x.winner >= 0) {
+        fail("a settled trick with no sluff window open waits to be collected");
+      } else {
+        if (x.round_pos >= krs || x.round_seat[x.round_pos] != s) fail("the seat to act is not the round's next seat");
+        if (!x.hand[s] && !(x.rules.turn_from_stock && x.stock_count() > x.spare()))
+          fail("the seat to act holds no card and cannot turn up the stock");
+      }
+    } else if (phase == sg::DRECK_DEAL) {
+      if (x.to_act != sg::kChance) fail("the chance deal is not to act");
+      if (!kn) fail("the chance deal goes to no seats");
+      if (split && x.round_pos >= krs) fail("the split's tied seats do not fit the round");
+    } else if (phase == sg::TWO) {
+      const int s = x.to_act;
+      if (s < 0) fail("no seat to act in phase two");
+      if (x.trump_suit < 0) fail("phase two without a trump suit");
+      if (x.kill_at < 1 || kt >= x.kill_at) fail("the table does not fit the kill size");
+      if (!x.hand[s] && !(x.rules.blamattis && (x.blue >> s & 1) && kt))
+        fail("the seat to act in phase two holds no card");
+    } else if (x.to_act != sg::kOverSeat) {
+      fail("a seat to act once the deal is over");
+    }
+    if (phase != sg::OVER && (x.to_act == sg::kOverSeat || x.loser >= 0 || x.abandoned))
+      fail("the deal is over but its phase is not");
+    g = x;
+  }
+
   void check_model(bool to_act_two) const {
     if (!sg::model_weights.set) throw std::invalid_argument("the model's weights are not set (set_model_weights)");
     if (to_act_two && (g.phase != sg::TWO || g.to_act < 0))
@@ -593,6 +879,7 @@ void bind_state(nb::module_& m, const char* cls) {
       .def("load_two", &S::load_two, nb::arg("hands"), nb::arg("table"), nb::arg("owners"), nb::arg("to_act"),
            nb::arg("kill_at"), nb::arg("blue"), nb::arg("out_order"), nb::arg("trump_suit"), nb::arg("reserve"),
            nb::arg("actions"), nb::arg("action_limit"))
+      .def("load", &S::load, nb::arg("fields"))
       .def("heuristic_two", &S::heuristic_two)
       .def("counter_two", &S::counter_two, nb::arg("seats"), nb::arg("codes"), nb::arg("total"))
       .def("model_rollout", &S::model_rollout, nb::arg("seats"), nb::arg("codes"), nb::arg("total"),

@@ -164,6 +164,31 @@ int greedy_rollout(Game<R>& g, int64_t stop) {
   return g.loser;
 }
 
+// ismcts.ISMCTSBot._rollout without the model, from any position: phase one and the chance
+// deals at random with `rng` (random_action, random_chance: the module's own generator, not
+// Python's), phase two by `rule` (0: at random, 1: greedy_move, 2: heuristic_move), until the deal
+// ends or `stop` actions have been taken in all.  Returns the loser, or -1 for a deal cut short
+// or ended with no loser.
+template <class R>
+int random_rollout(Game<R>& g, Rng& rng, int rule, int64_t stop) {
+  while (g.phase != OVER) {
+    if (g.actions >= stop) return -1;
+    if (g.phase == DRECK_DEAL) {
+      g.random_chance(rng);
+      continue;
+    }
+    Code a;
+    if (g.phase == TWO && rule == 1)
+      a = greedy_move(g, g.to_act);
+    else if (g.phase == TWO && rule == 2)
+      a = heuristic_move(g, g.to_act);
+    else
+      a = g.random_action(rng);
+    g.step(a);
+  }
+  return g.loser;
+}
+
 // The cards of the seats that have gone out, as a seat set.
 template <class R>
 uint32_t out_seats(const Game<R>& g) {

@@ -680,6 +680,13 @@ struct NativeState {
     return sg::greedy_rollout(g, stop);
   }
 
+  int random_rollout(uint64_t seed, int rule, int64_t stop) {
+    if (rule < 0 || rule > 2) throw std::invalid_argument("the phase-two rule is 0 (random), 1 (greedy) or 2 (heuristic)");
+    if (rule == 2) check_model(false);
+    sg::Rng rng(seed);
+    return sg::random_rollout(g, rng, rule, stop);
+  }
+
   int heuristic_loser(int limit) {
     check_model(false);
     uint32_t safe = 0;
@@ -886,6 +893,7 @@ void bind_state(nb::module_& m, const char* cls) {
            nb::arg("depth"), nb::arg("limit"))
       .def("heuristic_loser", &S::heuristic_loser, nb::arg("limit"))
       .def("greedy_two", &S::greedy_two)
+      .def("random_rollout", &S::random_rollout, nb::arg("seed"), nb::arg("rule"), nb::arg("stop"))
       .def("greedy_rollout", &S::greedy_rollout, nb::arg("stop"))
       .def("heuristic_outcome", &S::heuristic_outcome, nb::arg("seat"), nb::arg("limit"))
       .def_prop_ro("players", [](const S& s) { return int(s.g.players); })

@@ -44,7 +44,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--against", default="random")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--engine", default="auto", choices=ENGINES,
-                        help="where the search's phase-two rules run (default auto: compiled where it can)")
+                        help="where the rollouts and phase-two rules run (default auto: compiled if it can)")
     args = parser.parse_args(argv)
     rules = find_variant(args.rules)
     n = args.players
@@ -93,9 +93,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         iterations += bot.iterations
         seconds += bot.seconds
     low, high = wilson_interval(losses, args.games)
-    engine = "python" if args.engine == "python" or compiled_model(rules, n) is None else "compiled"
+    engine = "Python" if args.engine == "python" or compiled_model(rules, n) is None else "compiled code"
     print(f"{rules.name}, {n} players, {args.games} deals, ismcts ({args.iterations} iterations, "
-          f"{args.rollout} rollouts, phase-two rules: {engine}) against {args.against}")
+          f"{args.rollout} rollouts in {engine}) against {args.against}")
     print(f"  ismcts loser rate {losses / max(1, args.games):.3f} [{low:.3f}, {high:.3f}] "
           f"(even share {1 / n:.3f}); abandoned {abandoned}")
     if seconds:

@@ -9,9 +9,14 @@
 * :meth:`~CompiledModel.heuristic_outcome` and :meth:`~CompiledModel.heuristic_loser`: the
   playouts of :func:`skitgubbe.bots.playouts.heuristic_outcome` and
   :func:`~skitgubbe.bots.playouts.heuristic_loser`;
-* :meth:`~CompiledModel.model_rollout` and :meth:`~CompiledModel.greedy_rollout`: the rollouts of
-  :class:`~skitgubbe.bots.ismcts.ISMCTSBot` (the counter model for a number of actions, then the
-  heuristic rule; or greedy phase-two play).
+* :meth:`~CompiledModel.model_rollout`, :meth:`~CompiledModel.greedy_rollout` and
+  :meth:`~CompiledModel.random_rollout`: the rollouts of :class:`~skitgubbe.bots.ismcts.ISMCTSBot`
+  (the counter model for a number of actions, then the heuristic rule; greedy phase-two play; or,
+  from any position, random play in phase one and a rule in phase two).  A phase-one position
+  is loaded whole (:meth:`CompiledState.from_state
+  <skitgubbe.engine.compiled.CompiledState.from_state>`); the random moves are drawn from the
+  compiled engine's own generator, seeded by the caller, so they are random moves of the same
+  distribution as the Python engine's, not the same moves.
 
 They make the Python functions' moves (tests/test_compiled_model.py compares them position by
 position) but keep no memo (:data:`~skitgubbe.bots.playouts.OutcomeMemo`): a Python playout that
@@ -36,7 +41,11 @@ from ..engine.state import State
 from .counter import CounterBot
 from .heuristic import HeuristicBot
 
-__all__ = ["CompiledModel", "compiled_model"]
+__all__ = ["CompiledModel", "RANDOM_ROLLOUT_RULES", "compiled_model"]
+
+RANDOM_ROLLOUT_RULES = {"random": 0, "greedy": 1, "heuristic-two": 2}
+"""The phase-two rules of :meth:`CompiledModel.random_rollout` (the rollout policies of
+:data:`skitgubbe.bots.ismcts.ROLLOUTS` that play phase one at random), by name."""
 
 _KEEP = 128
 """History entries handed to the compiled loop check (it reads at most 119 back)."""
@@ -119,6 +128,20 @@ class CompiledModel:
         self.load(st)
         seats, codes = _tail(st.history)
         return action_of(self.core.counter_two(seats, codes, len(st.history)))
+
+    def random_rollout(self, st: State, seed: int, rule: str, limit: int) -> int:
+        """Play ``st`` (any phase; not changed) to the end in compiled code: phase one and the chance
+        deals at random, from the compiled generator seeded with ``seed`` (0 .. 2**64 - 1), phase
+        two by ``rule`` (one of :data:`RANDOM_ROLLOUT_RULES`: ``"random"``, ``"greedy"``
+        (:meth:`greedy_two`) or ``"heuristic-two"`` (:meth:`heuristic_two`)), at most ``limit``
+        actions.  Returns the loser's seat, or -1 for a deal cut short or ended with no loser.
+        Raises ``KeyError`` for another rule and ``ValueError`` for a State of the live sluffing
+        protocol."""
+        code = RANDOM_ROLLOUT_RULES[rule]
+        if st.rules is not self.rules and st.rules != self.rules or st.players != self.players:
+            raise ValueError("the State's rules or seat count are not this model's")
+        core = CompiledState.from_state(st).core
+        return core.random_rollout(seed, code, len(st.history) + limit)
 
     def heuristic_outcome(self, st: State, seat: int, limit: int) -> int:
         """:func:`~skitgubbe.bots.playouts.heuristic_outcome` of ``st`` for ``seat`` (1 not the

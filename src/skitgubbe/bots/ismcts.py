@@ -60,18 +60,26 @@ phase one spends :attr:`ISMCTSBot.phase_one_share` of it and banks the rest, pha
 to :attr:`ISMCTSBot.bank_draw` budgets more from the bank.  A phase-two iteration costs about ten
 phase-one iterations, and in goat the phase-one search gains little; docs/bots.md has the figures.
 
-**Compiled playouts** (``engine="auto"``, the default).  Where the compiled engine is installed
-and plays the rules (:func:`skitgubbe.engine.compiled.unsupported`), the phase-two rules run in
-compiled code (:class:`~skitgubbe.bots.compiled_model.CompiledModel`, native/src/model.hpp): a
-modelled rollout is played there whole, the model's moves in the tree are worked out there, and a
-greedy or ``heuristic-two`` rollout plays its phase two there once the rollout reaches it.  They
-make the same moves as the Python rules (tests/test_compiled_model.py), but remember no positions,
-so a search can differ from the Python one where the Python memo of a position stood in for a
-playout that an action limit cuts short, or for a model move whose loop check read another
-history.  ``engine="python"`` (bot name suffix ``-python``) keeps every rule in Python, the
-reference; ``engine="compiled"`` refuses rules the compiled engine does not play.  Phase one
-(random rollout moves, the tree) stays in Python.  About 13 times the phase-two iterations a
-second and twice the phase-one ones (docs/performance.md, "The search bot").
+**Compiled rollouts** (``engine="auto"``, the default).  Where the compiled engine is installed
+and plays the rules (:func:`skitgubbe.engine.compiled.unsupported`), the rollouts and the
+phase-two rules run in compiled code (:class:`~skitgubbe.bots.compiled_model.CompiledModel`,
+native/src/model.hpp):
+
+* in a modelled phase-two search, each rollout is played there whole and the model's moves in the
+  tree are worked out there; these make the same moves as the Python rules
+  (tests/test_compiled_model.py) but remember no positions, so a search could differ from the
+  Python one only where a remembered position stood in for a playout that an action limit cuts
+  short, or for a model move whose loop check read another history;
+* any other search with a ``random``, ``greedy`` or ``heuristic-two`` rollout loads the sample at
+  the end of the tree into a compiled state
+  (:meth:`~skitgubbe.engine.compiled.CompiledState.from_state`) and plays the rollout there:
+  random moves of the same distribution, drawn from the compiled engine's generator (seeded with
+  64 bits of ``rng`` a rollout), so such a search is not move for move the Python one.
+
+The tree, the determinizations and the ``heuristic`` and ``mixed`` rollouts stay in Python.
+``engine="python"`` (bot name suffix ``-python``) keeps everything in Python, the reference;
+``engine="compiled"`` refuses rules the compiled engine does not play.  About 10 to 14 times the
+iterations a second of the Python search (docs/bots.md, "Compiled rollouts").
 
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
 with :meth:`~skitgubbe.engine.state.State.chance_action` where it comes.  The move played is the root
@@ -102,7 +110,7 @@ from ..engine.rules import Rules
 from ..engine.state import State
 from ..engine.view import History, View, view_of
 from ..engine.worlds import world_from_view
-from .compiled_model import CompiledModel, compiled_model
+from .compiled_model import RANDOM_ROLLOUT_RULES, CompiledModel, compiled_model
 from .counter import CounterBot, counter_two
 from .determinize import Determinizer
 from .heuristic import HeuristicBot
@@ -117,7 +125,7 @@ ROLLOUTS = ("random", "heuristic", "greedy", "mixed", "heuristic-two")
 """The rollout policies (see the module docstring)."""
 
 ENGINES = ("auto", "compiled", "python")
-"""Where the phase-two playout rules run (see the module docstring, "Compiled playouts")."""
+"""Where the rollouts and the phase-two rules run (see the module docstring, "Compiled rollouts")."""
 
 
 class _Node:
@@ -172,10 +180,10 @@ class ISMCTSBot:
             over a deal the searches take at most ``seconds`` times the searched decisions, plus
             whatever the bank still owes at the end (the first iteration always runs).  Ignored
             without a time budget.
-        engine: one of :data:`ENGINES`: ``"auto"`` (the default: the phase-two rules in compiled
-            code where the compiled engine plays the rules, else in Python), ``"compiled"``
-            (compiled code, or ``ValueError`` at the first search under rules it does not play) or
-            ``"python"`` (module docstring, "Compiled playouts").
+        engine: one of :data:`ENGINES`: ``"auto"`` (the default: the rollouts and the phase-two
+            rules in compiled code where the compiled engine plays the rules, else in Python),
+            ``"compiled"`` (compiled code, or ``ValueError`` at the first search under rules it
+            does not play) or ``"python"`` (module docstring, "Compiled rollouts").
 
     Attributes (statistics, read them): ``last_iterations`` and ``last_seconds`` of the latest
     search; ``last_reused``: the visits its root already had from the search before
@@ -521,6 +529,10 @@ class ISMCTSBot:
             got = cm.model_rollout(st, self.model_depth, self.rollout_limit)
             if got is not None:
                 return _rewards_of(got, st.players)
+        if cm is not None and self._seat < 0 and self.rollout in RANDOM_ROLLOUT_RULES and not st.live:
+            # phase one at random and phase two by the rollout's rule, from here to the end, in C++
+            loser = cm.random_rollout(st, rng.getrandbits(64), self.rollout, self.rollout_limit)
+            return _rewards_of(loser, st.players)
         two_rule = self.rollout in ("greedy", "mixed", "heuristic-two")
         move = self._rollout_move
         while st.phase != _OVER:

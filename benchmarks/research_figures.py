@@ -145,10 +145,10 @@ FIGURES = [
             "--deals", "1000", "--ladder", "random,heuristic,counter"], slow=True),
     Figure("learned-pagat-ismcts", "A learned baseline: pagat, the ismcts rung",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
-            "--deals", "10", "--ladder", "ismcts-50it"], slow=True),
+            "--deals", "100", "--ladder", "ismcts-50it"], slow=True),
     Figure("learned-goat-ismcts", "A learned baseline: goat, the ismcts rung",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "goat", "--players", "4",
-            "--deals", "3", "--ladder", "ismcts-50it"], slow=True),
+            "--deals", "100", "--ladder", "ismcts-50it"], slow=True),
 ]
 
 

@@ -76,10 +76,12 @@ native/src/model.hpp):
   random moves of the same distribution, drawn from the compiled engine's generator (seeded with
   64 bits of ``rng`` a rollout), so such a search is not move for move the Python one.
 
-The tree, the determinizations and the ``heuristic`` and ``mixed`` rollouts stay in Python.
-``engine="python"`` (bot name suffix ``-python``) keeps everything in Python, the reference;
-``engine="compiled"`` refuses rules the compiled engine does not play.  About 10 to 14 times the
-iterations a second of the Python search (docs/bots.md, "Compiled rollouts").
+The tree and the determinizations stay in Python, and so does the heuristic bot's play in the
+``heuristic`` rollouts and in the phase one of ``mixed`` ones (it reads a View); a ``mixed``
+rollout plays its greedy phase two in compiled code.  ``engine="python"`` (bot name suffix
+``-python``) keeps everything in Python, the reference; ``engine="compiled"`` refuses rules the
+compiled engine does not play.  About 14 to 17 times the iterations a second of the Python search
+(docs/bots.md, "Compiled rollouts").
 
 Chance (the order of a dreck dealt to several seats) is not part of the tree: it is sampled
 with :meth:`~skitgubbe.engine.state.State.chance_action` where it comes.  The move played is the root

@@ -99,12 +99,16 @@ class CompiledModel:
         self.players = players
         self.core = CompiledState.new(rules, players, deck=range(52)).core
 
+    def _check(self, st: State) -> None:
+        """Raise ``ValueError`` unless ``st`` has this model's rules and seat count."""
+        if st.rules is not self.rules and st.rules != self.rules or st.players != self.players:
+            raise ValueError("the State's rules or seat count are not this model's")
+
     def load(self, st: State) -> None:
         """Load the phase-two position of ``st`` (phase two or over; its rules and seat count are
         this model's) into the scratch state.  Raises ``ValueError`` for a State in another phase
         or with other rules."""
-        if st.rules is not self.rules and st.rules != self.rules or st.players != self.players:
-            raise ValueError("the State's rules or seat count are not this model's")
+        self._check(st)
         if st.phase not in (Phase.TWO, Phase.OVER):
             raise ValueError("the model plays phase two; this State is not there yet")
         seats, two, undealt = st.seats, st.two, st.undealt
@@ -138,8 +142,7 @@ class CompiledModel:
         Raises ``KeyError`` for another rule and ``ValueError`` for a State of the live sluffing
         protocol."""
         code = RANDOM_ROLLOUT_RULES[rule]
-        if st.rules is not self.rules and st.rules != self.rules or st.players != self.players:
-            raise ValueError("the State's rules or seat count are not this model's")
+        self._check(st)
         core = CompiledState.from_state(st).core
         return core.random_rollout(seed, code, len(st.history) + limit)
 

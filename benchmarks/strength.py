@@ -6,11 +6,17 @@ command printed with each line reproduces it exactly)::
     python benchmarks/strength.py --list                  # the figures and their commands
     nice -n 10 python benchmarks/strength.py --only counter-pagat,counter-goat
     nice -n 10 python benchmarks/strength.py --deals 20   # every figure with 20 deals
+    python benchmarks/strength.py --only ismcts200it-counter-goat4 --deals 1000 \
+        --backend ray --jobs 2 --checkpoint-dir results/strength   # stops and goes on
 
 Every figure seats one bot against copies of an opponent as separate entrants
 (``--bots A,B,B``), so every seating of a deal has exactly one A.  The A row's loser rate is the
-figure; its 95% interval is the tournament's (Student t over deals).  ``--jobs`` is 1: the results
-do not depend on it, and the machine is shared.
+figure; its 95% interval is the tournament's (Student t over deals).  ``--jobs`` is 1 by default:
+the results do not depend on it, and the machine is shared.  ``--backend ray`` plays the deals on
+Ray (a cluster at ``--address``, or one started here with ``--jobs`` CPUs).  With
+``--checkpoint-dir`` each figure keeps its finished deals in ``DIR/<figure>.jsonl`` and a
+run that stopped goes on from there (:mod:`skitgubbe.batch.checkpoint`).  ``cpu_hours`` is
+the CPU time the figure's deals took, over every run of a checkpoint.
 """
 
 from __future__ import annotations
@@ -19,8 +25,11 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
-from skitgubbe.batch.tournament import run_tournament
+from skitgubbe.batch.backend import make_backend
+from skitgubbe.batch.checkpoint import TournamentCheckpoint
+from skitgubbe.batch.tournament import entrant_labels, run_tournament
 from skitgubbe.engine.variants import find_variant
 
 # name: (rules, players, bots, deals, seed)
@@ -46,6 +55,8 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "ismcts200it-counter-pagat": ("pagat", 3, "ismcts-200it,counter,counter", 100, 2027),
     "ismcts200it-counter-goat": ("goat", 3, "ismcts-200it,counter,counter", 100, 2027),
     "ismcts200it-counter-goat4": ("goat", 4, "ismcts-200it,counter,counter,counter", 100, 2027),
+    "ismcts200it-random-pagat": ("pagat", 3, "ismcts-200it,random,random", 100, 1),
+    "ismcts200it-random-goat": ("goat", 3, "ismcts-200it,random,random", 100, 1),
     # the same search with the heuristic rule in the rollouts' phase two
     "h2-counter-pagat": ("pagat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
     "h2-counter-goat": ("goat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
@@ -69,7 +80,8 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
 
 
 def command(name: str, deals: int | None = None) -> str:
-    """The ``skitgubbe tournament`` command that reproduces figure ``name``."""
+    """The ``skitgubbe tournament`` command that reproduces figure ``name`` (any ``--jobs`` or
+    ``--backend`` gives the same table)."""
     rules, players, bots, d, seed = FIGURES[name]
     return (f"skitgubbe tournament --rules {rules} --players {players} --bots {bots} "
             f"--deals {deals or d} --seed {seed} --jobs 1 --json")
@@ -81,6 +93,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only", help="comma-separated figure names (default: all)")
     parser.add_argument("--deals", type=int, help="deals for every figure (default: each figure's own)")
     parser.add_argument("--list", action="store_true", help="print the figures and their commands")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the deals run (the results do not depend on it)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes or Ray CPUs; default 1")
+    parser.add_argument("--address", help="with --backend ray: a running cluster's head, HOST:PORT")
+    parser.add_argument("--checkpoint-dir", type=Path,
+                        help="keep each figure's finished deals here and go on from them")
     args = parser.parse_args(argv)
     names = args.only.split(",") if args.only else list(FIGURES)
     for name in names:
@@ -92,7 +110,21 @@ def main(argv: list[str] | None = None) -> None:
         rules, players, bots, deals, seed = FIGURES[name]
         deals = args.deals or deals
         start = time.perf_counter()
-        result = run_tournament(find_variant(rules), players, bots.split(","), deals, seed, jobs=1)
+        table = find_variant(rules)
+        checkpoint = None
+        if args.checkpoint_dir is not None:
+            args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
+            checkpoint = TournamentCheckpoint(args.checkpoint_dir / f"{name}.jsonl", table, players,
+                                              entrant_labels(bots.split(",")), seed)
+        backend = make_backend(args.backend, jobs=args.jobs, address=args.address)
+        try:
+            result = run_tournament(table, players, bots.split(","), deals, seed, jobs=args.jobs,
+                                    backend=backend, resume=checkpoint.deals if checkpoint else (),
+                                    on_deal=checkpoint.append if checkpoint else None)
+        finally:
+            backend.close()
+            if checkpoint is not None:
+                checkpoint.close()
         row = result.rows()[0]
         timing = result.timings()[row.bot]
         print(json.dumps({
@@ -101,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
             "low": round(row.low, 4), "high": round(row.high, 4), "even_share": round(1 / players, 4),
             "mean_place": round(row.mean_place, 3), "mean_ms": round(timing["mean_ms"], 3),
             "median_ms": round(timing["median_ms"], 3), "p99_ms": round(timing["p99_ms"], 3),
-            "abandoned": result.abandoned,
+            "abandoned": result.abandoned, "cpu_hours": round(result.cpu_seconds / 3600, 3),
             "wall_seconds": round(time.perf_counter() - start, 1),
         }), flush=True)
 

@@ -64,9 +64,10 @@ import signal
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -84,6 +85,7 @@ from .runner import play_out
 __all__ = [
     "MAX_ORDERS",
     "BotRow",
+    "DealResult",
     "GameResult",
     "MoveTimes",
     "TournamentResult",
@@ -287,11 +289,94 @@ class _DealTask:
 
 
 @dataclass
-class _DealResult:
+class DealResult:
+    """One deal played in every seating: its ``games`` in seating order, each entrant's move
+    ``times`` over them, the ``cpu_seconds`` the deal took (CPU time of the thread that played
+    it: a measurement), and its game ``records`` (empty unless records were asked for).
+
+    :meth:`to_dict` and :meth:`from_dict` carry it, without the records, through JSON (a
+    checkpoint file, :mod:`skitgubbe.batch.checkpoint`) and back unchanged."""
+
     deal: int
     games: list[GameResult]
     times: dict[str, MoveTimes]
     records: list[Record]
+    cpu_seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain data for JSON: ``deal``, ``games`` (each game's fields), ``times`` (entrant ->
+        histogram bins, count and total seconds) and ``cpu_seconds``; not the records."""
+        return {
+            "deal": self.deal,
+            "games": [{
+                "seating": g.seating, "seats": list(g.seats), "loser": g.loser,
+                "out_order": list(g.out_order), "places": list(g.places), "actions": g.actions,
+                "decisions": list(g.decisions), "seconds": list(g.seconds),
+            } for g in self.games],
+            "times": {b: {"bins": {str(k): c for k, c in sorted(t.bins.items())}, "count": t.count,
+                          "total": t.total} for b, t in self.times.items()},
+            "cpu_seconds": self.cpu_seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> DealResult:
+        """The deal :meth:`to_dict` gave ``data`` for.  Raises ``ValueError`` naming the field
+        that is missing or holds the wrong kind of value."""
+        deal = _field(data, "deal", int, "")
+        games = []
+        for i, g in enumerate(_field(data, "games", list, "")):
+            at = f"games[{i}]."
+            seats = _field(g, "seats", list, at)
+            if not all(isinstance(b, str) for b in seats):
+                raise ValueError(f"{at}seats: {seats!r} is not a list of entrant names")
+            loser = _field(g, "loser", object, at)
+            if loser is not None and type(loser) is not int:
+                raise ValueError(f"{at}loser: {loser!r} is neither a seat nor null")
+            games.append(GameResult(
+                deal=deal, seating=_field(g, "seating", int, at), seats=tuple(seats), loser=loser,
+                out_order=_numbers(g, "out_order", int, at), places=_numbers(g, "places", float, at),
+                actions=_field(g, "actions", int, at), decisions=_numbers(g, "decisions", int, at),
+                seconds=_numbers(g, "seconds", float, at),
+            ))
+        times = {}
+        for b, t in _field(data, "times", dict, "").items():
+            at = f"times[{b!r}]."
+            bins = _field(t, "bins", dict, at)
+            if not all(isinstance(k, str) and k.isdigit() and type(c) is int for k, c in bins.items()):
+                raise ValueError(f"{at}bins: {bins!r} is not a map of bin numbers to counts")
+            times[str(b)] = MoveTimes({int(k): c for k, c in bins.items()}, _field(t, "count", int, at),
+                                      _field(t, "total", float, at))
+        return cls(deal, games, times, [], _field(data, "cpu_seconds", float, ""))
+
+
+F = TypeVar("F")
+_KINDS: dict[type, str] = {int: "a whole number", float: "a number", list: "a list", dict: "a map"}
+
+
+def _field(data: object, key: str, kind: type[F], where: str) -> F:
+    """``data[key]`` if ``data`` is a dict holding a ``kind`` there (an int counts as a float, a
+    bool as neither), else ``ValueError`` naming ``where + key``."""
+    if not isinstance(data, dict) or key not in data:
+        raise ValueError(f"{where}{key}: missing")
+    value = data[key]
+    if kind is float and type(value) is int:
+        value = float(value)
+    if (isinstance(value, bool) and kind is not object) or not isinstance(value, kind):
+        raise ValueError(f"{where}{key}: {value!r} is not {_KINDS.get(kind, kind.__name__)}")
+    return value
+
+
+def _numbers(data: object, key: str, kind: type[F], where: str) -> tuple[F, ...]:
+    """``data[key]`` as a tuple of ``kind`` (int or float; ints count as floats), else
+    ``ValueError`` naming ``where + key`` and the position in the list."""
+    out = []
+    for i, value in enumerate(_field(data, key, list, where)):
+        if kind is float and type(value) is int:
+            value = float(value)
+        if type(value) is not kind:
+            raise ValueError(f"{where}{key}[{i}]: {value!r} is not {_KINDS[kind]}")
+        out.append(value)
+    return tuple(out)
 
 
 class _TimedBot:
@@ -314,8 +399,9 @@ class _TimedBot:
         return action
 
 
-def _play_deal(task: _DealTask) -> _DealResult:
+def _play_deal(task: _DealTask) -> DealResult:
     """Play one deal in each of its seatings (module docstring: seeding)."""
+    started = time.thread_time()
     seed, deal, n = task.seed, task.deal, task.players
     deck_seed = f"{seed}:{deal}"
     deck = deck_from_seed(deck_seed, decks=task.rules.decks)
@@ -345,7 +431,7 @@ def _play_deal(task: _DealTask) -> _DealResult:
         ))
         if task.records:
             records.append(record_of(state, seed=deck_seed))
-    return _DealResult(deal, games, times, records)
+    return DealResult(deal, games, times, records, time.thread_time() - started)
 
 
 def _ignore_interrupt() -> None:  # pragma: no cover - runs in worker processes
@@ -388,7 +474,9 @@ class TournamentResult:
 
     ``bots``: the entrant labels; ``seatings``: the seatings of every deal; ``games``: every
     game in the order (deal, seating); ``ratings``: entrant -> (mu, sigma); ``move_times``:
-    entrant -> :class:`MoveTimes` (measurements: not compared, not in :meth:`to_dict`).
+    entrant -> :class:`MoveTimes`; ``cpu_seconds``: CPU seconds the deals took, summed over
+    them (resumed deals included; :class:`DealResult`).  The last two are measurements: not
+    compared, not in :meth:`to_dict`.
     """
 
     rules: Rules
@@ -400,6 +488,7 @@ class TournamentResult:
     games: list[GameResult]
     ratings: dict[str, tuple[float, float]]
     move_times: dict[str, MoveTimes] = field(compare=False, default_factory=dict)
+    cpu_seconds: float = field(compare=False, default=0.0)
 
     @property
     def abandoned(self) -> int:
@@ -498,6 +587,8 @@ def run_tournament(
     progress: Callable[[int], None] | None = None,
     keep: Keep | None = None,
     backend: Backend | None = None,
+    resume: Iterable[DealResult] = (),
+    on_deal: Callable[[DealResult], None] | None = None,
 ) -> TournamentResult:
     """Play ``deals`` duplicate deals between the bots ``bot_names`` (bot names or agent
     objects) at ``players`` seats (the module docstring says how seats are filled and seeded)
@@ -508,8 +599,17 @@ def run_tournament(
     deal with the number of deals finished so far; ``keep(deal, seating, record)`` receives
     every game's record in the order (deal, seating).  ``backend``: where the deals are played
     instead (:mod:`skitgubbe.batch.backend`, such as a Ray cluster; not with agent objects, which
-    play in this process); the result is the same.  Raises ``ValueError`` for a player count
-    outside the rules, ``deals < 1``, ``jobs < 1`` or an unknown bot, and ``TypeError``
+    play in this process); the result is the same.
+
+    ``resume``: deals already played by this same tournament (same rules, seats, entrants and
+    seed), say read back from a checkpoint (:mod:`skitgubbe.batch.checkpoint`); they are not
+    played again, and deals beyond ``deals`` are ignored.  ``on_deal(result)`` receives every
+    newly played deal, in deal order, after its records were kept.  For entrants given by name
+    the result is the same as an uninterrupted run's.
+
+    Raises ``ValueError`` for a player count
+    outside the rules, ``deals < 1``, ``jobs < 1``, an unknown bot, or a deal to resume from
+    given twice or played in other seatings, and ``TypeError``
     for an entrant that is neither a bot name nor an agent object.
     """
     if not rules.min_players <= players <= rules.max_players:
@@ -527,30 +627,49 @@ def run_tournament(
                    if not isinstance(given, str))
     if agents:
         jobs = 1  # agent objects are used as they are, in this process
+    done: dict[int, DealResult] = {}
+    for result in resume:
+        if not 0 <= result.deal < deals:
+            continue  # a longer run's deal: not in this one
+        if result.deal in done:
+            raise ValueError(f"deal {result.deal} is given twice to resume from")
+        if [g.seats for g in result.games] != orders:
+            raise ValueError(f"deal {result.deal} to resume from was not played in this tournament's "
+                             "seatings (other entrants or seats)")
+        done[result.deal] = result
+    resumed = set(done)
     tasks = [_DealTask(rules, players, seed, d, tuple(orders), keep is not None, agents)
-             for d in range(deals)]
-    done: dict[int, _DealResult] = {}
+             for d in range(deals) if d not in resumed]
     next_kept = 0
+    if progress is not None and done:
+        progress(len(done))
 
-    def collect(result: _DealResult) -> None:
+    def collect(result: DealResult) -> None:
         nonlocal next_kept
         done[result.deal] = result
         if progress is not None:
             progress(len(done))
-        while keep is not None and next_kept in done:
-            for q, record in enumerate(done[next_kept].records):
-                keep(next_kept, q, record)
-            done[next_kept].records.clear()
+        while next_kept in done:  # in deal order
+            if next_kept not in resumed:
+                finished = done[next_kept]
+                if keep is not None:
+                    for q, record in enumerate(finished.records):
+                        keep(next_kept, q, record)
+                    finished.records.clear()
+                if on_deal is not None:
+                    on_deal(finished)
             next_kept += 1
 
-    if backend is not None and not agents:
+    if not tasks:
+        pass  # every deal resumed
+    elif backend is not None and not agents:
         backend.map(_play_deal, tasks, lambda i, result: collect(result))
-    elif jobs == 1 or deals == 1:
+    elif jobs == 1 or len(tasks) == 1:
         for task in tasks:
             collect(_play_deal(task))
     else:
-        pool = ProcessPoolExecutor(max_workers=min(jobs, deals), initializer=_ignore_interrupt)
-        futures: list[Future[_DealResult]] = []
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(tasks)), initializer=_ignore_interrupt)
+        futures: list[Future[DealResult]] = []
         try:
             futures = [pool.submit(_play_deal, task) for task in tasks]
             for future in as_completed(futures):
@@ -573,4 +692,5 @@ def run_tournament(
         games=games,
         ratings=_rate(labels, games),
         move_times=times,
+        cpu_seconds=sum(done[d].cpu_seconds for d in range(deals)),
     )

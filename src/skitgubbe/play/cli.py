@@ -155,6 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same table")
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes; default all cores (the results do not depend on it)")
+    q.add_argument("--checkpoint", type=Path, metavar="FILE",
+                   help="keep every finished deal in FILE and, if FILE holds deals of this same "
+                        "tournament, play only the missing ones: a stopped run goes on where it was, "
+                        "with the same results")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -463,7 +467,7 @@ def _simulate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
 
 
 def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:
-    from ..batch.tournament import run_tournament
+    from ..batch.tournament import entrant_labels, run_tournament
 
     _check_table(parser, args.rules, args.players)
     if args.deals < 1:
@@ -478,6 +482,15 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
             path = args.record / f"{args.rules.name}-{args.seed}-{deal}-{seating}.sgr"
             path.write_text(dumps(record), encoding="utf-8")
 
+    checkpoint = None
+    if args.checkpoint is not None:
+        from ..batch.checkpoint import CheckpointError, TournamentCheckpoint
+
+        try:
+            checkpoint = TournamentCheckpoint(args.checkpoint, args.rules, args.players,
+                                              entrant_labels(args.bots), args.seed)
+        except (CheckpointError, OSError) as e:
+            parser.error(f"--checkpoint: {e}")
     err = Console(stderr=True, highlight=False)
     with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=err, transient=True, disable=not err.is_terminal) as bar:
@@ -486,17 +499,22 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
         try:
             result = run_tournament(args.rules, args.players, args.bots, args.deals, args.seed,
                                     jobs=args.jobs, progress=lambda done: bar.update(task, completed=done),
-                                    keep=keep, backend=backend)
+                                    keep=keep, backend=backend,
+                                    resume=checkpoint.deals if checkpoint else (),
+                                    on_deal=checkpoint.append if checkpoint else None)
         finally:
             if backend is not None:
                 backend.close()
+            if checkpoint is not None:
+                checkpoint.close()
     timings = result.timings()
     if args.json:
-        print(json.dumps({**result.to_dict(), "timings": timings}, indent=2))
+        cpu = round(result.cpu_seconds, 3)
+        print(json.dumps({**result.to_dict(), "timings": timings, "cpu_seconds": cpu}, indent=2))
         return 0
     games = len(result.games)
     console.print(f"{args.rules.name}, {args.players} players, {args.deals} deals x {len(result.seatings)} "
-                  f"seatings = {games} games, seed {args.seed}")
+                  f"seatings = {games} games, seed {args.seed}, {result.cpu_seconds / 3600:.2f} CPU hours")
     columns = ("bot", "seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
                "ms/move mean", "ms/move median", "ms/move p99")
     rows = []

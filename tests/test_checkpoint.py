@@ -224,7 +224,7 @@ def test_cli_goes_on_from_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFix
         outs.append(out)
     assert outs[1] == outs[2] and outs[0]["deals"] == 2
     assert main([*args[:-1], "--deals", "4", "--checkpoint", str(path)]) == 0
-    assert "CPU hours" in capsys.readouterr().out
+    assert "CPU seconds" in capsys.readouterr().out
     with pytest.raises(SystemExit) as e:
         main([*args, "--deals", "4", "--seed", "5", "--checkpoint", str(path)])
     assert e.value.code == 2
@@ -239,3 +239,26 @@ def test_a_run_stopped_here_goes_on_on_ray_with_the_same_results(tmp_path: Path,
         run(path, 6, stop_after=3)
     with RayBackend(RAY_ADDRESS) as ray:
         assert run(path, 6, backend=ray).to_dict() == plain.to_dict()
+
+
+def test_cli_says_where_the_deals_are_kept_when_stopped(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import skitgubbe.batch.tournament as tournament
+
+    real = tournament.run_tournament
+
+    def stopped_after_two(*args: object, on_deal: Callable[[DealResult], None], **kw: object) -> object:
+        def on_deal_then_stop(result: DealResult) -> None:
+            on_deal(result)
+            if result.deal == 1:
+                raise KeyboardInterrupt
+
+        return real(*args, on_deal=on_deal_then_stop, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tournament, "run_tournament", stopped_after_two)
+    path = tmp_path / "ck.jsonl"
+    assert main(["tournament", "--bots", "heuristic,random", "--deals", "5", "--jobs", "1",
+                 "--checkpoint", str(path)]) == 130
+    assert f"stopped: 2 of 5 deals are kept in {path}; the same command goes on" in \
+        " ".join(capsys.readouterr().err.split())
+    assert len(path.read_text().splitlines()) == 3

@@ -502,6 +502,11 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
                                     keep=keep, backend=backend,
                                     resume=checkpoint.deals if checkpoint else (),
                                     on_deal=checkpoint.append if checkpoint else None)
+        except KeyboardInterrupt:
+            if checkpoint is not None:
+                err.print(f"stopped: {len(checkpoint.deals)} of {args.deals} deals are kept in "
+                          f"{args.checkpoint}; the same command goes on from there")
+            raise
         finally:
             if backend is not None:
                 backend.close()
@@ -514,7 +519,9 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
         return 0
     games = len(result.games)
     console.print(f"{args.rules.name}, {args.players} players, {args.deals} deals x {len(result.seatings)} "
-                  f"seatings = {games} games, seed {args.seed}, {result.cpu_seconds / 3600:.2f} CPU hours")
+                  f"seatings = {games} games, seed {args.seed}, "
+                  + (f"{result.cpu_seconds:.1f} CPU seconds" if result.cpu_seconds < 600
+                     else f"{result.cpu_seconds / 3600:.2f} CPU hours"))
     columns = ("bot", "seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",
                "ms/move mean", "ms/move median", "ms/move p99")
     rows = []

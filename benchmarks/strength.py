@@ -34,10 +34,10 @@ from skitgubbe.engine.variants import find_variant
 
 # name: (rules, players, bots, deals, seed)
 FIGURES: dict[str, tuple[str, int, str, int, int]] = {
-    "heuristic-random-pagat": ("pagat", 3, "heuristic,random,random", 300, 1),
-    "heuristic-random-goat": ("goat", 3, "heuristic,random,random", 300, 1),
-    "counter-random-pagat": ("pagat", 3, "counter,random,random", 300, 1),
-    "counter-random-goat": ("goat", 3, "counter,random,random", 300, 1),
+    "heuristic-random-pagat": ("pagat", 3, "heuristic,random,random", 1000, 1),
+    "heuristic-random-goat": ("goat", 3, "heuristic,random,random", 1000, 1),
+    "counter-random-pagat": ("pagat", 3, "counter,random,random", 1000, 1),
+    "counter-random-goat": ("goat", 3, "counter,random,random", 1000, 1),
     "counter-pagat": ("pagat", 3, "counter,heuristic,heuristic", 1000, 1),
     "counter-goat": ("goat", 3, "counter,heuristic,heuristic", 1000, 1),
     # the search at 50 ms a move (a time budget: how far it gets depends on the machine's load)
@@ -52,11 +52,11 @@ FIGURES: dict[str, tuple[str, int, str, int, int]] = {
     "python-counter-goat": ("goat", 3, "ismcts-50ms-python,counter,counter", 100, 2027),
     "python-counter-goat4": ("goat", 4, "ismcts-50ms-python,counter,counter,counter", 100, 2027),
     # a fixed iteration budget: move for move the same on any machine, at any load
-    "ismcts200it-counter-pagat": ("pagat", 3, "ismcts-200it,counter,counter", 100, 2027),
-    "ismcts200it-counter-goat": ("goat", 3, "ismcts-200it,counter,counter", 100, 2027),
-    "ismcts200it-counter-goat4": ("goat", 4, "ismcts-200it,counter,counter,counter", 100, 2027),
-    "ismcts200it-random-pagat": ("pagat", 3, "ismcts-200it,random,random", 100, 1),
-    "ismcts200it-random-goat": ("goat", 3, "ismcts-200it,random,random", 100, 1),
+    "ismcts200it-counter-pagat": ("pagat", 3, "ismcts-200it,counter,counter", 1000, 2027),
+    "ismcts200it-counter-goat": ("goat", 3, "ismcts-200it,counter,counter", 1000, 2027),
+    "ismcts200it-counter-goat4": ("goat", 4, "ismcts-200it,counter,counter,counter", 1000, 2027),
+    "ismcts200it-random-pagat": ("pagat", 3, "ismcts-200it,random,random", 1000, 1),
+    "ismcts200it-random-goat": ("goat", 3, "ismcts-200it,random,random", 1000, 1),
     # the same search with the heuristic rule in the rollouts' phase two
     "h2-counter-pagat": ("pagat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),
     "h2-counter-goat": ("goat", 3, "ismcts-50ms-heuristic-two,counter,counter", 100, 2027),

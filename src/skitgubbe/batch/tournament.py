@@ -607,10 +607,9 @@ def run_tournament(
     newly played deal, in deal order, after its records were kept.  For entrants given by name
     the result is the same as an uninterrupted run's.
 
-    Raises ``ValueError`` for a player count
-    outside the rules, ``deals < 1``, ``jobs < 1``, an unknown bot, or a deal to resume from
-    given twice or played in other seatings, and ``TypeError``
-    for an entrant that is neither a bot name nor an agent object.
+    Raises ``ValueError`` for a player count outside the rules, ``deals < 1``, ``jobs < 1``, an
+    unknown bot, or a deal to resume from given twice or played in other seatings, and
+    ``TypeError`` for an entrant that is neither a bot name nor an agent object.
     """
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(

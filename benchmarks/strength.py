@@ -87,6 +87,22 @@ def command(name: str, deals: int | None = None) -> str:
             f"--deals {deals or d} --seed {seed} --jobs 1 --json")
 
 
+def markdown_row(figure: dict[str, object]) -> str:
+    """docs/bots.md's table row for one JSON line of :func:`main`'s output: figure, rules and
+    seats, bots, deals, seat-games, loser rate, 95% interval, even share, ms a move (median,
+    p99, mean) and CPU hours (``-`` where the line has none)."""
+    rules, players, bots, _, _ = FIGURES[str(figure["figure"])]
+
+    def pct(key: str) -> str:
+        return f"{float(str(figure[key])) * 100:.1f}%"
+
+    cpu = figure.get("cpu_hours")
+    return (f"| {figure['figure']} | {rules}, {players} | `{bots}` | {figure['deals']} "
+            f"| {figure['seat_games']} | {pct('loser_rate')} | {pct('low')[:-1]}–{pct('high')} | {pct('even_share')[:-3]}% "
+            f"| {figure['median_ms']:.3g}, {figure['p99_ms']:.3g} (mean {figure['mean_ms']:.3g}) "
+            f"| {'–' if cpu is None else f'{cpu:.2f}'} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the figures asked for and print one JSON line each (module docstring)."""
     parser = argparse.ArgumentParser(prog="python benchmarks/strength.py")
@@ -99,7 +115,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--address", help="with --backend ray: a running cluster's head, HOST:PORT")
     parser.add_argument("--checkpoint-dir", type=Path,
                         help="keep each figure's finished deals here and go on from them")
+    parser.add_argument("--markdown", type=Path, metavar="JSONL",
+                        help="print docs/bots.md's table rows for the figures in JSONL (this script's "
+                             "output) instead of running anything")
     args = parser.parse_args(argv)
+    if args.markdown:
+        for line in args.markdown.read_text(encoding="utf-8").splitlines():
+            print(markdown_row(json.loads(line)))
+        return
     names = args.only.split(",") if args.only else list(FIGURES)
     for name in names:
         if name not in FIGURES:

@@ -98,7 +98,8 @@ def markdown_row(figure: dict[str, object]) -> str:
 
     cpu = figure.get("cpu_hours")
     return (f"| {figure['figure']} | {rules}, {players} | `{bots}` | {figure['deals']} "
-            f"| {figure['seat_games']} | {pct('loser_rate')} | {pct('low')[:-1]}–{pct('high')} | {pct('even_share')[:-3]}% "
+            f"| {figure['seat_games']} | {pct('loser_rate')} | {pct('low')[:-1]}–{pct('high')} "
+            f"| {pct('even_share')[:-3]}% "
             f"| {figure['median_ms']:.3g}, {figure['p99_ms']:.3g} (mean {figure['mean_ms']:.3g}) "
             f"| {'–' if cpu is None else f'{cpu:.2f}'} |")
 

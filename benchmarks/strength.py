@@ -90,18 +90,21 @@ def command(name: str, deals: int | None = None) -> str:
 def markdown_row(figure: dict[str, object]) -> str:
     """docs/bots.md's table row for one JSON line of :func:`main`'s output: figure, rules and
     seats, bots, deals, seat-games, loser rate, 95% interval, even share, ms a move (median,
-    p99, mean) and CPU hours (``-`` where the line has none)."""
+    p99, mean) and CPU hours (for a line from before they were measured, the run's wall-clock
+    hours, an upper bound for a run in one process)."""
     rules, players, bots, _, _ = FIGURES[str(figure["figure"])]
 
     def pct(key: str) -> str:
         return f"{float(str(figure[key])) * 100:.1f}%"
 
-    cpu = figure.get("cpu_hours")
+    cpu, wall = figure.get("cpu_hours"), figure.get("wall_seconds")
+    cpu_text = ("–" if cpu is None and wall is None else f"{float(str(cpu)):.2f}" if cpu is not None
+                else f"≤ {float(str(wall)) / 3600:.2f} (wall clock, one process)")
     return (f"| {figure['figure']} | {rules}, {players} | `{bots}` | {figure['deals']} "
             f"| {figure['seat_games']} | {pct('loser_rate')} | {pct('low')[:-1]}–{pct('high')} "
             f"| {pct('even_share')[:-3]}% "
             f"| {figure['median_ms']:.3g}, {figure['p99_ms']:.3g} (mean {figure['mean_ms']:.3g}) "
-            f"| {'–' if cpu is None else f'{cpu:.2f}'} |")
+            f"| {cpu_text} |")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -69,6 +69,31 @@ def test_ray_backend_says_how_to_install_ray(monkeypatch: pytest.MonkeyPatch) ->
         RayBackend()
 
 
+class RayThatCannotConnect:
+    """Stands for the ``ray`` module where no cluster answers (or one refuses the token)."""
+
+    @staticmethod
+    def is_initialized() -> bool:
+        return False
+
+    @staticmethod
+    def init(**options: object) -> None:
+        raise ConnectionError(f"Failed to connect to Ray cluster at {options['address']}")
+
+
+def test_a_cluster_that_does_not_answer_is_named_with_how_to_give_its_token(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", RayThatCannotConnect)
+    with pytest.raises(ConnectionError,
+                       match=r"no Ray cluster answered at 10\.0\.0\.9:6379: .*RAY_AUTH_MODE=token"):
+        RayBackend("10.0.0.9:6379")
+    with pytest.raises(SystemExit) as e:
+        main(["tournament", "--deals", "1", "--backend", "ray", "--address", "10.0.0.9:6379"])
+    assert e.value.code == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "no Ray cluster answered at 10.0.0.9:6379" in err and "Traceback" not in err
+
+
 def test_simulate_is_the_same_for_any_number_of_processes() -> None:
     kept: dict[int, list[str]] = {1: [], 2: []}
     results = {}

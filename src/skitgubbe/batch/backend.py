@@ -111,7 +111,9 @@ class RayBackend:
     started on this machine for this run, with ``jobs`` CPUs (default every core).
 
     Connects on construction.  Raises ``RuntimeError`` if Ray is not installed (the extra
-    ``skitgubbe[cluster]``) and Ray's own ``ConnectionError`` if no head answers at ``address``.
+    ``skitgubbe[cluster]``) and ``ConnectionError`` if no head answers at ``address`` or it
+    refuses the connection (the message names the address and says how to give a cluster's
+    token: Ray 2.59 and later turn token authentication on by default).
     """
 
     name = "ray"
@@ -131,7 +133,14 @@ class RayBackend:
             else:
                 options["num_cpus"] = jobs or os.cpu_count() or 1
                 options["include_dashboard"] = False
-            ray.init(**options)
+            try:
+                ray.init(**options)
+            except ConnectionError as e:
+                raise ConnectionError(
+                    f"no Ray cluster answered at {address}: {e}. If it uses token authentication "
+                    "(Ray 2.59 and later turn it on by default), set RAY_AUTH_MODE=token here and "
+                    "give the cluster's token: RAY_AUTH_TOKEN, or the file ~/.ray/auth_token "
+                    "(`ray get-auth-token` on the head prints it)") from e
         self._remote: dict[Callable[..., Any], Any] = {}
 
     def map(self, fn: Callable[[T], R], tasks: Sequence[T], on_done: Done | None = None) -> list[R]:

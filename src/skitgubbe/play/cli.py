@@ -814,7 +814,7 @@ def _make_backend(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error("--jobs must be at least 1")
     try:
         return make_backend(args.backend, jobs=getattr(args, "jobs", None), address=args.address)
-    except RuntimeError as e:  # Ray not installed
+    except (RuntimeError, ConnectionError) as e:  # Ray not installed; no cluster at --address
         parser.error(str(e))
 
 

@@ -98,8 +98,12 @@ def markdown_row(figure: dict[str, object]) -> str:
         return f"{float(str(figure[key])) * 100:.1f}%"
 
     cpu, wall = figure.get("cpu_hours"), figure.get("wall_seconds")
-    cpu_text = ("–" if cpu is None and wall is None else f"{float(str(cpu)):.2f}" if cpu is not None
-                else f"≤ {float(str(wall)) / 3600:.2f} (wall clock, one process)")
+    if cpu is not None:
+        cpu_text = f"{float(str(cpu)):.2f}"
+    elif wall is not None:
+        cpu_text = f"≤ {float(str(wall)) / 3600:.2f} (wall clock, one process)"
+    else:
+        cpu_text = "–"
     return (f"| {figure['figure']} | {rules}, {players} | `{bots}` | {figure['deals']} "
             f"| {figure['seat_games']} | {pct('loser_rate')} | {pct('low')[:-1]}–{pct('high')} "
             f"| {pct('even_share')[:-3]}% "
@@ -137,15 +141,15 @@ def main(argv: list[str] | None = None) -> None:
         rules, players, bots, deals, seed = FIGURES[name]
         deals = args.deals or deals
         start = time.perf_counter()
-        table = find_variant(rules)
+        table, entrants = find_variant(rules), bots.split(",")
         checkpoint = None
         if args.checkpoint_dir is not None:
             args.checkpoint_dir.mkdir(parents=True, exist_ok=True)
             checkpoint = TournamentCheckpoint(args.checkpoint_dir / f"{name}.jsonl", table, players,
-                                              entrant_labels(bots.split(",")), seed)
+                                              entrant_labels(entrants), seed)
         backend = make_backend(args.backend, jobs=args.jobs, address=args.address)
         try:
-            result = run_tournament(table, players, bots.split(","), deals, seed, jobs=args.jobs,
+            result = run_tournament(table, players, entrants, deals, seed, jobs=args.jobs,
                                     backend=backend, resume=checkpoint.deals if checkpoint else (),
                                     on_deal=checkpoint.append if checkpoint else None)
         finally:

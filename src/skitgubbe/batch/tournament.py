@@ -353,30 +353,29 @@ F = TypeVar("F")
 _KINDS: dict[type, str] = {int: "a whole number", float: "a number", list: "a list", dict: "a map"}
 
 
-def _field(data: object, key: str, kind: type[F], where: str) -> F:
-    """``data[key]`` if ``data`` is a dict holding a ``kind`` there (an int counts as a float, a
-    bool as neither), else ``ValueError`` naming ``where + key``."""
-    if not isinstance(data, dict) or key not in data:
-        raise ValueError(f"{where}{key}: missing")
-    value = data[key]
+def _as(value: object, kind: type[F], where: str) -> F:
+    """``value`` if it is a ``kind`` (an int counts as a float, a bool as neither number), else
+    ``ValueError`` naming ``where``."""
     if kind is float and type(value) is int:
         value = float(value)
     if (isinstance(value, bool) and kind is not object) or not isinstance(value, kind):
-        raise ValueError(f"{where}{key}: {value!r} is not {_KINDS.get(kind, kind.__name__)}")
+        raise ValueError(f"{where}: {value!r} is not {_KINDS.get(kind, kind.__name__)}")
     return value
 
 
+def _field(data: object, key: str, kind: type[F], where: str) -> F:
+    """``data[key]`` if ``data`` is a dict holding a ``kind`` there (:func:`_as`), else
+    ``ValueError`` naming ``where + key``."""
+    if not isinstance(data, dict) or key not in data:
+        raise ValueError(f"{where}{key}: missing")
+    return _as(data[key], kind, f"{where}{key}")
+
+
 def _numbers(data: object, key: str, kind: type[F], where: str) -> tuple[F, ...]:
-    """``data[key]`` as a tuple of ``kind`` (int or float; ints count as floats), else
-    ``ValueError`` naming ``where + key`` and the position in the list."""
-    out = []
-    for i, value in enumerate(_field(data, key, list, where)):
-        if kind is float and type(value) is int:
-            value = float(value)
-        if type(value) is not kind:
-            raise ValueError(f"{where}{key}[{i}]: {value!r} is not {_KINDS[kind]}")
-        out.append(value)
-    return tuple(out)
+    """``data[key]`` as a tuple of ``kind`` (int or float; :func:`_as`), else ``ValueError``
+    naming ``where + key`` and the position in the list."""
+    return tuple(_as(value, kind, f"{where}{key}[{i}]")
+                 for i, value in enumerate(_field(data, key, list, where)))
 
 
 class _TimedBot:

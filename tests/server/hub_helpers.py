@@ -51,7 +51,7 @@ def out(c: Client) -> list[dict[str, Any]]:
     """Every message queued for ``c`` so far, parsed (and taken off its queue)."""
     msgs = []
     while not c.outbox.empty():
-        raw = c.outbox.get_nowait()
+        raw = c.take_nowait()
         assert raw is not None
         msgs.append(json.loads(raw))
     return msgs

@@ -466,20 +466,20 @@ class Application:
             return
         self.connections[key] += 1
         try:
-            await self._serve_websocket(receive, send)
+            await self._serve_websocket(receive, send, key)
         finally:
             self.connections[key] -= 1
             if self.connections[key] <= 0:
                 del self.connections[key]
 
-    async def _serve_websocket(self, receive: Receive, send: Send) -> None:
+    async def _serve_websocket(self, receive: Receive, send: Send, key: str) -> None:
         await send({"type": "websocket.accept"})
         hub: Hub = self.api.state.hub
-        client = Client(rate=self.rate, burst=self.burst)
+        client = Client(rate=self.rate, burst=self.burst, key=key, outbox_bytes=self.limits.outbox_bytes)
 
         async def pump() -> None:
             while True:
-                text = await client.outbox.get()
+                text = await client.take()
                 if text is None:
                     await send({"type": "websocket.close", "code": 1008})
                     return

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import logging
 import math
 import random
 import secrets
@@ -52,7 +53,10 @@ from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
 from .store import LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
-__all__ = ["Hub", "Client", "RateLimit", "Limits", "TooManyRooms", "client_key", "ROOM_CODE_CHARS"]
+__all__ = ["Hub", "Client", "RateLimit", "Limits", "TooManyRooms", "TooManyRequests", "client_key",
+           "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS"]
+
+log = logging.getLogger(__name__)
 
 ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes are 6 of these (no 0/O, 1/I/L)."""
@@ -67,15 +71,24 @@ class RateLimit:
     tokens: float = 40.0
     stamp: float = field(default_factory=time.monotonic)
 
-    def allow(self, now: float | None = None) -> bool:
-        """Take one token; False (and nothing taken) when the bucket is empty."""
+    def allow(self, now: float | None = None, amount: float = 1.0) -> bool:
+        """Take ``amount`` tokens (one message; or bytes, for a budget of bytes); False (and nothing
+        taken) when the bucket holds fewer.  An ``amount`` larger than ``burst`` is taken from a full
+        bucket, which it empties."""
         t = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + max(0.0, t - self.stamp) * self.rate)
         self.stamp = t
-        if self.tokens < 1:
+        need = min(amount, self.burst)
+        if self.tokens < need:
             return False
-        self.tokens -= 1
+        self.tokens -= need
         return True
+
+    def wait(self, amount: float = 1.0) -> int:
+        """Whole seconds (at least 1) until ``amount`` tokens (at most ``burst``) are back, as of the
+        last :meth:`allow`: what a refusal's ``retry_after`` says."""
+        need = min(amount, self.burst) - self.tokens
+        return max(1, math.ceil(need / self.rate)) if self.rate > 0 else 3600
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,17 @@ class Limits:
             disconnection.
         finished_after: the same, in seconds, for a room whose last deal is over.
         sweep_every: seconds between two looks for rooms to remove.
+        chat_rate, chat_burst: chat lines one player may send, per second on average and at once
+            (beyond them a line is refused ``rate-limited``): at most 3,600 lines (about 1 MB) an hour
+            a seat by default.
+        replay_bytes, replay_burst: the bytes of ``replay`` answers one client (:func:`client_key`,
+            over all its connections) is sent, per second on average and at once; a replay request
+            beyond them is refused ``rate-limited`` with ``retry_after``.  One replay larger than
+            ``replay_burst`` is sent when the client's budget is whole.
+        outbox_bytes: the bytes of messages waiting to be sent to one connection beyond which a new
+            message drops the connection (a reader too slow, or one that never reads; its player
+            reconnects and is sent the table afresh): the server never holds more for one
+            connection than this and one message.
     """
 
     rooms_per_client: int = 20
@@ -103,6 +127,11 @@ class Limits:
     idle_after: float = 3600.0
     finished_after: float = 900.0
     sweep_every: float = 60.0
+    chat_rate: float = 1.0
+    chat_burst: float = 5.0
+    replay_bytes: float = 128_000.0
+    replay_burst: float = 8_000_000.0
+    outbox_bytes: int = 2_000_000
 
 
 def client_key(host: str | None) -> str:
@@ -122,6 +151,15 @@ def client_key(host: str | None) -> str:
     return str(addr)
 
 
+class TooManyRequests(RoomError):
+    """``rate-limited``: a request beyond a rate (chat lines, the bytes of replays: :class:`Limits`);
+    ``retry_after`` is how many seconds until it may be made."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("rate-limited", message)
+        self.retry_after = retry_after
+
+
 class TooManyRooms(RoomError):
     """``too-many-rooms``: a client made :attr:`Limits.rooms_per_client` rooms in the last
     :attr:`Limits.rooms_window` seconds; ``retry_after`` is how many seconds until it may make one."""
@@ -131,6 +169,13 @@ class TooManyRooms(RoomError):
         self.retry_after = retry_after
 
 
+ERRORS_KEPT = 200
+"""The failures :attr:`Hub.errors` keeps, the latest (every one is also logged)."""
+
+HELLO_REFUSALS = 3
+"""Refused ``hello`` messages after which a connection is closed: a room code or seat token is not
+guessed on one connection (a new one counts against :attr:`Limits.connections_per_client`)."""
+
 REPLAY_CACHE = 256
 """Replay messages the hub keeps ready, across every room (a finished deal's replay of 8 seats is
 about 120 kB; see :meth:`Hub.replay_text`)."""
@@ -138,13 +183,21 @@ about 120 kB; see :meth:`Hub.replay_text`)."""
 
 class Client:
     """One connection.  Until its ``hello`` it belongs to no room.  Attributes: ``room``
-    (code or None), ``slot`` (player slot, None for a spectator), ``outbox`` (an
-    ``asyncio.Queue`` of message texts to send; None asks the transport to close),
-    ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal already sent),
-    ``limit`` (its :class:`RateLimit`),
-    ``refused`` (messages refused for the rate limit)."""
+    (code or None), ``slot`` (player slot, None for a spectator), ``key`` (its :func:`client_key`,
+    ``""`` when unknown), ``outbox`` (an ``asyncio.Queue`` of message texts to send; None asks the
+    transport to close: take them with :meth:`take` or :meth:`take_nowait`), ``queued`` (bytes of
+    text in ``outbox``), ``dropped`` (the connection was closed for reading too slowly: nothing more
+    is queued), ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal
+    already sent), ``limit`` (its :class:`RateLimit`), ``refused`` (messages refused for the rate
+    limit), ``hellos_refused`` (``hello`` messages refused)."""
 
-    def __init__(self, *, rate: float = 20.0, burst: float = 40.0) -> None:
+    def __init__(self, *, rate: float = 20.0, burst: float = 40.0, key: str = "",
+                 outbox_bytes: int = Limits.outbox_bytes) -> None:
+        self.key = key
+        self.outbox_bytes = outbox_bytes
+        self.queued = 0
+        self.dropped = False
+        self.hellos_refused = 0
         self.room: str | None = None
         self.slot: int | None = None
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
@@ -156,8 +209,46 @@ class Client:
         self.ack: int | None = None
 
     def send(self, data: dict[str, Any] | str) -> None:
-        """Queue a message (a dict is written as JSON)."""
-        self.outbox.put_nowait(data if isinstance(data, str) else protocol.dumps(data))
+        """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
+        already waiting, the connection is dropped instead: the waiting messages are thrown away and
+        the transport is asked to close (``dropped``); nothing is queued after that."""
+        if self.dropped:
+            return
+        if self.queued > self.outbox_bytes:
+            self.close(f"it left {self.queued} bytes unread")
+            return
+        text = data if isinstance(data, str) else protocol.dumps(data)
+        self.queued += len(text)
+        self.outbox.put_nowait(text)
+
+    def close(self, why: str, *, keep: bool = False) -> None:
+        """Drop the connection (``why`` is for the log): ask the transport to close it once it has
+        sent what waits in ``outbox`` (``keep``), or at once, throwing that away.  Nothing is queued,
+        and nothing the client sends is heard, after this.  Closing twice is harmless."""
+        if self.dropped:
+            return
+        self.dropped = True
+        log.warning("closing a connection of %s (room %s): %s", self.key or "an unknown client",
+                    self.room or "-", why)
+        while not keep and not self.outbox.empty():
+            self.outbox.get_nowait()
+        if not keep:
+            self.queued = 0
+        self.outbox.put_nowait(None)
+
+    async def take(self) -> str | None:
+        """The next message to send, waiting for one; None: close the connection."""
+        text = await self.outbox.get()
+        if text is not None:
+            self.queued -= len(text)
+        return text
+
+    def take_nowait(self) -> str | None:
+        """The next message to send; raises ``asyncio.QueueEmpty`` when none waits."""
+        text = self.outbox.get_nowait()
+        if text is not None:
+            self.queued -= len(text)
+        return text
 
 
 def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -173,6 +264,7 @@ class _Live:
         self.clients: list[Client] = []
         self.connected = [0] * players
         self.gone_since: list[float | None] = [now] * players
+        self.chat_limits: list[RateLimit] = []  # per player slot (Limits.chat_rate), made on first use
         self.driver: asyncio.Task[None] | None = None
         self.last_active = now  # the last stored change, connection or disconnection (for expiry)
         self.expired = False  # removed by Hub.expire_rooms: nothing may change it any more
@@ -217,7 +309,8 @@ class Hub:
         self._replays: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
         self._closing = False
-        self.errors: list[str] = []  # unexpected failures of drivers, for logs and tests
+        self.errors: list[str] = []  # the latest ERRORS_KEPT failures (each also logged), for tests
+        self._replay_budget: dict[str, RateLimit] = {}  # per client key (Limits.replay_bytes)
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
 
@@ -235,7 +328,7 @@ class Hub:
                 for kind, payload in sr.log:
                     room.apply_entry(kind, payload)
             except (RoomError, ValueError, KeyError) as e:
-                self.errors.append(f"room {sr.code} not loaded: {e}")
+                self._note(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
         await self._archive([r for r in self.rooms.values() if r.status == "over" and r.state is not None
@@ -243,6 +336,16 @@ class Hub:
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         return len(self.rooms)
+
+    def _note(self, failure: str, *, trace: bool = False) -> None:
+        """Log ``failure`` (one line; with the traceback of the exception being handled when
+        ``trace``) and keep it in :attr:`errors`, the latest :data:`ERRORS_KEPT` of them.  A failure
+        of several lines (a database's message with its SQL) is written on one, its lines joined by
+        `` | ``."""
+        failure = " | ".join(part.strip() for part in failure.splitlines() if part.strip())
+        log.error("%s", failure, exc_info=trace)
+        self.errors.append(failure)
+        del self.errors[:-ERRORS_KEPT]
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
@@ -309,7 +412,7 @@ class Hub:
             try:
                 await self.writer.write([("delete", code, 0, "", {}) for code in gone])
             except SQLAlchemyError as e:
-                self.errors.append(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
+                self._note(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
         return gone
 
     async def _sweep(self) -> None:
@@ -318,7 +421,7 @@ class Hub:
             try:
                 await self.expire_rooms()
             except Exception as e:  # note it and look again next time
-                self.errors.append(f"expiring rooms: {type(e).__name__}: {e}")
+                self._note(f"expiring rooms: {type(e).__name__}: {e}", trace=True)
 
     def _check_budget(self, client: str | None, rooms: int) -> deque[float] | None:
         """Raise :class:`RoomError` ``server-full`` or :class:`TooManyRooms` unless ``client`` may
@@ -384,7 +487,7 @@ class Hub:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
             if isinstance(e, SQLAlchemyError):
-                self.errors.append(f"room {code}: could not store the new room: {e}")
+                self._note(f"room {code}: could not store the new room: {e}")
                 raise RoomError("server", "the server could not store the new room: nothing changed, try "
                                 "again") from None
             raise
@@ -396,7 +499,7 @@ class Hub:
             try:
                 await self._start(room, self.live[code], roving=False)
             except RoomError as e:  # the room is stored: its maker gets it, in the lobby
-                self.errors.append(f"room {code}: the first deal did not start: {e}")
+                self._note(f"room {code}: the first deal did not start: {e}")
         return {"room": code, "player": 0, "token": token}
 
     async def join(self, code: str, name: str) -> dict[str, Any]:
@@ -478,7 +581,7 @@ class Hub:
         except SQLAlchemyError as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
-            self.errors.append(f"room {code}: could not store a linked room: {e}")
+            self._note(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
         finally:
             self._creating -= 1
@@ -499,7 +602,7 @@ class Hub:
             if other != room.code and other in self.rooms and any(
                     p is not None and protocol.name_key(p.name) == key for p in self.rooms[other].players):
                 raise RoomError("name-taken", f"{name!r} is already at the other table (names are compared "
-                                "without case and extra spaces): choose another name")
+                                "without case, extra spaces and look-alike letters): choose another name")
 
     async def _round_over(self, session: TwoTables) -> None:
         """Once both tables of the session's round have finished their deal: the winners table's loser
@@ -554,7 +657,10 @@ class Hub:
 
     async def receive(self, client: Client, raw: str | bytes) -> None:
         """Handle one message from ``client``: rate limit, validation, then the request.
-        Every refusal is answered with an ``error`` message and changes nothing."""
+        Every refusal is answered with an ``error`` message and changes nothing; a connection that
+        was closed (:meth:`Client.close`) is not heard any more."""
+        if client.dropped:
+            return
         if not client.limit.allow(self.clock()):
             client.refused += 1
             client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
@@ -570,9 +676,18 @@ class Hub:
         try:
             await self._dispatch(client, msg)
         except (RoomError, ProtocolError) as e:
-            client.send(_error(e.code, str(e), **({"n": n} if n is not None else {})))
+            extra: dict[str, Any] = {"n": n} if n is not None else {}
+            if isinstance(e, TooManyRequests):
+                extra["retry_after"] = e.retry_after
+            client.send(_error(e.code, str(e), **extra))
+            if msg.type == "hello":
+                client.hellos_refused += 1
+                log.info("hello refused (%s) from %s: %s", e.code, client.key or "an unknown client", e)
+                if client.hellos_refused >= HELLO_REFUSALS:
+                    client.close(f"{client.hellos_refused} hello messages refused", keep=True)
         except Exception as e:  # a fault of the server: note it, and say so
-            self.errors.append(f"{type(e).__name__}: {e}")
+            self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
+                       trace=True)
             client.send(_error("server", "the server failed on that message; the next update shows "
                                          "the table as it is"))
 
@@ -590,7 +705,9 @@ class Hub:
         live = self.live[room.code]
         if msg.type == "replay":
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
-            client.send(self.replay_text(room, seat))
+            text = self.replay_text(room, seat)
+            self._spend_replay(client, len(text))
+            client.send(text)
             return
         slot = client.slot
         if slot is None:
@@ -601,6 +718,15 @@ class Hub:
                 await self._commit(room, "act", payload)
                 client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
+                if not live.chat_limits:
+                    live.chat_limits = [RateLimit(self.limits.chat_rate, self.limits.chat_burst,
+                                                  self.limits.chat_burst, self.clock())
+                                        for _ in range(room.spec.players)]
+                bucket = live.chat_limits[slot]
+                if not bucket.allow(self.clock()):
+                    raise TooManyRequests(f"one player may send {self.limits.chat_burst:g} chat lines at "
+                                          f"once and {self.limits.chat_rate:g} a second after that: wait "
+                                          f"{bucket.wait()} seconds", bucket.wait())
                 await self._commit(room, "chat", {"slot": slot, "name": room.slot_name(slot),
                                                   "text": msg.fields["text"]})
                 line = protocol.dumps({"type": "chat", "name": room.slot_name(slot),
@@ -686,7 +812,7 @@ class Hub:
         try:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
         except SQLAlchemyError as e:
-            self.errors.append(f"room {room.code}: could not store {kind}: {e}")
+            self._note(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         over = room.status == "over"
         room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
@@ -710,7 +836,7 @@ class Hub:
         try:
             await self.writer.write(rows)
         except SQLAlchemyError as e:
-            self.errors.append(f"could not keep {len(rows)} finished deals: {e}")
+            self._note(f"could not keep {len(rows)} finished deals: {e}")
 
     def stored_deal(self, deal: str) -> dict[str, Any]:
         """The replay message of finished deal ``deal`` (its id) from the database.  Raises
@@ -814,6 +940,27 @@ class Hub:
         mine: str = cache[key]
         return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
 
+    def _spend_replay(self, client: Client, size: int) -> None:
+        """Count a replay answer of ``size`` bytes against its client's budget
+        (:attr:`Limits.replay_bytes`), or raise :class:`TooManyRequests` (nothing counted).  Full
+        budgets are forgotten as others are made, so the record stays small."""
+        limits = self.limits
+        now = self.clock()
+        bucket = self._replay_budget.get(client.key)
+        if bucket is None:
+            if len(self._replay_budget) >= 1024:
+                for key in [k for k, b in self._replay_budget.items()
+                            if b.tokens + (now - b.stamp) * b.rate >= b.burst]:
+                    del self._replay_budget[key]
+            bucket = self._replay_budget[client.key] = RateLimit(limits.replay_bytes, limits.replay_burst,
+                                                                 limits.replay_burst, now)
+        if not bucket.allow(now, size):
+            wait = bucket.wait(size)
+            log.info("replay refused to %s: over its budget of bytes", client.key or "an unknown client")
+            raise TooManyRequests(f"replays are limited to {limits.replay_bytes / 1000:g} kB a second for "
+                                  f"each client and this one has {size} bytes: try again in {wait} seconds",
+                                  wait)
+
     def replay_text(self, room: Room, seat: int | None) -> str:
         """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text
         (:meth:`~skitgubbe.server.rooms.Room.replay_data`), built once for each state of the deal
@@ -834,7 +981,7 @@ class Hub:
     def _broadcast(self, room: Room, live: _Live, *, skip: Client | None = None) -> None:
         cache: dict[Any, Any] = {}
         for c in live.clients:
-            if c is not skip:
+            if c is not skip and not c.dropped:
                 c.send(self._message(room, live, c, full=False, cache=cache))
 
     # -- the driver: chance, bots and timers ---------------------------------------------------
@@ -889,7 +1036,8 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # a bot or storage failure: note it, retry after a pause
-                self.errors.append(f"room {room.code}: {type(e).__name__}: {e}")
+                self._note(f"room {room.code}: {what} for seat {seat}: {type(e).__name__}: {e}",
+                           trace=not isinstance(e, (SQLAlchemyError, RoomError)))
                 await asyncio.sleep(1.0)
 
     async def _drive_step(self, room: Room, live: _Live, what: str, seat: int) -> None:

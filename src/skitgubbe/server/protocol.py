@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from confusable_homoglyphs import confusables
+
 from ..engine.actions import Action, Kind
 from ..engine.base import PUBLIC, Event, Phase
 from ..engine.cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
@@ -244,8 +246,10 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     ``unknown-type`` for a ``type`` that is not one of :data:`CLIENT_TYPES` (a list or an object
     included); ``bad-field`` for an unknown key, a missing required key or a value of the wrong
     type (booleans are not integers), a negative or huge ``n``, a move that is empty or too long,
-    or a chat text that is empty, longer than :data:`MAX_CHAT_CHARS` characters or holds control
-    characters.
+    or a chat text that is empty, longer than :data:`MAX_CHAT_CHARS` characters, holds control
+    characters or invisible and direction-changing format characters (U+202E, U+2066, U+200B,
+    U+FEFF, ...: every Unicode format character but the zero-width joiner and non-joiner and the
+    emoji tags).
     """
     data = load_json_object(raw, max_bytes=MAX_MESSAGE_BYTES, what="the message", example='{"type": "ping"}')
     kind = data.get("type")
@@ -278,6 +282,11 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         if not text or len(text) > MAX_CHAT_CHARS or any(unicodedata.category(c) == "Cc" for c in text):
             raise ProtocolError("bad-field", f"chat.text must be 1 to {MAX_CHAT_CHARS} characters of text, "
                                 "without control characters")
+        hidden = next((c for c in text if _invisible(c)), None)
+        if hidden is not None:
+            raise ProtocolError("bad-field", f"chat.text may not hold invisible or direction-changing "
+                                f"characters (it holds U+{ord(hidden):04X} {unicodedata.name(hidden, '')}): "
+                                "send plain text")
         fields["text"] = text
     if kind == "hello" and (len(fields["room"]) > 32 or len(fields.get("token") or "") > 100):
         raise ProtocolError("bad-field", "hello.room or hello.token is too long to be real")
@@ -290,10 +299,44 @@ seats and people ("You", "you", "Seat 2", "spectator", "(you)" after a name) and
 a bot keeps ("easy bot 2": :meth:`skitgubbe.server.rooms.Room.slot_name`)."""
 
 
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+"""The invisible format characters a chat line may hold: the zero-width non-joiner and joiner, which
+shape Persian and Indic words and join emoji (👩‍💻)."""
+
+
+def _invisible(c: str) -> bool:
+    """True for a format character (Unicode category Cf: the direction overrides and isolates U+202A-E
+    and U+2066-9, the zero-width space U+200B, the byte-order mark U+FEFF, ...) other than
+    :data:`_KEPT_FORMAT` and the emoji tag characters (U+E0020-E007F, which spell a flag's region)."""
+    return (unicodedata.category(c) == "Cf" and c not in _KEPT_FORMAT
+            and not 0xE0020 <= ord(c) <= 0xE007F)
+
+
+@lru_cache(maxsize=4096)
+def _latin_lookalike(c: str) -> str:
+    """The ASCII character that the non-ASCII character ``c`` is drawn like (Unicode's confusables, by
+    the ``confusable_homoglyphs`` package: a Cyrillic ``о`` is ``o``, a Cyrillic ``Р`` is ``P``), or
+    ``c`` itself when it has none; an ASCII character is itself."""
+    if c.isascii():
+        return c
+    for found in confusables.is_confusable(c, greedy=True, preferred_aliases=["latin"]) or ():
+        for glyph in found["homoglyphs"]:
+            if glyph["c"].isascii() and glyph["c"].isprintable():
+                return str(glyph["c"])
+    return c
+
+
 def name_key(name: str) -> str:
     """The form in which display names are compared: compatibility-normalised (NFKC: a
-    full-width ``Ｙｏｕ`` is ``you``), case-folded, runs of white space folded into one space."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    full-width ``Ｙｏｕ`` is ``you``), case-folded, runs of white space folded into one space, and every
+    non-ASCII letter that is drawn like an ASCII one replaced by it (:func:`_latin_lookalike`: ``Yоu``
+    with a Cyrillic ``о`` is ``you``, ``Р0`` with a Cyrillic ``Р`` is ``p0``), so that nobody can take
+    a name that reads as another player's or as the table's own words.  Letters with no ASCII
+    look-alike (``å``, ``ü``, ``я``) stay as they are."""
+    folded = " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    if folded.isascii():
+        return folded
+    return "".join(_latin_lookalike(c) for c in folded).casefold()
 
 
 def check_name(name: object) -> str:

@@ -287,7 +287,8 @@ class Room:
         Raises :class:`RoomError`: ``full`` when no open slot is left; ``bad-field`` for the name of a
         bot (``easy``, ``heuristic``, any name :func:`~skitgubbe.bots.make_bot` accepts);
         ``name-taken`` for a name a player of this table already has, compared by
-        :func:`~skitgubbe.server.protocol.name_key` (case and runs of spaces do not count)."""
+        :func:`~skitgubbe.server.protocol.name_key` (case, runs of spaces and look-alike letters do
+        not count)."""
         if creator:
             if self.players[0] is not None:
                 raise RoomError("full", "the creator has already joined")
@@ -310,7 +311,7 @@ class Room:
                             "choose another name")
         if any(p is not None and protocol.name_key(p.name) == key for p in self.players):
             raise RoomError("name-taken", f"{name!r} is already at this table (names are compared without "
-                            "case and extra spaces): choose another name")
+                            "case, extra spaces and look-alike letters): choose another name")
         return {"slot": slot, "name": name, "token_hash": token_hash}
 
     def prepare_start(self, rng: random.Random, *, roving: bool = False) -> dict[str, Any]:

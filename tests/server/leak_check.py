@@ -64,7 +64,7 @@ def hidden_names(state: State, seat: int) -> set[str]:
 def replayed(final: State) -> list[State]:
     """The deal's state after each number of actions, 0 to all (clones)."""
     state = State.new(final.rules, final.players, dealer=final.dealer, deck=final.deck,
-                      leader=final.first_leader, live=True)
+                      leader=final.first_leader, live=True, ask_every_seat=final.ask_all)
     states = [state.clone()]
     for seat, action in final.history:
         state.apply(action, seat)

@@ -7,7 +7,7 @@ store the entry first and apply it after (:mod:`skitgubbe.server.hub`).  Replayi
 stored entries rebuilds the room exactly.
 
 Entry kinds: ``join`` (a friend takes a player slot), ``start`` (a deal begins: its
-deck, dealer, first leader and seating), ``act`` (a seat's action, the chance dreck
+deck, dealer, first leader, seating and sluffing protocol), ``act`` (a seat's action, the chance dreck
 order included), ``leave`` / ``reclaim`` (a bot takes over the seat / hands it back),
 ``chat``.
 
@@ -316,7 +316,11 @@ class Room:
 
     def prepare_start(self, rng: random.Random, *, roving: bool = False) -> dict[str, Any]:
         """The ``start`` payload of the next deal, shuffled with ``rng``.  After a deal the loser
-        leads (with ``roving``, the loser first changes seat with the player on its left).
+        leads (with ``roving``, the loser first changes seat with the player on its left).  The deal
+        is played under the live protocol with every seat asked (``every_seat``: a settled trick's
+        sluff window holds every seat with cards, whether or not it can sluff, docs/sluffing.md), so
+        that neither the window nor the moment the trick is collected tells anyone who holds what; a
+        ``start`` stored before ``every_seat`` existed replays under the plain live protocol.
         Raises :class:`RoomError` ``not-playing`` while a deal is in progress."""
         if self.status == "playing":
             raise RoomError("not-playing", "a deal is in progress: 'again' is for after it")
@@ -333,7 +337,7 @@ class Room:
                 seating[leader], seating[left] = seating[left], seating[leader]
                 leader = left
         return {"game": self.game + 1, "deck": [card_name(c) for c in deck], "dealer": (leader - 1) % n,
-                "leader": leader, "seating": seating}
+                "leader": leader, "seating": seating, "every_seat": True}
 
     def prepare_act(self, slot: int, move: str, n: int) -> dict[str, Any]:
         """The ``act`` payload for player ``slot`` making ``move`` (action notation) as its
@@ -417,7 +421,8 @@ class Room:
         if sorted(seating) != list(range(self.spec.players)):
             raise ValueError("the seating is not one seat per player")
         state = State.new(self.spec.rules, self.spec.players, dealer=int(payload["dealer"]), deck=deck,
-                          leader=int(payload["leader"]), live=True)
+                          leader=int(payload["leader"]), live=True,
+                          ask_every_seat=bool(payload.get("every_seat", False)))
         self.state = state
         self.seating = seating
         self.game = int(payload["game"])
@@ -503,7 +508,7 @@ class Room:
         names = self.seat_names()
         if state.is_over:
             start = State.new(state.rules, state.players, dealer=state.dealer, deck=state.deck,
-                              leader=state.first_leader, live=True)
+                              leader=state.first_leader, live=True, ask_every_seat=state.ask_all)
             hands = [protocol.cards_list(h) for h in start.hands]
             return {"type": "replay", "game": self.game, "complete": True, "names": names,
                     "hands": hands, "moves": [[s, str(a)] for s, a in state.history],

@@ -529,7 +529,11 @@ function renderStatus() {
   else if (p) {
     const canPlay = S.me && S.me.legal.some((m) => m.kind !== "sluff" && m.kind !== "pass");
     if (S.me && S.me.left) text = "A bot plays for you";
-    else if (p.window.includes(seat) && !canPlay) { text = "Sluff, or say you are done"; mine = true; }
+    else if (p.window.includes(seat) && !canPlay) {
+      // every seat with cards is asked (the window tells nobody who can sluff): say which this is
+      text = S.me.legal.some((m) => m.kind === "sluff") ? "Sluff, or say you are done" : "Nothing to sluff: say you are done";
+      mine = true;
+    }
     else if (p.to_act === seat) {
       mine = true;
       text = p.phase === "phase two" ? (p.table.length ? "Your turn: beat " + cardsText(p.to_beat) + " or pick up" : "Your turn: lead")

@@ -356,3 +356,10 @@ def test_random_corruptions_never_crash() -> None:
         loaded.play_random(i)
         assert loaded.is_over
     assert accepted
+
+
+@needs_native
+def test_the_live_protocol_with_every_seat_asked_is_refused() -> None:
+    state = State.new(PRESETS["goat"], 4, seed=1, live=True, ask_every_seat=True)
+    with pytest.raises(ValueError, match="not live=True"):
+        CompiledState.from_state(state)

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from helpers import (
+    PASS,
     PICK,
     STOCK,
     cs,
@@ -38,7 +39,7 @@ from helpers import (
     sluffs_of,
     stack_deck,
 )
-from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
+from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_action, parse_card, parse_cards
 from skitgubbe.engine.base import Event, Phase
 from skitgubbe.engine.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
 from skitgubbe.engine.narration import describe_event
@@ -437,6 +438,44 @@ def test_sluff_once() -> None:
     assert sluffs_of(once, B) == 0  # its one occasion is over
     with pytest.raises(ValueError, match="only once in a trick"):
         once.apply(sluff("7H"), B)
+
+
+ATLANTA_176 = ("2 play 5H; 0 stock; 1 play 4H; 0 pass; 0 play 8H; 1 play 6C; 2 stock; 2 stock; 0 stock; "
+               "0 pass; 1 play KC; 1 sluff KH; 0 pass")
+"""The moves of the issue 28 report (atlanta, three seats, dealer 1, seed 176), seat then action."""
+
+
+def test_a_pass_that_ends_a_sluffing_occasion_drops_the_seat_from_the_window() -> None:
+    # Ruling E18 (with O19): seat 1 sluffs KH in the settled trick's window and could go on (KS);
+    # seat 0's pass ends its occasion.  Seat 1 can no longer sluff, so it leaves the window, as it
+    # would had seat 0 sluffed instead: the trick is collected and seat 2, its winner, leads.
+    atlanta = PRESETS["atlanta"]
+    steps = [(int(seat), parse_action(text)) for seat, text in
+             (step.split(" ", 1) for step in ATLANTA_176.split("; "))]
+    for live in (False, True):  # the live protocol has no window before the trick is settled
+        state = State.new(atlanta, 3, dealer=1, seed=176, live=live)
+        for i, (seat, action) in enumerate(steps):
+            if live and i == 9:
+                assert not state.pending
+                continue
+            state.apply(action, seat)
+            if i == len(steps) - 2:
+                assert state.pending == 1 << A | 1 << B and sluffs_of(state, B) == cs("KS")
+        assert state.hands[B] >> parse_card("KS") & 1 and sluffs_of(state, B) == 0
+        assert state.pending == 0 and state.to_act == C and state.tricks == 3, live
+        assert state.legal_actions(B) == []
+    # with every seat asked (either protocol), a seat stays pending until it passes
+    state = State.new(atlanta, 3, dealer=1, seed=176, live=True, ask_every_seat=True)
+    for i, (seat, action) in enumerate(steps):
+        if i == 9:
+            continue
+        if action.kind in (Kind.PLAY, Kind.STOCK):
+            pass_windows(state)
+        state.apply(action, seat)
+    assert state.pending == 1 << B | 1 << C and state.to_act == C  # asked from seat 2 on
+    assert state.legal_actions(B) == [PASS]
+    moves(state)
+    assert state.to_act == C and state.tricks == 3
 
 
 def test_sluff_losing_only() -> None:

@@ -153,3 +153,28 @@ def test_a_face_down_trump_card_has_its_own_place() -> None:
         worlds.build(good._replace(trump_card=-1))
     world = worlds.build(good)
     assert world.trump_card == good.trump_card
+
+
+@pytest.mark.parametrize("name", ["goat", "atlanta", "helmfrid"])
+def test_worlds_of_a_live_table_with_every_seat_asked(name: str) -> None:
+    # the online table's protocol (issue 28): worlds from a state keep it, worlds from a view take it
+    # as given, and either way show the seat its own view, the open window included
+    rules = PRESETS[name]
+    state = State.new(rules, 3, seed=7, live=True, ask_every_seat=True)
+    rng = random.Random(7)
+    windows = 0
+    while state.phase in (Phase.ONE, Phase.DRECK):
+        if state.phase == Phase.ONE:
+            for seat in range(3):
+                view = view_of(state, seat)
+                for worlds in (Worlds(state, seat),
+                               Worlds.from_view(view, live=True, ask_every_seat=True)):
+                    world = worlds.build(worlds.placement(rng))
+                    assert view_of(world, seat) == view
+                    assert world.live and world.ask_all
+            windows += bool(state.pending)
+        seats = state.acting_seats()
+        seat = rng.choice(seats) if rng.random() < 0.2 else state.to_act
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert windows
+    assert not Worlds.from_view(view_of(state, 0)).base.live  # the default: the sequential protocol

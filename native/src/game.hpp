@@ -924,6 +924,11 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
 
   void pass(int s) {  // Trick.pass_
     pending &= uint16_t(~(1u << s));
+    if constexpr (kSluffMemory) {  // a pass may end another seat's sluff_once occasion (ruling E18)
+      if (pending && !ask_all)
+        for (int seat = 0; seat < players; ++seat)
+          if ((pending >> seat & 1) && !sluffable(seat)) pending &= uint16_t(~(1u << seat));
+    }
     ev(EV_PASS, s, 0);
     advance_one();
   }

@@ -662,8 +662,9 @@ class CompiledState:
 
         Raises :class:`UnsupportedError` (a ``ValueError``) with :func:`unsupported`'s reason when
         the compiled engine does not play ``state.rules`` at its seat count (or is not installed);
-        ``ValueError`` for a state of the live sluffing protocol (``State.new(live=True)``, which
-        the compiled engine does not play; ``ask_every_seat=True`` is played) and for a state
+        ``ValueError`` for a state of the live sluffing protocol (``State.new(live=True)``, with or
+        without ``ask_every_seat``, which the compiled engine does not play; the sequential
+        ``ask_every_seat=True`` is played) and for a state
         whose fields do not make a position the compiled engine can be at (the message says
         which, e.g. a card in two places)."""
         rules = state.rules
@@ -671,7 +672,8 @@ class CompiledState:
         entry = _LOAD_TEMPLATES.get((id(rules), n))
         core = _load_template(rules, n) if entry is None or entry[0] is not rules else entry[1]
         if state.live:
-            raise ValueError("the compiled engine plays the sequential sluffing protocol, not live=True")
+            raise ValueError("the compiled engine plays the sequential sluffing protocol (with or without "
+                             "ask_every_seat), not live=True")
         core = core.clone()
         core.load(_load_fields(state))
         return cls(core, rules, state.dealer, state.deck)

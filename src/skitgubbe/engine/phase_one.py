@@ -930,8 +930,15 @@ class Trick:
 
     def pass_(self, st: State, s: int) -> None:
         """Seat ``s`` is done sluffing: it leaves the open sluff window (docs/sluffing.md).
-        Unchecked."""
-        self.pending &= ~(1 << s)
+        Outside ``ask_every_seat`` every other pending seat that can no longer sluff leaves it too
+        (ruling E18): a pass can end another seat's sluffing occasion (``sluff_once``, ruling
+        O19), and that seat has nothing left to answer.  Unchecked."""
+        pending = self.pending & ~(1 << s)
+        if pending and not st.ask_all:
+            for seat in range(st.players):
+                if pending >> seat & 1 and not self.sluffable(st, seat):
+                    pending &= ~(1 << seat)
+        self.pending = pending
         st.events.append(_event(Event, ("pass", s, 0, (), -1)))
         self._advance_one(st)
 

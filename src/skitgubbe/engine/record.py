@@ -103,7 +103,7 @@ class Record:
     ``dealer``, ``leader`` (first leader or None for the dealer's left), ``deck``
     (52 cards, first dealt first), ``seed`` (informational: the seed that
     shuffled the deck, or None), ``live`` and ``ask_every_seat`` (the sluffing protocol:
-    ``protocol = live`` or ``protocol = every-seat``), ``moves``
+    ``protocol = live``, ``every-seat`` or, both, ``live-every-seat``), ``moves``
     (``(seat, Action)`` in order; seat -1 is chance), ``loser`` (the claimed
     loser, checked on replay, or None), ``move_lines`` (line of each move in
     the text it was loaded from, or empty), ``position`` (the phase-two position the
@@ -163,7 +163,7 @@ def dumps(record: Record) -> str:
     if record.leader is not None:
         out.append(f"leader = {record.leader}")
     if record.live:
-        out.append("protocol = live")
+        out.append("protocol = live-every-seat" if record.ask_every_seat else "protocol = live")
     elif record.ask_every_seat:
         out.append("protocol = every-seat")
     if record.seed is not None:
@@ -479,10 +479,10 @@ def _build(
     live = every = False
     if "protocol" in headers:
         value, pline = headers["protocol"]
-        if value not in ("live", "sequential", "every-seat"):
+        if value not in ("live", "sequential", "every-seat", "live-every-seat"):
             raise RecordFormatError(pline, "protocol", f"{short_repr(value)}: use 'sequential' (default), "
-                                                       "'every-seat' or 'live'")
-        live, every = value == "live", value == "every-seat"
+                                                       "'every-seat', 'live' or 'live-every-seat'")
+        live, every = value in ("live", "live-every-seat"), value in ("every-seat", "live-every-seat")
     seed: int | str | None = None
     if "seed" in headers:
         text, sline = headers["seed"]

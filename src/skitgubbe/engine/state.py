@@ -27,11 +27,15 @@ opens before the trick is settled and any seat may sluff at any moment the rules
 allow; a settled trick waits until every seat that could sluff has passed
 ("done").  Either way a legal sluff is accepted from any seat at any moment; in
 the sequential protocol a sluff made while no window is open opens one for the
-sluffer alone.  With ``ask_every_seat=True`` (the sequential protocol for learning
-agents) a window opens after every play to a phase-one trick and every seat holding
-cards is pending in it, whether or not it can sluff (one that cannot may only pass),
-and a seat that sluffs stays pending until it passes: who is asked, and when the
-trick is collected, never depend on cards a seat has not seen.
+sluffer alone.  With ``ask_every_seat=True`` every seat holding cards is pending in
+every window that opens, whether or not it can sluff (one that cannot may only pass),
+and a seat that sluffs stays pending until it passes (or runs out of cards): who is
+asked, and when the trick is collected, never depend on cards a seat has not seen.
+It goes with either protocol: sequential (for learning agents: a window after every
+play to a phase-one trick) or live (the online table: the one window of a settled
+trick, so that a trick nobody can sluff on waits for every seat's pass all the same).
+Outside ``ask_every_seat`` a seat leaves a window as soon as it can no longer sluff,
+whatever the reason (ruling E18).
 """
 
 from __future__ import annotations
@@ -349,9 +353,11 @@ class State:
                 says (the dealer's left, or the holder of the lowest card dealt); in a
                 series the previous loser leads (the Goat Game's "Lead, goat").
             live: sluffing protocol, see the module docstring.
-            ask_every_seat: with ``live=False``, ask every seat holding cards in every sluff
-                window (module docstring): the acting seat then shows nothing about hidden
-                cards.  Raises ``ValueError`` together with ``live=True``.
+            ask_every_seat: ask every seat holding cards in every sluff window (module
+                docstring), so that who is pending, who acts and when a trick is collected show
+                nothing about hidden cards.  With ``live=False`` a window opens after every play
+                to a phase-one trick; with ``live=True`` (the online table's protocol) only the
+                play that settles a trick opens one.
             action_limit: abandon the deal after this many actions (default:
                 :func:`default_action_limit`).
 
@@ -385,8 +391,6 @@ class State:
         self.players = players
         self.dealer = dealer
         self.first_leader = (dealer + 1) % players if leader is None else leader
-        if live and ask_every_seat:
-            raise ValueError("ask_every_seat is a form of the sequential protocol: not with live=True")
         self.live = live
         self.ask_all = ask_every_seat
         self.action_limit = default_action_limit(rules) if action_limit is None else action_limit

@@ -211,7 +211,8 @@ class Worlds:
             self._prepare_shares(state, view)
 
     @classmethod
-    def from_view(cls, view: View, *, needy: Sequence[int] = (), events: bool = True) -> Worlds:
+    def from_view(cls, view: View, *, needy: Sequence[int] = (), events: bool = True, live: bool = False,
+                  ask_every_seat: bool = False) -> Worlds:
         """The worlds of ``view.seat`` rebuilt from ``view`` alone: the public fields from the view
         and its public history.  Phase one: the current trick is replayed by the engine itself from
         the history (so every field of the trick, the sluff window included, is the engine's own),
@@ -223,8 +224,12 @@ class Worlds:
         ``needy``: the seats the dreck was dealt to, in dealing order, when known (the View does
         not carry them); with two or more, placements keep the dreck cards among them.  Not
         rebuilt (the View does not carry them): ``tricks`` (0), ``deck`` (only
-        its shown bottom card), ``action_limit`` (the default) and the sluffing protocol
-        (sequential).
+        its shown bottom card) and ``action_limit`` (the default).
+
+        ``live``, ``ask_every_seat``: the sluffing protocol of the worlds, as given to
+        :meth:`State.new <skitgubbe.engine.state.State.new>` for the real deal (the View does not
+        carry it; by default the sequential protocol).  The trick so far and its open window are
+        rebuilt from the view whichever it is; only the moves after it follow the protocol.
 
         ``events``: with False the worlds start with no events, so their views differ from
         ``view`` in ``events`` alone: for a search that never reads them (every clone of a world
@@ -240,6 +245,7 @@ class Worlds:
         st = _rebuild_one(view, history) if view.phase == Phase.ONE else _rebuild_two(view, history)
         st.seats.hands = [0] * view.players
         st.seats.hands[view.seat] = view.hand
+        st.live, st.ask_all = live, ask_every_seat
         st.events = list(view.events) if events else []
         st.tricks = 0
         st.abandoned = False

@@ -60,7 +60,8 @@ def test_chat_refuses_invisible_and_direction_changing_characters(char: str) -> 
     assert e.value.code == "bad-field" and f"U+{ord(char):04X}" in str(e.value)
 
 
-@pytest.mark.parametrize("text", ["👩\u200d💻 joined", "می\u200cخواهم", "Hej på dig!", "🏴\U000e0067\U000e0062\U000e007f"])
+@pytest.mark.parametrize("text", ["👩\u200d💻 joined", "می\u200cخواهم", "Hej på dig!",
+                                  "🏴\U000e0067\U000e0062\U000e007f"])
 def test_chat_keeps_the_joiners_and_emoji_tags_that_text_needs(text: str) -> None:
     assert parse_client_message(json.dumps({"type": "chat", "text": text})).fields["text"] == text
 
@@ -108,7 +109,8 @@ def test_a_connection_that_keeps_guessing_rooms_or_tokens_is_closed(tmp_path: Pa
             while not c.outbox.empty():
                 got.append(c.take_nowait())
         assert c.dropped and got[-1] is None  # closed after HELLO_REFUSALS refusals...
-        assert [json.loads(t)["code"] for t in got[:-1]] == ["no-room", "forbidden", "no-room"][:HELLO_REFUSALS]
+        codes = [json.loads(t)["code"] for t in got[:-1] if t is not None]
+        assert codes == ["no-room", "forbidden", "no-room"][:HELLO_REFUSALS]
         assert c.room is None and not hub.live[a["room"]].clients  # ... and the fourth, right, got nothing
         ok = await hello(hub, a["room"], None, None, spectate=True)
         assert out(ok)[0]["type"] == "sync"  # a connection with fewer refusals is served
@@ -148,7 +150,8 @@ def test_replays_are_limited_in_bytes_per_client(tmp_path: Path) -> None:
                 else:
                     refused.append(m)
         assert got == limits.replay_burst // size and got < 40
-        assert {m["code"] for m in refused} == {"rate-limited"} and all(m["retry_after"] >= 1 for m in refused)
+        assert {m["code"] for m in refused} == {"rate-limited"}
+        assert all(m["retry_after"] >= 1 for m in refused)
         other = Client(rate=1000, burst=1000, key="203.0.113.9")  # another client is not held back
         await hub.receive(other, json.dumps({"type": "hello", "room": code, "spectate": True}))
         await hub.receive(other, '{"type": "replay"}')
@@ -214,3 +217,39 @@ def test_a_storage_failure_is_logged_in_one_line_and_errors_stay_bounded(
             hub._note(f"failure {i}")
         assert len(hub.errors) == ERRORS_KEPT and hub.errors[-1] == f"failure {ERRORS_KEPT + 49}"
     run(tmp_path, body)
+
+
+def test_a_finished_deals_replay_is_built_off_the_event_loop_once(tmp_path: Path) -> None:
+    import threading
+
+    async def body(hub: Hub, clock: Clock) -> None:
+        a = await hub.create_room("Ann", preset="pagat", house_rules=None, players=2, seats=["random"])
+        room = hub.rooms[a["room"]]
+        ann = await hello(hub, a["room"], 0, a["token"])
+        await hub.receive(ann, '{"type": "leave"}')  # bots play the deal out
+        await asyncio.wait_for(until_over(room), 60)
+        release = threading.Event()
+        builds = []
+        real = room.replay_data
+
+        def slow(seat: int | None) -> dict[str, Any]:
+            builds.append(seat)
+            release.wait(10)  # a long deal's replay, being built
+            return real(seat)
+
+        room.replay_data = slow  # type: ignore[method-assign]
+        spies = [await hello(hub, a["room"], None, None, spectate=True) for _ in range(2)]
+        asks = [asyncio.ensure_future(hub.receive(c, '{"type": "replay"}')) for c in spies]
+        other = Client(rate=1000, burst=1000)
+        await hub.receive(other, '{"type": "ping"}')  # the loop answers while the replay is built
+        assert [m["type"] for m in out(other)] == ["pong"] and not any(t.done() for t in asks)
+        release.set()
+        await asyncio.gather(*asks)
+        assert builds == [None]  # built once for both
+        assert [[m["type"] for m in out(c)][-1] for c in spies] == ["replay", "replay"]
+    run(tmp_path, body)
+
+
+async def until_over(room: Any) -> None:
+    while room.state is None or not room.state.is_over:
+        await asyncio.sleep(0.01)

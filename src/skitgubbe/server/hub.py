@@ -311,6 +311,7 @@ class Hub:
         self._closing = False
         self.errors: list[str] = []  # the latest ERRORS_KEPT failures (each also logged), for tests
         self._replay_budget: dict[str, RateLimit] = {}  # per client key (Limits.replay_bytes)
+        self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
 
@@ -705,7 +706,7 @@ class Hub:
         live = self.live[room.code]
         if msg.type == "replay":
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
-            text = self.replay_text(room, seat)
+            text = await self.replay_message(room, seat)
             self._spend_replay(client, len(text))
             client.send(text)
             return
@@ -961,6 +962,38 @@ class Hub:
                                   f"each client and this one has {size} bytes: try again in {wait} seconds",
                                   wait)
 
+    async def replay_message(self, room: Room, seat: int | None) -> str:
+        """:meth:`replay_text`, with the replay of a finished deal built on a worker thread the first
+        time (the whole deal step by step: a long two-pack deal of 15,000 moves takes more than a
+        second, benchmarks/replay_cost.py), so that the other tables do not wait for it; requests
+        that come while it is being built wait for the same build."""
+        state = room.state
+        if state is None or not state.is_over:
+            return self.replay_text(room, seat)  # no frames: quick
+        key = (room.code, room.game, room.seq, room.status, None)
+        text = self._replays.get(key)
+        if text is not None:
+            self._replays.move_to_end(key)
+            return text
+        building = self._building.get(key)
+        if building is None:
+            building = asyncio.ensure_future(asyncio.to_thread(room.replay_data, seat))
+            self._building[key] = building
+            building.add_done_callback(lambda _: self._building.pop(key, None))
+        data = await asyncio.shield(building)
+        if room.state is not state or room.game != key[1]:  # the next deal began while it was built
+            return self.replay_text(room, seat)
+        text = self._replays.get(key)
+        if text is None:
+            text = protocol.dumps(data)
+            self._remember(key, text)
+        return text
+
+    def _remember(self, key: tuple[Any, ...], text: str) -> None:
+        self._replays[key] = text
+        if len(self._replays) > REPLAY_CACHE:
+            self._replays.popitem(last=False)
+
     def replay_text(self, room: Room, seat: int | None) -> str:
         """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text
         (:meth:`~skitgubbe.server.rooms.Room.replay_data`), built once for each state of the deal
@@ -971,9 +1004,7 @@ class Hub:
         text = self._replays.get(key)
         if text is None:
             text = protocol.dumps(room.replay_data(seat))
-            self._replays[key] = text
-            if len(self._replays) > REPLAY_CACHE:
-                self._replays.popitem(last=False)
+            self._remember(key, text)
         else:
             self._replays.move_to_end(key)
         return text

@@ -512,16 +512,12 @@ class Room:
             hands = [protocol.cards_list(h) for h in start.hands]
             return {"type": "replay", "game": self.game, "complete": True, "names": names,
                     "hands": hands, "moves": [[s, str(a)] for s, a in state.history],
-                    "record": record_dumps(record_of(state)), "frames": self._frames(start, names),
+                    "record": record_dumps(record_of(state)),
+                    "frames": deal_frames(start, state.history, names),
                     "deal": self.deal_id()}
         view = view_of(state, seat) if seat is not None else public_view(state)
         return {"type": "replay", "game": self.game, "complete": False, "names": names, "hands": None,
                 "moves": [[s, protocol.action_text(a)] for s, a in view.history], "record": None}
-
-    def _frames(self, start: State, names: list[str]) -> list[dict[str, Any]]:
-        state = self.state
-        assert state is not None and state.is_over
-        return deal_frames(start, state.history, names)
 
     def is_settled_window(self) -> bool:
         """True while a settled phase-one trick waits for sluffs (its sluff window is open)."""

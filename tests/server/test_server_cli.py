@@ -46,7 +46,8 @@ def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     monkeypatch.setattr(app, "serve", fake_serve)
     assert cli.main(["serve", "--port", "8123", "--bot-delay", "0"]) == 0
     assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
-                    "bot_workers": 2, "bot_delay": 0.0, "limits": Limits(), "allowed_origins": []}
+                    "bot_workers": 2, "bot_delay": 0.0, "limits": Limits(), "allowed_origins": [],
+                    "public_urls": [], "trust_proxy": []}
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 

@@ -194,6 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let pages from ORIGIN (e.g. https://cards.example, as the browser shows it; * for "
                    "any) open the game's websocket, besides the server's own origin; repeat for several "
                    "(behind a proxy that changes the Host header)")
+    q.add_argument("--public-url", action="append", default=[], metavar="URL",
+                   help="an address people open the site at, e.g. https://cards.example (behind a reverse "
+                   "proxy or under a DNS name): its origin is the server's own, its host name answered; "
+                   "without it only IP addresses and localhost are; repeat for several")
+    q.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                   help="believe X-Forwarded-For (the client's address) from this reverse proxy, an IP "
+                   "address or network (10.0.0.5, 10.0.0.0/24); repeat for several; default: no proxy is "
+                   "trusted (FORWARDED_ALLOW_IPS is ignored)")
     q.add_argument("--rooms-per-client", type=int, default=None, metavar="N",
                    help="rooms one client address may make in any 10 minutes; default 20, 0: no limit")
     q.add_argument("--connections-per-client", type=int, default=None, metavar="N",
@@ -766,11 +774,25 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
             console.print(f"error: --{key.replace('_', '-')} must be 0 or more, not {value}", markup=False)
             return 2
     limits = Limits(**{k: v for k, v in given.items() if v is not None})
+    from ..server.app import public_origin, trusted_proxies
+
+    try:
+        trusted_proxies(args.trust_proxy)
+    except ValueError as e:
+        console.print(f"error: --trust-proxy: {e}", markup=False)
+        return 2
+    for url in args.public_url:
+        try:
+            public_origin(url)
+        except ValueError as e:
+            console.print(f"error: --public-url: {e}", markup=False)
+            return 2
     db = args.db or DEFAULT_DB_URL
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
                   "Ctrl-C stops it", markup=False)
     return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
-                 limits=limits, allowed_origins=args.allow_origin)
+                 limits=limits, allowed_origins=args.allow_origin, public_urls=args.public_url,
+                 trust_proxy=args.trust_proxy)
 
 
 # -- study and the backends (issue 19) -------------------------------------------------------

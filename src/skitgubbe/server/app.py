@@ -29,32 +29,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+import ipaddress
+import logging
+import math
+import multiprocessing
+import os
+import time
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Collection, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
+from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules
-from .botpool import BotPool
-from .hub import Client, Hub, Limits, TooManyRooms, client_key
+from .botpool import BotPool, _watch_parent
+from .hub import Client, Hub, Limits, RateLimit, TooManyRooms, client_key
 from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
-from .replays import MAX_RECORD_BYTES, record_replay
+from .replays import MAX_RECORD_BYTES, is_deal_id, record_replay, stored_replay
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
 
-__all__ = ["create_app", "serve", "origin_allowed", "body_limit", "Application", "STATIC_DIR",
-           "MAX_BODY_BYTES"]
+log = logging.getLogger(__name__)
+
+__all__ = ["create_app", "serve", "origin_allowed", "host_allowed", "public_origin", "body_limit",
+           "Application", "HttpLimits", "STATIC_DIR", "MAX_BODY_BYTES"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
@@ -68,6 +80,168 @@ _STATUS = {"no-room": 404, "no-deal": 404, "full": 409, "name-taken": 409, "too-
 
 def _fail(code: str, message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
+
+
+def _log_refusal(request: Request | None, status: int, code: str, message: str) -> None:
+    """One log line for a refused request: WARNING for a refusal by a limit (413, 429, 503), INFO for
+    an ordinary one (a bad body, a room that does not exist)."""
+    where = f"{request.method} {request.url.path}" if request is not None else "request"
+    client = request.client.host if request is not None and request.client else "?"
+    level = logging.WARNING if status in (413, 429, 503) else logging.INFO
+    log.log(level, "refused %s from %s: %d %s: %.200s", where, client, status, code, message)
+
+
+@dataclass(frozen=True)
+class HttpLimits:
+    """The limits of the costly HTTP routes (docs/server.md, "Limits"); a count of 0 turns it off.
+
+    Attributes:
+        replays_per_minute: replays one client (:func:`~skitgubbe.server.hub.client_key`) may ask
+            for a minute (``POST /api/records``, ``GET /api/deals/{deal}``), in bursts of as many.
+        rules_per_minute: the same for ``POST /api/rules/check`` and ``POST /api/rules/read``.
+        misses_per_minute: requests naming a room or deal that does not exist one client may make
+            a minute (``GET /api/rooms/{code}``, ``POST /api/rooms/{code}/join``,
+            ``GET /api/deals/{deal}``); beyond it, every request naming a room or deal is refused
+            until the count has refilled (so guessing codes reveals nothing more).
+        replays_at_once: replays built at once, server-wide (each in a worker process, see
+            ``replay_workers`` of :func:`create_app`); at least 1.
+        replay_wait: seconds a replay request waits for its turn before it is refused (503 ``busy``).
+        record_moves: the most moves an uploaded record may have.
+        replay_bytes: the largest answer to an uploaded record, in bytes of JSON.
+    """
+
+    replays_per_minute: int = 10
+    rules_per_minute: int = 120
+    misses_per_minute: int = 30
+    replays_at_once: int = 1
+    replay_wait: float = 2.0
+    record_moves: int = 3000
+    replay_bytes: int = 4_000_000
+
+
+class Refused(Exception):
+    """A request refused by the transport or a limit: answered ``{"error": code, "message"}`` with
+    ``status`` (and ``Retry-After: retry_after`` seconds when given)."""
+
+    def __init__(self, code: str, message: str, status: int, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+        self.retry_after = retry_after
+
+
+class _Buckets:
+    """Token buckets (:class:`~skitgubbe.server.hub.RateLimit`) per client key: ``per_minute`` a
+    minute, bursts of as many; at most ``most`` keys are kept (the least recently used are dropped:
+    a dropped key starts again with a full bucket).  ``per_minute`` 0: no limit."""
+
+    def __init__(self, per_minute: int, most: int = 10_000) -> None:
+        self.per_minute = per_minute
+        self.most = most
+        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def _bucket(self, key: str) -> RateLimit:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            n = float(self.per_minute)
+            bucket = self.buckets[key] = RateLimit(rate=n / 60.0, burst=n, tokens=n)
+            while len(self.buckets) > self.most:
+                self.buckets.popitem(last=False)
+        self.buckets.move_to_end(key)
+        return bucket
+
+    def wait(self, key: str, *, take: bool = True) -> int | None:
+        """None if ``key`` may go on (taking a token when ``take``), else the whole seconds until it
+        may (and nothing is taken)."""
+        if not self.per_minute:
+            return None
+        bucket = self._bucket(key)
+        if take:
+            if bucket.allow():
+                return None
+        else:
+            now = time.monotonic()
+            if min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate) >= 1:
+                return None
+        return max(1, math.ceil((1 - bucket.tokens) / bucket.rate))
+
+
+def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] | None,
+                   most_moves: int, most_bytes: int) -> tuple[int, str, bytes]:
+    """Build a replay in a worker: ``kind`` ``"record"`` (an uploaded record ``text``, at most
+    ``most_moves`` moves and an answer of ``most_bytes``; 0: no limit) or ``"deal"`` (stored deal
+    ``deal``, its ``data``).  Returns ``(status, code, body)``: 200, ``""`` and the JSON of the
+    ``replay`` message, or the status, the error code and the JSON refusal (never raises for a bad
+    record: exceptions with arguments do not all cross a process boundary)."""
+    try:
+        if kind == "deal":
+            assert deal is not None and data is not None
+            message = stored_replay(deal, data)
+        else:
+            if most_moves:
+                try:
+                    moves = len(loads(text).moves)
+                except RecordFormatError as e:
+                    raise RoomError("bad-record", str(e)) from None
+                if moves > most_moves:
+                    return _refusal(413, "too-large", f"a record may have at most {most_moves} moves; this "
+                                    f"one has {moves}")
+            message = record_replay(text)
+        body = dumps(message).encode("utf-8")
+    except RoomError as e:
+        return _refusal(_STATUS.get(e.code, 400), e.code, str(e))
+    if kind == "record" and most_bytes and len(body) > most_bytes:
+        return _refusal(413, "too-large", f"the replay of this record would be {len(body)} bytes; at most "
+                        f"{most_bytes} are sent (a record with fewer moves)")
+    return 200, "", body
+
+
+def _refusal(status: int, code: str, message: str) -> tuple[int, str, bytes]:
+    return status, code, dumps({"error": code, "message": message}).encode("utf-8")
+
+
+class _Replays:
+    """Where replays are built: ``workers`` processes (``spawn``, started on first use), or one
+    thread of this process for ``workers`` 0 (tests); at most ``at_once`` at a time, a request
+    waiting ``wait`` seconds for its turn."""
+
+    def __init__(self, workers: int, at_once: int, wait: float) -> None:
+        if workers < 0:
+            raise ValueError(f"replay_workers must be 0 or more, not {workers}")
+        self.workers = workers
+        self.wait = wait
+        self.slots = asyncio.Semaphore(max(1, at_once))
+        self._executor: Executor | None = None
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.workers == 0:
+                self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitgubbe-replay")
+            else:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_watch_parent, initargs=(os.getpid(),))
+        return self._executor
+
+    async def run(self, *args: Any) -> tuple[int, str, bytes]:
+        """:func:`_replay_answer` ``(*args)`` in the pool, once a slot is free.  Raises
+        :class:`Refused` ``busy`` (503) when none is free within ``wait`` seconds."""
+        try:
+            await asyncio.wait_for(self.slots.acquire(), self.wait)
+        except TimeoutError:
+            raise Refused("busy", "the server is building other replays; try again in a moment", 503,
+                          max(1, math.ceil(self.wait))) from None
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool(), _replay_answer, *args)
+        finally:
+            self.slots.release()
+
+    def close(self) -> None:
+        """Stop the workers (running replays are abandoned)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
 
 
 # -- request and answer bodies (validated by pydantic, published in /openapi.json) ---------------------
@@ -177,8 +351,10 @@ def _request_body(model: type[BaseModel]) -> dict[str, Any]:
 def _refusals(*statuses: int) -> dict[int | str, dict[str, Any]]:
     words = {400: "a bad request", 404: "no such room (or deal)",
              409: "the table is full, or the name is taken",
-             413: f"a body over {MAX_BODY_BYTES} bytes", 429: "this client made too many rooms lately",
-             503: "the server cannot take it now (the database refused it, or the server is full)"}
+             413: f"a body over {MAX_BODY_BYTES} bytes (or a record too long to replay)",
+             415: "a body that is not application/json",
+             429: "this client is over a limit (rooms made, costly requests, rooms or deals not found)",
+             503: "the server cannot take it now (the database refused it, the server is full or busy)"}
     return {s: {"model": Refusal, "description": words[s]} for s in statuses}
 
 
@@ -193,9 +369,17 @@ async def _body(request: Request, model: type[_Body]) -> _Body:
     :func:`body_limit` (a larger declared ``Content-Length`` was refused before, by
     :class:`Application`).  An empty body is ``{}``.
 
-    Raises :class:`ProtocolError`: ``too-large``; what :func:`~skitgubbe.server.protocol.load_json_object`
-    raises (``too-deep``, ``malformed``, ``bad-field``); ``bad-field`` for a field the model does not
-    have, a missing one or one of the wrong type (the message names it and what it must be)."""
+    Raises :class:`Refused` ``bad-content-type`` (415) unless the ``Content-Type`` is
+    ``application/json`` (so that a cross-site HTML form, which cannot send that type without the
+    browser asking the server first, cannot post); :class:`ProtocolError`: ``too-large``; what
+    :func:`~skitgubbe.server.protocol.load_json_object` raises (``too-deep``, ``malformed``,
+    ``bad-field``); ``bad-field`` for a field the model does not have, a missing one or one of the
+    wrong type (the message names it and what it must be); ``ClientDisconnect`` when the client goes
+    away before its body is whole."""
+    given = request.headers.get("content-type")
+    if given is None or given.split(";")[0].strip().lower() != "application/json":
+        raise Refused("bad-content-type", f"the request body must be JSON, sent with Content-Type "
+                      f"application/json, not {given or 'none'!r:.60}", 415)
     raw = bytearray()
     limit = body_limit(request.url.path)
     async for chunk in request.stream():
@@ -225,6 +409,9 @@ def create_app(
     burst: float = 40.0,
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
+    public_urls: Sequence[str] = (),
+    http_limits: HttpLimits | None = None,
+    replay_workers: int = 1,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -238,12 +425,26 @@ def create_app(
             :class:`~skitgubbe.server.hub.Limits`).
         allowed_origins: origins (``"https://cards.example"``, or ``"*"`` for any) whose pages may
             open the websocket besides the server's own origin (:func:`origin_allowed`).
+        public_urls: the addresses people open the site at (``"https://cards.example"``): their
+            origins are the server's own and their host names are accepted in the ``Host`` header
+            besides IP addresses and ``localhost`` (:func:`host_allowed`).
+        http_limits: the limits of the costly HTTP routes (default :class:`HttpLimits`).
+        replay_workers: processes that build replays (0: a thread, for tests).
 
-    The hub (``app.state.hub``) is built when the application starts, which replays every
-    stored room; it raises what :class:`~skitgubbe.server.store.Store` raises for a database
-    that cannot be reached.
+    Raises ``ValueError`` for a public URL that is not an ``http``/``https`` URL with a host
+    (:func:`public_origin`) or a negative ``replay_workers``.  The hub (``app.state.hub``) is built
+    when the application starts, which replays every stored room; it raises what
+    :class:`~skitgubbe.server.store.Store` raises for a database that cannot be reached.
     """
     limits = limits if limits is not None else Limits()
+    http = http_limits if http_limits is not None else HttpLimits()
+    public = [public_origin(url) for url in public_urls]
+    if replay_workers < 0:
+        raise ValueError(f"replay_workers must be 0 or more, not {replay_workers}")
+    replays_per_client = _Buckets(http.replays_per_minute)
+    rules_per_client = _Buckets(http.rules_per_minute)
+    misses = _Buckets(http.misses_per_minute)
+    replays: list[_Replays] = []  # made on the running loop (its semaphore), in the lifespan
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -252,12 +453,36 @@ def create_app(
         hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
         await hub.load()
         app.state.hub = hub
+        replays.append(_Replays(replay_workers, http.replays_at_once, http.replay_wait))
         try:
             yield
         finally:
+            replays.pop().close()
             await hub.close()
             pool.close()
             store.close()
+
+    def key_of(request: Request) -> str:
+        return client_key(request.client.host if request.client else None)
+
+    def limit(buckets: _Buckets, request: Request, what: str) -> None:
+        wait = buckets.wait(key_of(request))
+        if wait is not None:
+            raise Refused("rate-limited", f"one client may ask for {buckets.per_minute} {what} a minute; "
+                          f"try again in {wait} s", 429, wait)
+
+    def before_lookup(request: Request) -> str:
+        """The client's key, once it is known not to be over its limit of misses."""
+        key = key_of(request)
+        wait = misses.wait(key, take=False)
+        if wait is not None:
+            raise Refused("too-many-misses", f"this client asked for {misses.per_minute} rooms or deals that "
+                          f"do not exist within a minute; try again in {wait} s", 429, wait)
+        return key
+
+    def replay_response(answer: tuple[int, str, bytes]) -> Response:
+        status, _code, body = answer
+        return Response(body, status_code=status, media_type="application/json")
 
     app = FastAPI(title="skitgubbe", description="The online table: make and join rooms (the game itself is "
                   "played over the websocket /ws, docs/server.md).", lifespan=lifespan, docs_url=None,
@@ -265,17 +490,45 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.exception_handler(RoomError)
-    async def room_error(_request: Request, e: RoomError) -> JSONResponse:
+    async def room_error(request: Request, e: RoomError) -> JSONResponse:
         headers = {"Retry-After": str(e.retry_after)} if isinstance(e, TooManyRooms) else None
-        return _fail(e.code, str(e), _STATUS.get(e.code, 400), headers)
+        status = _STATUS.get(e.code, 400)
+        if e.code in ("no-room", "no-deal"):
+            misses.wait(key_of(request))
+        if e.code == "server":  # the database refused it
+            log.error("refused %s %s: 503 server: %s", request.method, request.url.path, e, exc_info=e)
+        else:
+            _log_refusal(request, status, e.code, str(e))
+        return _fail(e.code, str(e), status, headers)
 
     @app.exception_handler(houserules.HouseRulesError)
-    async def rules_error(_request: Request, e: houserules.HouseRulesError) -> JSONResponse:
+    async def rules_error(request: Request, e: houserules.HouseRulesError) -> JSONResponse:
+        _log_refusal(request, 400, e.code, str(e))
         return JSONResponse({"error": e.code, "message": str(e), "fields": e.fields}, status_code=400)
 
     @app.exception_handler(ProtocolError)
-    async def protocol_error(_request: Request, e: ProtocolError) -> JSONResponse:
-        return _fail(e.code, str(e), 413 if e.code == "too-large" else 400)
+    async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
+        status = 413 if e.code == "too-large" else 400
+        _log_refusal(request, status, e.code, str(e))
+        return _fail(e.code, str(e), status)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, e: Refused) -> JSONResponse:
+        _log_refusal(request, e.status, e.code, str(e))
+        headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
+        return _fail(e.code, str(e), e.status, headers)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(request: Request, _e: ClientDisconnect) -> Response:
+        log.info("%s %s from %s: the client went away before its body was whole", request.method,
+                 request.url.path, request.client.host if request.client else "?")
+        return Response(status_code=400)  # nobody reads it
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, e: Exception) -> JSONResponse:
+        # the traceback is logged once, by Application (the server's error middleware raises it again)
+        return _fail("server", "the server failed on this request (its log says why); nothing was changed "
+                     "that it did not store", 500)
 
     @app.get("/", response_class=HTMLResponse)
     async def index() -> FileResponse:
@@ -287,32 +540,44 @@ def create_app(
         """The page, opening the replay of finished deal ``deal`` (the page asks ``/api/deals/{deal}``)."""
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
-    @app.get("/api/deals/{deal}", responses=_refusals(404))
+    @app.get("/api/deals/{deal}", responses=_refusals(404, 429, 503))
     async def stored_deal(deal: str, request: Request) -> dict[str, Any]:
         """The replay of finished deal ``deal``, from the database (it outlives its room): the
         ``replay`` message of a finished deal (docs/server.md)."""
+        before_lookup(request)
+        limit(replays_per_client, request, "replays")
         hub: Hub = request.app.state.hub
-        return await asyncio.to_thread(hub.stored_deal, deal)
+        data = await asyncio.to_thread(hub.store.load_deal, deal) if is_deal_id(deal) else None
+        if data is None:
+            raise RoomError("no-deal", f"there is no finished deal {deal!r:.40} on this server")
+        return replay_response(await replays[0].run("deal", "", deal, data, 0, 0))  # type: ignore[return-value]
 
-    @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413))
+    @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429, 503))
     async def record(request: Request) -> dict[str, Any]:
         """The replay of an uploaded game record (docs/record-format.md): the ``replay`` message of a
         finished deal, seats named "Seat 0", "Seat 1", ...; ``bad-record`` names the line at fault."""
         body = await _body(request, Text)
-        return await asyncio.to_thread(record_replay, body.text)
+        limit(replays_per_client, request, "replays")
+        answer = await replays[0].run("record", body.text, None, None, http.record_moves, http.replay_bytes)
+        if answer[0] != 200:
+            _log_refusal(request, answer[0], answer[1], answer[2].decode("utf-8", "replace"))
+        return replay_response(answer)  # type: ignore[return-value]
 
-    @app.post("/api/rules/check", openapi_extra=_request_body(HouseRules), responses=_refusals(400, 413))
+    @app.post("/api/rules/check", openapi_extra=_request_body(HouseRules),
+              responses=_refusals(400, 413, 415, 429))
     async def check_rules(request: Request) -> dict[str, Any]:
         """Build house rules from a preset and changed options, as the engine checks them: what the
         builder shows (``toml`` the house-rules file), or ``bad-rules`` with ``fields``, the options
         the engine's message names."""
         body = await _body(request, HouseRules)
+        limit(rules_per_client, request, "rule checks")
         return houserules.build(body.preset, body.options).to_json()
 
-    @app.post("/api/rules/read", openapi_extra=_request_body(Text), responses=_refusals(400, 413))
+    @app.post("/api/rules/read", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429))
     async def read_rules(request: Request) -> dict[str, Any]:
         """Read a house-rules TOML file for the builder: the same answer as ``/api/rules/check``."""
         body = await _body(request, Text)
+        limit(rules_per_client, request, "rule checks")
         return houserules.read(body.text).to_json()
 
     @app.get("/api/options")
@@ -334,18 +599,18 @@ def create_app(
         }
 
     @app.post("/api/rooms", response_model=SeatToken, openapi_extra=_request_body(NewRoom),
-              responses=_refusals(400, 413, 429, 503))
+              responses=_refusals(400, 413, 415, 429, 503))
     async def make_room(request: Request) -> dict[str, Any]:
         """Make a room; its maker is player 0."""
         body = await _body(request, NewRoom)
         hub: Hub = request.app.state.hub
         return await hub.create_room(
-            body.name, client=client_key(request.client.host if request.client else None),
+            body.name, client=key_of(request),
             preset=body.preset, house_rules=body.house_rules, players=body.players, seats=body.seats,
             turn_seconds=body.turn_seconds, sluff_seconds=body.sluff_seconds)
 
     @app.post("/api/twotables", response_model=TwoTablesMade, openapi_extra=_request_body(NewTwoTables),
-              responses=_refusals(400, 413, 429, 503))
+              responses=_refusals(400, 413, 415, 429, 503))
     async def make_two_tables(request: Request) -> dict[str, Any]:
         """Make two linked tables (the Flurst page, "Two tables"); the maker is player 0 of the
         winners table.  After each round the winners table's loser and the losers table's first
@@ -353,47 +618,100 @@ def create_app(
         body = await _body(request, NewTwoTables)
         hub: Hub = request.app.state.hub
         return await hub.create_two_tables(
-            body.name, client=client_key(request.client.host if request.client else None), people=body.people,
+            body.name, client=key_of(request), people=body.people,
             preset=body.preset, house_rules=body.house_rules, turn_seconds=body.turn_seconds)
 
-    @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404))
+    @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404, 429))
     async def room_info(code: str, request: Request) -> dict[str, Any]:
         """What the lobby shows of room ``code``."""
+        before_lookup(request)
         hub: Hub = request.app.state.hub
         return hub.room_info(code)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatToken, openapi_extra=_request_body(JoinRoom),
-              responses=_refusals(400, 404, 409, 413, 503))
+              responses=_refusals(400, 404, 409, 413, 415, 429, 503))
     async def join(code: str, request: Request) -> dict[str, Any]:
         """Take the next open seat of room ``code``."""
+        before_lookup(request)
         body = await _body(request, JoinRoom)
         hub: Hub = request.app.state.hub
         return await hub.join(code, body.name)
 
-    return Application(app, rate=rate, burst=burst, limits=limits, allowed_origins=allowed_origins)
+    return Application(app, rate=rate, burst=burst, limits=limits, allowed_origins=allowed_origins,
+                       public_origins=[origin for origin, _ in public],
+                       public_hosts=[host for _, host in public])
 
 
-def origin_allowed(origin: str, host: str | None, allowed: Sequence[str] = ()) -> bool:
+def _origin_key(text: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an ``http``/``https`` origin or URL (lower case, the default port
+    written out), or None for anything else (``"null"``, another scheme, no host, a bad port)."""
+    try:
+        url = urlsplit(text.strip().lower())
+        if url.scheme not in ("http", "https") or not url.hostname:
+            return None
+        return url.scheme, url.hostname, url.port or (443 if url.scheme == "https" else 80)
+    except ValueError:  # a port that is not a number, or out of range
+        return None
+
+
+def public_origin(url: str) -> tuple[str, str]:
+    """The origin (``"https://cards.example"``) and host name (``"cards.example"``) of ``url``, an
+    address the site is opened at (``"https://cards.example/"``; a path is ignored).  Raises
+    ``ValueError`` for anything but an ``http``/``https`` URL with a host."""
+    key = _origin_key(url)
+    if key is None:
+        raise ValueError(f"{url[:80]!r} is not an http:// or https:// URL with a host (e.g. https://cards.example)")
+    scheme, host, port = key
+    shown = f"[{host}]" if ":" in host else host
+    default = 443 if scheme == "https" else 80
+    return (f"{scheme}://{shown}" if port == default else f"{scheme}://{shown}:{port}"), host
+
+
+def host_allowed(host: str | None, names: Collection[str] = ()) -> bool:
+    """Whether a request's ``Host`` header (``"127.0.0.1:8000"``, ``"cards.example"``) names this
+    server: an IP address (a browser sends one only when its page's address was that address, so it
+    cannot have been reached by a rebound DNS name), ``localhost``, or one of ``names`` (host names,
+    without case).  A request without ``Host`` is let in (no browser sends one); a malformed
+    header is refused."""
+    if host is None:
+        return True
+    try:
+        name = urlsplit("//" + host.strip().lower()).hostname
+        urlsplit("//" + host.strip()).port  # noqa: B018 (raises ValueError for a bad port)
+    except ValueError:
+        return False
+    if not name:
+        return False
+    if name == "localhost" or name in {n.lower() for n in names}:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def origin_allowed(origin: str, host: str | None, allowed: Sequence[str] = (), public: Sequence[str] = (),
+                   names: Collection[str] = ()) -> bool:
     """Whether a page from ``origin`` (a request's ``Origin`` header, ``"https://cards.example"``)
     may open the websocket of a server it reached as ``host`` (the ``Host`` header): when
-    ``origin`` is one of ``allowed`` (``scheme://host[:port]``, compared without case; ``"*"``
-    allows any), or is the same origin: its host and port are the ``Host`` header's, a missing
-    port being 80 for ``http`` and 443 for ``https``.  ``"null"`` and anything that is not an
+    ``origin`` is one of ``allowed`` or ``public`` (the server's own public origins; ``"*"`` in
+    ``allowed`` allows any), compared as scheme, host and port (80 for ``http``, 443 for ``https``
+    when none is written); or when it is the same origin as ``host`` and ``host`` passes
+    :func:`host_allowed` with ``names`` (an IP address, ``localhost``, a public host name: never
+    a name that only a rebound DNS record points here).  ``"null"`` and anything that is not an
     ``http``/``https`` origin are refused."""
-    wanted = origin.strip().lower().rstrip("/")
-    if "*" in allowed or wanted in {a.strip().lower().rstrip("/") for a in allowed}:
+    wanted = _origin_key(origin)
+    if "*" in allowed:
         return True
-    if host is None:
+    if wanted is None:
         return False
-    try:
-        page = urlsplit(wanted)
-        if page.scheme not in ("http", "https") or not page.hostname:
-            return False
-        default = 443 if page.scheme == "https" else 80
-        served = urlsplit("//" + host.strip().lower())
-        return (page.hostname, page.port or default) == (served.hostname, served.port or default)
-    except ValueError:  # a port that is not a number
+    if wanted in {_origin_key(a) for a in (*allowed, *public)}:
+        return True
+    if host is None or not host_allowed(host, names):
         return False
+    served = _origin_key(f"{wanted[0]}://{host.strip()}")
+    return served == wanted
 
 
 class Application:
@@ -403,21 +721,32 @@ class Application:
     with 413 before anything is read.  ``state`` is the FastAPI app's state (``state.hub`` once
     started).
 
-    A websocket is refused before its handshake completes (status 403, ``bad-origin``) when its
-    ``Origin`` header names another origin than the server's or one of ``allowed_origins``
-    (programs that send no ``Origin`` are let in; browsers always send it), and (429,
-    ``too-many-connections``) beyond ``limits.connections_per_client`` connections of one client
-    (:func:`~skitgubbe.server.hub.client_key`).
+    Every HTTP request and websocket whose ``Host`` header does not name this server
+    (:func:`host_allowed` with ``public_hosts``: a DNS-rebinding page's) is refused with 400
+    ``bad-host``.  A websocket is refused before its handshake completes (status 403,
+    ``bad-origin``) when its ``Origin`` header names another origin than the server's own (its
+    ``Host``, ``public_origins``) or one of ``allowed_origins`` (programs that send no ``Origin`` are
+    let in; browsers always send it), and (429, ``too-many-connections``) beyond
+    ``limits.connections_per_client`` connections of one client
+    (:func:`~skitgubbe.server.hub.client_key`).  An exception no handler answered is logged with
+    its traceback at ERROR (the client was answered 500 ``server``).
     """
 
     def __init__(self, api: FastAPI, *, rate: float, burst: float, limits: Limits | None = None,
-                 allowed_origins: Sequence[str] = ()) -> None:
+                 allowed_origins: Sequence[str] = (), public_origins: Sequence[str] = (),
+                 public_hosts: Sequence[str] = ()) -> None:
         self.api = api
         self.rate = rate
         self.burst = burst
         self.limits = limits if limits is not None else Limits()
         self.allowed_origins = tuple(allowed_origins)
+        self.public_origins = tuple(public_origins)
+        self.public_hosts = frozenset(h.lower() for h in public_hosts)
         self.connections: Counter[str] = Counter()  # open websockets per client key
+
+    def _bad_host(self, host: str | None) -> str:
+        return (f"this server does not answer to the host name {(host or '')[:60]!r}: open it by its IP "
+                "address, as localhost, or by a name its operator gave with --public-url")
 
     @property
     def state(self) -> Any:
@@ -427,11 +756,23 @@ class Application:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == "/ws":
             await self._websocket(scope, receive, send)
+        elif scope["type"] == "http" and not host_allowed(host := Headers(scope=scope).get("host"),
+                                                          self.public_hosts):
+            message = self._bad_host(host)
+            log.warning("refused %s %s: 400 bad-host: %s", scope.get("method"), scope["path"], message)
+            await _fail("bad-host", message, 400)(scope, receive, send)
         elif scope["type"] == "http" and _declared_length(scope) > body_limit(scope["path"]):
             limit = body_limit(scope["path"])
+            log.warning("refused %s %s: 413 too-large: declared %d bytes", scope.get("method"), scope["path"],
+                        _declared_length(scope))
             refusal = _fail("too-large", f"the request body is limited to {limit} bytes", 413,
                             {"Connection": "close"})
             await refusal(scope, receive, send)
+        elif scope["type"] == "http":
+            try:
+                await self.api(scope, receive, send)
+            except Exception:  # answered 500 by the error middleware; logged here once
+                log.exception("%s %s failed", scope.get("method"), scope["path"])
         else:
             await self.api(scope, receive, send)
 
@@ -451,8 +792,15 @@ class Application:
         if (await receive())["type"] != "websocket.connect":
             return
         headers = Headers(scope=scope)
+        host = headers.get("host")
+        if not host_allowed(host, self.public_hosts):
+            log.warning("refused a websocket: 400 bad-host %.60r", host)
+            await self._deny(scope, send, 400, "bad-host", self._bad_host(host))
+            return
         origin = headers.get("origin")
-        if origin is not None and not origin_allowed(origin, headers.get("host"), self.allowed_origins):
+        if origin is not None and not origin_allowed(origin, host, self.allowed_origins, self.public_origins,
+                                                     self.public_hosts):
+            log.warning("refused a websocket from origin %.60r: 403 bad-origin", origin)
             await self._deny(scope, send, 403, "bad-origin",
                              f"pages from {origin[:60]!r} may not join this server's tables; open the "
                              "server's own page (or ask its operator to allow your origin)")
@@ -461,6 +809,7 @@ class Application:
         key = client_key(client[0] if client else None)
         limit = self.limits.connections_per_client
         if limit and self.connections[key] >= limit:
+            log.warning("refused a websocket of %s: 429 too-many-connections (%d open)", key, limit)
             await self._deny(scope, send, 429, "too-many-connections",
                              f"one client may hold {limit} connections at once: close one first")
             return
@@ -536,16 +885,37 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def trusted_proxies(addresses: Sequence[str]) -> list[str]:
+    """``addresses`` (``"10.0.0.5"``, ``"10.0.0.0/24"``, ``"::1"``) as uvicorn's
+    ``forwarded_allow_ips`` takes them.  Raises ``ValueError`` for one that is not an IP address or
+    network."""
+    out = []
+    for text in addresses:
+        try:
+            out.append(str(ipaddress.ip_network(text.strip(), strict=False)))
+        except ValueError:
+            raise ValueError(f"{text[:60]!r} is not an IP address or network (e.g. 10.0.0.5 or "
+                             "10.0.0.0/24)") from None
+    return out
+
+
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,
           bot_workers: int = 2, bot_delay: float = 0.6, limits: Limits | None = None,
-          allowed_origins: Sequence[str] = ()) -> int:
-    """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  Other
-    arguments: see :func:`create_app`."""
+          allowed_origins: Sequence[str] = (), public_urls: Sequence[str] = (),
+          trust_proxy: Sequence[str] = ()) -> int:
+    """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.
+
+    ``trust_proxy``: the reverse proxies (IP addresses or networks, :func:`trusted_proxies`) whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are believed; none by default, whatever
+    uvicorn's own default or the ``FORWARDED_ALLOW_IPS`` environment variable say, so that a client
+    cannot pass its limits by writing another address into the header.  Other arguments: see
+    :func:`create_app`.  Raises ``ValueError`` for a bad ``trust_proxy`` or ``public_urls`` entry."""
     import uvicorn
 
+    proxies = trusted_proxies(trust_proxy)
     app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
-                     allowed_origins=allowed_origins)
+                     allowed_origins=allowed_origins, public_urls=public_urls)
     tune_gc()
     uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
-                log_level="warning")
+                log_level="warning", proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
     return 0

@@ -253,3 +253,52 @@ def test_a_finished_deals_replay_is_built_off_the_event_loop_once(tmp_path: Path
 async def until_over(room: Any) -> None:
     while room.state is None or not room.state.is_over:
         await asyncio.sleep(0.01)
+
+
+def test_hellos_naming_no_room_count_against_the_clients_misses_across_connections(tmp_path: Path) -> None:
+    from skitgubbe.server.hub import ClientBuckets
+
+    async def body(hub: Hub, clock: Clock) -> None:
+        hub.misses = ClientBuckets(3)  # create_app shares the HTTP routes' (HttpLimits.misses_per_minute)
+        a = await hub.create_room("Ann", preset="pagat", house_rules=None, players=3, seats=["easy", "easy"])
+        for code in ("AAAAAA", "BBBBBB", "CCCCCC"):  # a new connection for each guess
+            c = Client(rate=1000, burst=1000, key="198.51.100.7")
+            await hub.receive(c, json.dumps({"type": "hello", "room": code, "spectate": True}))
+            assert [m["code"] for m in errors(c)] == ["no-room"]
+        late = Client(rate=1000, burst=1000, key="198.51.100.7")
+        await hub.receive(late, json.dumps({"type": "hello", "room": a["room"], "spectate": True}))
+        refusal = errors(late)
+        assert [m["code"] for m in refusal] == ["too-many-misses"] and refusal[0]["retry_after"] >= 1
+        assert late.room is None  # even a real code tells this client nothing now
+        other = Client(rate=1000, burst=1000, key="203.0.113.9")
+        await hub.receive(other, json.dumps({"type": "hello", "room": a["room"], "spectate": True}))
+        assert out(other)[0]["type"] == "sync"
+    run(tmp_path, body)
+
+
+def test_the_log_set_up_writes_one_line_a_failure_at_the_level_asked() -> None:
+    import io
+
+    from skitgubbe.server import logs
+
+    root = logging.getLogger()
+    kept = root.handlers[:]
+    level = logging.getLogger("skitgubbe").level
+    stream = io.StringIO()
+    root.handlers = [logging.StreamHandler(stream)]  # what basicConfig would add, on a buffer
+    root.handlers[0].setFormatter(logging.Formatter(logs.FORMAT))
+    try:
+        logs.configure("warning")
+        hub_log = logging.getLogger("skitgubbe.server.hub")
+        hub_log.info("a refused move")
+        hub_log.warning("a limit")
+        logs.configure("info")
+        hub_log.info("a refused move, now shown")
+        lines = stream.getvalue().splitlines()
+        assert len(lines) == 2 and "WARNING skitgubbe.server.hub: a limit" in lines[0]
+        assert lines[1].endswith("INFO skitgubbe.server.hub: a refused move, now shown")
+        with pytest.raises(ValueError, match="give one of debug, info, warning, error"):
+            logs.configure("loud")
+    finally:
+        root.handlers = kept
+        logging.getLogger("skitgubbe").setLevel(level)

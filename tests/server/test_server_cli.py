@@ -47,7 +47,7 @@ def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert cli.main(["serve", "--port", "8123", "--bot-delay", "0"]) == 0
     assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
                     "bot_workers": 2, "bot_delay": 0.0, "limits": Limits(), "allowed_origins": [],
-                    "public_urls": [], "trust_proxy": []}
+                    "public_urls": [], "trust_proxy": [], "log_level": "info"}
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 

@@ -202,6 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="believe X-Forwarded-For (the client's address) from this reverse proxy, an IP "
                    "address or network (10.0.0.5, 10.0.0.0/24); repeat for several; default: no proxy is "
                    "trusted (FORWARDED_ALLOW_IPS is ignored)")
+    q.add_argument("--log-level", choices=("debug", "info", "warning", "error"), default="info",
+                   help="what the log (standard error) says: one line per refused or failed request and "
+                   "per storage failure at info, only failures at error; default info")
     q.add_argument("--rooms-per-client", type=int, default=None, metavar="N",
                    help="rooms one client address may make in any 10 minutes; default 20, 0: no limit")
     q.add_argument("--connections-per-client", type=int, default=None, metavar="N",
@@ -792,7 +795,7 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                   "Ctrl-C stops it", markup=False)
     return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
                  limits=limits, allowed_origins=args.allow_origin, public_urls=args.public_url,
-                 trust_proxy=args.trust_proxy)
+                 trust_proxy=args.trust_proxy, log_level=args.log_level)
 
 
 # -- study and the backends (issue 19) -------------------------------------------------------

@@ -34,8 +34,7 @@ import logging
 import math
 import multiprocessing
 import os
-import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import AsyncIterator, Collection, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,9 +53,9 @@ from starlette.types import Receive, Scope, Send
 
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
-from . import houserules
-from .botpool import BotPool, _watch_parent
-from .hub import Client, Hub, Limits, RateLimit, TooManyRooms, client_key
+from . import houserules, logs
+from .botpool import BotPool, watch_parent
+from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .replays import MAX_RECORD_BYTES, is_deal_id, record_replay, stored_replay
@@ -130,42 +129,6 @@ class Refused(Exception):
         self.retry_after = retry_after
 
 
-class _Buckets:
-    """Token buckets (:class:`~skitgubbe.server.hub.RateLimit`) per client key: ``per_minute`` a
-    minute, bursts of as many; at most ``most`` keys are kept (the least recently used are dropped:
-    a dropped key starts again with a full bucket).  ``per_minute`` 0: no limit."""
-
-    def __init__(self, per_minute: int, most: int = 10_000) -> None:
-        self.per_minute = per_minute
-        self.most = most
-        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
-
-    def _bucket(self, key: str) -> RateLimit:
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            n = float(self.per_minute)
-            bucket = self.buckets[key] = RateLimit(rate=n / 60.0, burst=n, tokens=n)
-            while len(self.buckets) > self.most:
-                self.buckets.popitem(last=False)
-        self.buckets.move_to_end(key)
-        return bucket
-
-    def wait(self, key: str, *, take: bool = True) -> int | None:
-        """None if ``key`` may go on (taking a token when ``take``), else the whole seconds until it
-        may (and nothing is taken)."""
-        if not self.per_minute:
-            return None
-        bucket = self._bucket(key)
-        if take:
-            if bucket.allow():
-                return None
-        else:
-            now = time.monotonic()
-            if min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate) >= 1:
-                return None
-        return max(1, math.ceil((1 - bucket.tokens) / bucket.rate))
-
-
 def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] | None,
                    most_moves: int, most_bytes: int) -> tuple[int, str, bytes]:
     """Build a replay in a worker: ``kind`` ``"record"`` (an uploaded record ``text``, at most
@@ -220,7 +183,7 @@ class _Replays:
             else:
                 self._executor = ProcessPoolExecutor(
                     max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_watch_parent, initargs=(os.getpid(),))
+                    initializer=watch_parent, initargs=(os.getpid(),))
         return self._executor
 
     async def run(self, *args: Any) -> tuple[int, str, bytes]:
@@ -441,9 +404,9 @@ def create_app(
     public = [public_origin(url) for url in public_urls]
     if replay_workers < 0:
         raise ValueError(f"replay_workers must be 0 or more, not {replay_workers}")
-    replays_per_client = _Buckets(http.replays_per_minute)
-    rules_per_client = _Buckets(http.rules_per_minute)
-    misses = _Buckets(http.misses_per_minute)
+    replays_per_client = ClientBuckets(http.replays_per_minute)
+    rules_per_client = ClientBuckets(http.rules_per_minute)
+    misses = ClientBuckets(http.misses_per_minute)
     replays: list[_Replays] = []  # made on the running loop (its semaphore), in the lifespan
 
     @contextlib.asynccontextmanager
@@ -451,6 +414,7 @@ def create_app(
         store = await asyncio.to_thread(Store, db_url)
         pool = BotPool(bot_workers)
         hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
+        hub.misses = misses  # a websocket's hello naming no room counts as a miss too
         await hub.load()
         app.state.hub = hub
         replays.append(_Replays(replay_workers, http.replays_at_once, http.replay_wait))
@@ -465,7 +429,7 @@ def create_app(
     def key_of(request: Request) -> str:
         return client_key(request.client.host if request.client else None)
 
-    def limit(buckets: _Buckets, request: Request, what: str) -> None:
+    def limit(buckets: ClientBuckets, request: Request, what: str) -> None:
         wait = buckets.wait(key_of(request))
         if wait is not None:
             raise Refused("rate-limited", f"one client may ask for {buckets.per_minute} {what} a minute; "
@@ -902,8 +866,9 @@ def trusted_proxies(addresses: Sequence[str]) -> list[str]:
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,
           bot_workers: int = 2, bot_delay: float = 0.6, limits: Limits | None = None,
           allowed_origins: Sequence[str] = (), public_urls: Sequence[str] = (),
-          trust_proxy: Sequence[str] = ()) -> int:
-    """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.
+          trust_proxy: Sequence[str] = (), log_level: str = "info") -> int:
+    """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  The log goes to
+    standard error from ``log_level`` up (:func:`skitgubbe.server.logs.configure`).
 
     ``trust_proxy``: the reverse proxies (IP addresses or networks, :func:`trusted_proxies`) whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are believed; none by default, whatever
@@ -913,6 +878,7 @@ def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 
     import uvicorn
 
     proxies = trusted_proxies(trust_proxy)
+    logs.configure(log_level)
     app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
                      allowed_origins=allowed_origins, public_urls=public_urls)
     tune_gc()

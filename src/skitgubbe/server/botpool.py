@@ -34,7 +34,7 @@ def choose_move(name: str, seed: int, view: View, legal: Sequence[Action]) -> Ac
     return action
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """In a worker: exit as soon as the server process that started it is gone (killed, say),
     so that no orphaned worker lingers."""
 
@@ -63,7 +63,7 @@ class BotPool:
             else:
                 ctx = multiprocessing.get_context("spawn")
                 self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
-                                                     initializer=_watch_parent, initargs=(os.getpid(),))
+                                                     initializer=watch_parent, initargs=(os.getpid(),))
         return self._executor
 
     async def choose(self, name: str, seed: int, view: View, legal: Sequence[Action]) -> Action:

@@ -53,8 +53,8 @@ from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
 from .store import LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
-__all__ = ["Hub", "Client", "RateLimit", "Limits", "TooManyRooms", "TooManyRequests", "client_key",
-           "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS"]
+__all__ = ["Hub", "Client", "RateLimit", "Limits", "ClientBuckets", "TooManyRooms", "TooManyRequests",
+           "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS"]
 
 log = logging.getLogger(__name__)
 
@@ -151,12 +151,49 @@ def client_key(host: str | None) -> str:
     return str(addr)
 
 
+class ClientBuckets:
+    """Token buckets (:class:`~skitgubbe.server.hub.RateLimit`) per client key: ``per_minute`` a
+    minute, bursts of as many; at most ``most`` keys are kept (the least recently used are dropped:
+    a dropped key starts again with a full bucket).  ``per_minute`` 0: no limit."""
+
+    def __init__(self, per_minute: int, most: int = 10_000) -> None:
+        self.per_minute = per_minute
+        self.most = most
+        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def _bucket(self, key: str) -> RateLimit:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            n = float(self.per_minute)
+            bucket = self.buckets[key] = RateLimit(rate=n / 60.0, burst=n, tokens=n)
+            while len(self.buckets) > self.most:
+                self.buckets.popitem(last=False)
+        self.buckets.move_to_end(key)
+        return bucket
+
+    def wait(self, key: str, *, take: bool = True) -> int | None:
+        """None if ``key`` may go on (taking a token when ``take``), else the whole seconds until it
+        may (and nothing is taken)."""
+        if not self.per_minute:
+            return None
+        bucket = self._bucket(key)
+        if take:
+            if bucket.allow():
+                return None
+        else:
+            now = time.monotonic()
+            if min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate) >= 1:
+                return None
+        return max(1, math.ceil((1 - bucket.tokens) / bucket.rate))
+
+
 class TooManyRequests(RoomError):
     """``rate-limited``: a request beyond a rate (chat lines, the bytes of replays: :class:`Limits`);
-    ``retry_after`` is how many seconds until it may be made."""
+    ``too-many-misses``: a ``hello`` from a client over its count of rooms asked for that do not exist
+    (:attr:`Hub.misses`); ``retry_after`` is how many seconds until it may be made."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("rate-limited", message)
+    def __init__(self, message: str, retry_after: int, *, code: str = "rate-limited") -> None:
+        super().__init__(code, message)
         self.retry_after = retry_after
 
 
@@ -311,6 +348,7 @@ class Hub:
         self._closing = False
         self.errors: list[str] = []  # the latest ERRORS_KEPT failures (each also logged), for tests
         self._replay_budget: dict[str, RateLimit] = {}  # per client key (Limits.replay_bytes)
+        self.misses = ClientBuckets(0)  # hellos naming no room, per client key (the server's: create_app)
         self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
@@ -758,7 +796,16 @@ class Hub:
     async def _hello(self, client: Client, msg: ClientMessage) -> None:
         if client.room is not None:
             raise RoomError("bad-request", "this connection has already said hello")
-        room = self._room(msg.fields["room"])
+        wait = self.misses.wait(client.key, take=False)
+        if wait is not None:
+            raise TooManyRequests(f"this client asked for {self.misses.per_minute} rooms or deals that do "
+                                  f"not exist within a minute; try again in {wait} s", wait,
+                                  code="too-many-misses")
+        try:
+            room = self._room(msg.fields["room"])
+        except RoomError:
+            self.misses.wait(client.key)
+            raise
         live = self.live[room.code]
         spectate = msg.get("spectate", False)
         slot = msg.get("player")

@@ -28,16 +28,11 @@ FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 def configure(level: str = "info") -> None:
-    """Send the server's log lines at ``level`` and above (one of :data:`LEVELS`) to standard error,
-    one a line in :data:`FORMAT`.  Calling
-    it again changes the level.  Raises ``ValueError`` for a level that is not one of :data:`LEVELS`."""
+    """Log the server's lines at ``level`` and above (one of :data:`LEVELS`) to standard error, one a
+    line in :data:`FORMAT`: a handler on the root logger unless the program already has one
+    (:func:`logging.basicConfig`), and the level on the ``skitgubbe`` logger.  Calling it again
+    changes the level.  Raises ``ValueError`` for a level that is not one of :data:`LEVELS`."""
     if level not in LEVELS:
         raise ValueError(f"log level {level!r}: give one of {', '.join(LEVELS)}")
-    logger = logging.getLogger("skitgubbe")
-    logger.setLevel(level.upper())
-    if not any(getattr(h, "skitgubbe_server", False) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter(FORMAT))
-        handler.skitgubbe_server = True  # type: ignore[attr-defined]
-        logger.addHandler(handler)
-    logger.propagate = False
+    logging.basicConfig(format=FORMAT, stream=sys.stderr)
+    logging.getLogger("skitgubbe").setLevel(level.upper())

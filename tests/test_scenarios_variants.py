@@ -38,7 +38,7 @@ from helpers import (
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_card, parse_cards
 from skitgubbe.engine.base import Phase
-from skitgubbe.engine.cards import FULL_DECK, SUITS, cards_in, mask_of
+from skitgubbe.engine.cards import FULL_DECK, SUIT_MASKS, SUITS, cards_in, mask_of
 from skitgubbe.engine.view import view_of
 from test_properties import check_outcome
 
@@ -242,6 +242,25 @@ def test_mas_no_store_while_the_stock_cannot_give_a_new_hand() -> None:
             legal = [a for a in state.legal_actions() if a.kind is not Kind.STORE]
             state.apply(legal[0])
     pytest.fail("no seeded deal reached three trumps with fewer than three stock cards")  # pragma: no cover
+
+
+def test_mas_store_with_exactly_three_stock_cards_but_not_two() -> None:
+    # ruling MA3 (and docs/presets/mas.md): at least three stock cards, the turned-up trump counted, so
+    # a stock of exactly three allows the store and one of two does not.  Seeded two-seat deals played
+    # at random (never storing) are searched for both moments.
+    seen: dict[int, bool] = {}
+    for seed in range(400):
+        state = State.new(MAS, 2, seed=seed)
+        rng = random.Random(seed)
+        while state.phase == Phase.ONE and len(seen) < 2:
+            hand = state.hands[state.to_act]
+            trumps_only = not hand & ~SUIT_MASKS[state.trump_suit]
+            if hand.bit_count() == 3 and trumps_only and len(state.stock) in (2, 3):
+                seen.setdefault(len(state.stock), STORE in state.legal_actions())
+            state.apply(rng.choice([a for a in state.legal_actions() if a.kind is not Kind.STORE]))
+        if len(seen) == 2:
+            break
+    assert seen == {3: True, 2: False}
 
 
 def test_mas_exchange_the_two_of_trumps_which_is_then_drawn_last_face_up() -> None:

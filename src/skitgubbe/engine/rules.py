@@ -564,6 +564,39 @@ class Rules:
         if self.stock_end is StockEnd.SKIP_EMPTY and self.first_phase is not FirstPhase.ALL_PLAY:
             raise RulesError("stock_end=skip-empty needs first_phase=all-play (Koira)")
 
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` (a ``ValueError``) unless a deal under these rules can be
+        dealt to ``players`` seats (an ``int``); the message says which seat counts can.
+
+        The one place that says so: :meth:`State.new <skitgubbe.engine.state.State.new>` (and so
+        :meth:`State.from_phase_two <skitgubbe.engine.state.State.from_phase_two>` and
+        :meth:`State.from_position <skitgubbe.engine.state.State.from_position>`) call it before
+        dealing, and a front end may call it first (a room's seat count, say).  A ``Rules`` object
+        already holds together on its own (``__post_init__``); what depends on the seat count is:
+
+        * ``min_players..max_players`` (the seat range of the text, e.g. pagat.com's two to four);
+        * ``confusion``: exactly six seats, two hands for each of three players (Flurst, "3-player
+          confusion"; ruling CF1), although the range may hold other counts;
+        * the pack(s) must hold every hand (``hand_size`` each), the avstickshög (``reserve``) and
+          a bottom card for the trump card (rulings E1, O5).  Within ``Rules``' own bounds (at most
+          six cards for eight seats) this always holds; it is checked so that it stays true.
+        """
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise RulesError(f"players={short_repr(players)}: give a whole number of seats")
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}"
+            )
+        if self.confusion and players != 6:
+            raise RulesError(f"3-player confusion is played with 6 seats (two hands for each of three "
+                             f"players), not {players}")
+        needed = players * self.hand_size + self.reserve + 1
+        if needed > 52 * self.decks:
+            packs = "two packs hold" if self.decks == 2 else "one pack holds"
+            raise RulesError(f"{self.name} with {players} players: {players} hands of {self.hand_size}, "
+                             f"{self.reserve} cards aside and the bottom card need {needed} cards; "
+                             f"{packs} {52 * self.decks}")
+
     def replace(self, **changes: object) -> Rules:
         """A copy with ``changes`` applied (validated again); ``name`` becomes ``"custom"``
         unless given.  Raises :class:`RulesError` or ``TypeError`` for an unknown option."""

@@ -361,17 +361,14 @@ class State:
             action_limit: abandon the deal after this many actions (default:
                 :func:`default_action_limit`).
 
-        Raises ``ValueError`` for a seat count outside the rules, a seat out of
-        range, a deck that is not the 52 cards once each, or neither/both of
-        deck and seed.
+        Raises :class:`~skitgubbe.engine.rules.RulesError` (a ``ValueError``) for a seat count
+        the rules cannot be dealt to (:meth:`Rules.check_players
+        <skitgubbe.engine.rules.Rules.check_players>`, called first: outside
+        ``min_players..max_players``, 3-player confusion without 6 seats); ``ValueError`` for a
+        seat out of range, a deck that is not the 52 cards once each, or neither/both of deck and
+        seed.
         """
-        if not rules.min_players <= players <= rules.max_players:
-            raise ValueError(
-                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}"
-            )
-        if rules.confusion and players != 6:
-            raise ValueError(f"3-player confusion is played with 6 seats (two hands for each of three "
-                             f"players), not {players}")
+        rules.check_players(players)
         for what, s in (("dealer", dealer), ("leader", leader)):
             if s is not None and not 0 <= s < players:
                 raise ValueError(f"{what} seat {s} does not exist: seats are 0..{players - 1}")
@@ -435,14 +432,13 @@ class State:
         seat; cards not in any hand are out of play), ``trump_suit`` (0..3) and the
         seat to ``leader`` (moved clockwise to the next seat holding cards).
 
-        Raises ``ValueError`` if a card is in two hands, a seat count is outside the
-        rules, or the trump suit or leader is out of range (see :meth:`from_position`).
+        Raises ``ValueError`` if a card is in two hands, or the trump suit or leader is out of
+        range (see :meth:`from_position`), and :class:`~skitgubbe.engine.rules.RulesError` (a
+        ``ValueError``) for a seat count the rules cannot be dealt to
+        (:meth:`Rules.check_players <skitgubbe.engine.rules.Rules.check_players>`).
         """
         n = len(hands)
-        if not rules.min_players <= n <= rules.max_players:
-            raise ValueError(
-                f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {n}"
-            )
+        rules.check_players(n)
         if not 0 <= leader < n:
             raise ValueError(f"leader seat {leader} does not exist: seats are 0..{n - 1}")
         seen = 0

@@ -115,3 +115,36 @@ def test_the_builder_over_http(server: LiveServer) -> None:
     room = server.hub.rooms[made["room"]]
     assert room.spec.rules == PRESETS["goat"].replace(name="our-goat", dreck_below=5)
     assert httpx.get(f"{server.http}/api/rooms/{made['room']}").json()["rules"] == "our-goat"
+
+
+def test_every_table_the_server_accepts_can_deal_and_confusion_needs_six_seats() -> None:
+    """Issue 28, item 3: house rules with confusion were accepted at 3, 5, 7 or 8 seats, and the table
+    wedged when it filled.  Now every preset, with and without confusion, at every seat count from 2
+    to 8 either is refused when the room is asked for (``bad-table``, saying why) or deals."""
+    import random
+
+    from skitgubbe.engine.variants import PRESETS
+    from skitgubbe.server.rooms import Room, RoomError, make_spec
+
+    refused = dealt = 0
+    for name in PRESETS:
+        for confusion in (False, True):
+            toml = f'preset = "{name}"\nname = "ours"\n[options]\nconfusion = {str(confusion).lower()}\n'
+            for players in range(2, 9):
+                try:
+                    spec = make_spec(preset=None, house_rules=toml, players=players,
+                                     seats=["easy"] * (players - 1))
+                except RoomError as e:
+                    assert e.code in ("bad-table", "bad-rules"), e
+                    if confusion and e.code == "bad-table" and PRESETS[name].min_players <= players \
+                            <= PRESETS[name].max_players:
+                        assert "6 seats" in str(e)
+                    refused += 1
+                    continue
+                room = Room("TEST01", spec)
+                room.apply_entry("join", {"slot": 0, "name": "Ann", "token_hash": "0" * 64})
+                room.apply_entry("start", room.prepare_start(random.Random(players)))
+                assert room.status == "playing" and room.state is not None
+                assert not confusion or players == 6
+                dealt += 1
+    assert refused and dealt

@@ -141,8 +141,10 @@ def make_spec(
         turn_seconds: 0 (off) or 5..600 seconds.  sluff_seconds: 1..60 seconds.
         fill_bot: the bot for open, left or timed-out seats (default the first available).
 
-    Raises :class:`RoomError` (``bad-rules`` or ``bad-table``) naming what was wrong: ``bad-rules``
-    also for rules whose name is longer than :data:`~skitgubbe.server.protocol.MAX_RULES_NAME_CHARS`
+    Raises :class:`RoomError` (``bad-rules`` or ``bad-table``) naming what was wrong: ``bad-table``
+    for a seat count the rules cannot be dealt to (:meth:`~skitgubbe.engine.rules.Rules.check_players`:
+    outside their range, or 3-player confusion at other than six seats), so that a room that is made
+    can always deal; ``bad-rules`` also for rules whose name is longer than :data:`~skitgubbe.server.protocol.MAX_RULES_NAME_CHARS`
     characters or not printable.
     """
     if (preset is None) == (house_rules is None):
@@ -155,9 +157,10 @@ def make_spec(
     if len(rules.name) > limit or not rules.name.isprintable():  # shown to every seat, stored with the room
         raise RoomError("bad-rules", f"the rules' name is shown to every seat: at most {limit} printable "
                         f"characters, not {len(rules.name)}")
-    if not rules.min_players <= players <= rules.max_players:
-        raise RoomError("bad-table", f"{rules.name} is for {rules.min_players} to {rules.max_players} "
-                        f"players, not {players}")
+    try:
+        rules.check_players(players)  # the seat range, and what else the deal needs (confusion: six)
+    except RulesError as e:
+        raise RoomError("bad-table", str(e)) from None
     bots = available_bots()
     if len(seats) != players - 1:
         raise RoomError("bad-table", f"give one choice for each of the other {players - 1} seats, "

@@ -55,9 +55,12 @@ def check_rules(rules: Rules, people: int) -> tuple[int, int]:
     if rules.confusion:
         raise ValueError("3-player confusion seats three people at six hands: it cannot make two tables")
     low, high = min(sizes), max(sizes)
-    if not rules.min_players <= low <= high <= rules.max_players:
-        raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; two "
-                         f"tables of {people} people need tables of {low} and {high}")
+    for size in sizes:
+        try:
+            rules.check_players(size)
+        except ValueError:
+            raise ValueError(f"{rules.name} is for {rules.min_players} to {rules.max_players} players; two "
+                             f"tables of {people} people need tables of {low} and {high}") from None
     return sizes
 
 

@@ -144,8 +144,8 @@ def make_spec(
     Raises :class:`RoomError` (``bad-rules`` or ``bad-table``) naming what was wrong: ``bad-table``
     for a seat count the rules cannot be dealt to (:meth:`~skitgubbe.engine.rules.Rules.check_players`:
     outside their range, or 3-player confusion at other than six seats), so that a room that is made
-    can always deal; ``bad-rules`` also for rules whose name is longer than :data:`~skitgubbe.server.protocol.MAX_RULES_NAME_CHARS`
-    characters or not printable.
+    can always deal; ``bad-rules`` also for rules whose name is longer than
+    :data:`~skitgubbe.server.protocol.MAX_RULES_NAME_CHARS` characters or not printable.
     """
     if (preset is None) == (house_rules is None):
         raise RoomError("bad-rules", "give either a preset name or house rules (TOML), not both or neither")

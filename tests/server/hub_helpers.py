@@ -32,10 +32,11 @@ class Clock:
 def run(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], db: str | None = None,
         **kw: Any) -> None:
     """Run ``body(hub, clock)`` on a hub over an SQLite file in ``tmp_path`` (or ``db``), with bots in
-    a thread, no bot delay, a 30-second away timer and a seeded generator; close everything after."""
+    a thread, no bot delay (unless ``bot_delay`` is given), a 30-second away timer and a seeded generator; close everything after."""
     async def main() -> None:
         clock = Clock()
-        hub = Hub(Store(db or f"sqlite:///{tmp_path}/hub.db"), BotPool(0), bot_delay=0.0, away_after=30.0,
+        kw.setdefault("bot_delay", 0.0)
+        hub = Hub(Store(db or f"sqlite:///{tmp_path}/hub.db"), BotPool(0), away_after=30.0,
                   rng=random.Random(5), clock=clock, **kw)
         await hub.load()
         try:

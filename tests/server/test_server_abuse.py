@@ -302,3 +302,40 @@ def test_the_log_set_up_writes_one_line_a_failure_at_the_level_asked() -> None:
     finally:
         root.handlers = kept
         logging.getLogger("skitgubbe").setLevel(level)
+
+
+def test_the_bots_in_a_settled_trick_s_window_all_answer_after_one_bot_delay(tmp_path: Path) -> None:
+    """Every seat with cards is in a settled trick's window now: the bots there answer in one step of
+    the driver, one ``bot_delay`` after the window opened, not one delay each (counted in steps,
+    not timed)."""
+    async def body(hub: Hub, clock: Clock) -> None:
+        a = await hub.create_room("Ann", preset="goat", house_rules=None, players=4,
+                                  seats=["random", "random", "random"])
+        ann = await hello(hub, a["room"], 0, a["token"])
+        room = hub.rooms[a["room"]]
+        state = room.state
+        steps: list[tuple[int, int]] = []  # (trick, bots pending) of each bot step in a settled window
+        real = hub._drive_step
+
+        async def step(room_: Any, live: Any, what: str, seat: int) -> None:
+            if what == "bot" and room_.is_settled_window():
+                steps.append((state.tricks, sum(1 for s in room_.pending_seats() if s != room_.seat_of(0))))
+            await real(room_, live, what, seat)
+
+        hub._drive_step = step  # type: ignore[method-assign]
+        n = 0
+        for _ in range(3000):
+            if state.is_over or len(steps) >= 8:
+                break
+            seat = room.seat_of(0)
+            if state.to_act == seat or seat in room.pending_seats():
+                n += 1
+                move = "pass" if seat in room.pending_seats() else str(state.legal_actions(seat)[0])
+                await hub.receive(ann, json.dumps({"type": "act", "n": n, "move": move}))
+                out(ann)
+            else:
+                await asyncio.sleep(0.01)
+        tricks = [t for t, _ in steps]
+        assert any(k >= 2 for _, k in steps)  # windows where two or three bots were asked
+        assert len(tricks) == len(set(tricks))  # one step of the driver for each window
+    run(tmp_path, body, bot_delay=0.02)

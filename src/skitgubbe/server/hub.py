@@ -1118,11 +1118,37 @@ class Hub:
                            trace=not isinstance(e, (SQLAlchemyError, RoomError)))
                 await asyncio.sleep(1.0)
 
+    async def _bots_in_window(self, room: Room, live: _Live) -> None:
+        """Every bot seat in a settled trick's sluff window makes its moves, one after the other (a
+        bot that sluffs is asked again), after the one ``bot_delay`` the driver waited: under the
+        every-seat protocol each seat with cards is in the window, so bots waiting a delay each would
+        hold up every trick."""
+        while room.is_settled_window():
+            state = room.state
+            assert state is not None
+            away = self._away(room, live)
+            bots = [s for s in room.pending_seats() if self._bot_of_seat(room, live, s, away) is not None]
+            if not bots:
+                return
+            seat = bots[0]
+            name = self._bot_of_seat(room, live, seat, away) or room.spec.fill_bot
+            key = (room.game, room.seq)
+            action = await self.pool.choose(name, self.rng.randrange(2**31), view_of(state, seat),
+                                            state.legal_actions(seat))
+            async with live.lock:
+                if (room.game, room.seq) != key or room.status != "playing":
+                    return  # the table moved on while the bot was thinking
+                await self._commit(room, "act", room.prepare_bot_act(seat, str(action)))
+                self._broadcast(room, live)
+
     async def _drive_step(self, room: Room, live: _Live, what: str, seat: int) -> None:
         state = room.state
         assert state is not None
         key = (room.game, room.seq)
         moves: list[tuple[int, str]] = []
+        if what == "bot" and room.is_settled_window():
+            await self._bots_in_window(room, live)
+            return
         if what == "chance":
             moves = [(CHANCE, str(state.chance_action(self.rng)))]
         elif what in ("bot", "timeout"):

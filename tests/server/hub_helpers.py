@@ -32,7 +32,8 @@ class Clock:
 def run(tmp_path: Path, body: Callable[[Hub, Clock], Awaitable[None]], db: str | None = None,
         **kw: Any) -> None:
     """Run ``body(hub, clock)`` on a hub over an SQLite file in ``tmp_path`` (or ``db``), with bots in
-    a thread, no bot delay (unless ``bot_delay`` is given), a 30-second away timer and a seeded generator; close everything after."""
+    a thread, no bot delay (unless ``bot_delay`` is given), a 30-second away timer and a seeded
+    generator; close everything after."""
     async def main() -> None:
         clock = Clock()
         kw.setdefault("bot_delay", 0.0)

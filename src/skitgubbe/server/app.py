@@ -58,7 +58,7 @@ from .botpool import BotPool, watch_parent
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
-from .replays import MAX_RECORD_BYTES, is_deal_id, record_replay, stored_replay
+from .replays import MAX_RECORD_BYTES, record_replay, stored_replay
 from .rooms import DIFFICULTIES, RoomError, available_bots
 from .store import DEFAULT_DB_URL, Store
 
@@ -511,9 +511,7 @@ def create_app(
         before_lookup(request)
         limit(replays_per_client, request, "replays")
         hub: Hub = request.app.state.hub
-        data = await asyncio.to_thread(hub.store.load_deal, deal) if is_deal_id(deal) else None
-        if data is None:
-            raise RoomError("no-deal", f"there is no finished deal {deal!r:.40} on this server")
+        data = await asyncio.to_thread(hub.stored_deal, deal)
         return replay_response(await replays[0].run("deal", "", deal, data, 0, 0))  # type: ignore[return-value]
 
     @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429, 503))

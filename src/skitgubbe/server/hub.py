@@ -48,7 +48,7 @@ from ..engine.view import SPECTATOR, view_of
 from . import protocol
 from .botpool import BotPool
 from .protocol import ClientMessage, ProtocolError
-from .replays import archive_entry, is_deal_id, stored_replay
+from .replays import archive_entry, is_deal_id
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
 from .store import LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
@@ -887,13 +887,14 @@ class Hub:
             self._note(f"could not keep {len(rows)} finished deals: {e}")
 
     def stored_deal(self, deal: str) -> dict[str, Any]:
-        """The replay message of finished deal ``deal`` (its id) from the database.  Raises
-        :class:`RoomError` ``no-deal`` when no deal has that id, ``corrupt`` when it no longer replays.
-        Blocking (a database read): call it from a thread."""
+        """What the database keeps of finished deal ``deal`` (its id): the data
+        :func:`~skitgubbe.server.replays.stored_replay` turns into its replay message.  Raises
+        :class:`RoomError` ``no-deal`` when no deal has that id.  Blocking (a database read): call
+        it from a thread."""
         data = self.store.load_deal(deal) if is_deal_id(deal) else None
         if data is None:
             raise RoomError("no-deal", f"there is no finished deal {deal!r:.40} on this server")
-        return stored_replay(deal, data)
+        return data
 
     async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:
         async with live.lock:

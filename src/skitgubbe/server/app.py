@@ -225,6 +225,7 @@ def create_app(
     burst: float = 40.0,
     limits: Limits | None = None,
     allowed_origins: Sequence[str] = (),
+    store: Store | None = None,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -238,26 +239,36 @@ def create_app(
             :class:`~skitgubbe.server.hub.Limits`).
         allowed_origins: origins (``"https://cards.example"``, or ``"*"`` for any) whose pages may
             open the websocket besides the server's own origin (:func:`origin_allowed`).
+        store: the database already open (its lease taken, :func:`serve`) instead of ``db_url``;
+            closed when the application stops, like one it opens itself.
 
-    The hub (``app.state.hub``) is built when the application starts, which replays every
-    stored room; it raises what :class:`~skitgubbe.server.store.Store` raises for a database
-    that cannot be reached.
+    The hub (``app.state.hub``) is built when the application starts, which takes the database's
+    lease (one server per database, :meth:`~skitgubbe.server.store.Store.acquire`) and replays
+    every stored room; it raises what :class:`~skitgubbe.server.store.Store` raises for a database
+    that cannot be reached, and :class:`~skitgubbe.server.store.LeaseHeld` when another server
+    holds the database.  Stopping releases the lease.
     """
     limits = limits if limits is not None else Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db_url)
+        db = store if store is not None else await asyncio.to_thread(Store, db_url)
         pool = BotPool(bot_workers)
-        hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
-        await hub.load()
+        hub = Hub(db, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
+        try:
+            await hub.load()
+        except BaseException:
+            await hub.close()
+            pool.close()
+            db.close()
+            raise
         app.state.hub = hub
         try:
             yield
         finally:
             await hub.close()
             pool.close()
-            store.close()
+            db.close()
 
     app = FastAPI(title="skitgubbe", description="The online table: make and join rooms (the game itself is "
                   "played over the websocket /ws, docs/server.md).", lifespan=lifespan, docs_url=None,
@@ -540,12 +551,21 @@ def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 
           bot_workers: int = 2, bot_delay: float = 0.6, limits: Limits | None = None,
           allowed_origins: Sequence[str] = ()) -> int:
     """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  Other
-    arguments: see :func:`create_app`."""
+    arguments: see :func:`create_app`.  The database's lease is taken before the server starts and
+    released when it stops (one server per database, docs/server.md "Running more than one
+    server"): raises :class:`~skitgubbe.server.store.LeaseHeld` when another server holds it, what
+    :class:`~skitgubbe.server.store.Store` raises when the database cannot be reached; then
+    nothing was started."""
     import uvicorn
 
-    app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
-                     allowed_origins=allowed_origins)
-    tune_gc()
-    uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
-                log_level="warning")
+    store = Store(db_url)
+    try:
+        store.acquire()
+        app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
+                         allowed_origins=allowed_origins, store=store)
+        tune_gc()
+        uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
+                    log_level="warning")
+    finally:
+        store.close()  # done already if the app started and stopped: harmless
     return 0

@@ -67,9 +67,16 @@ async def _shut(hub: Hub) -> None:
 def test_a_second_hub_on_the_same_database_refuses_to_start(db_url: str) -> None:
     async def go() -> None:
         first = _hub(Store(db_url))
+        second = _hub(Store(db_url))
+        try:
+            await both(first, second)
+        finally:
+            await _shut(second)
+            await _shut(first)
+
+    async def both(first: Hub, second: Hub) -> None:
         await first.load()
         made = await first.create_room("Ann", **_ROOM)
-        second = _hub(Store(db_url))
         with pytest.raises(LeaseHeld) as e:
             await second.load()
         text = str(e.value)
@@ -79,7 +86,6 @@ def test_a_second_hub_on_the_same_database_refuses_to_start(db_url: str) -> None
             assert words in text, words
         assert e.value.holder.pid == os.getpid() and second.rooms == {}
         assert not second.store.holds_lease
-        await _shut(second)
         # the first goes on: a join is stored, the deal starts, its lease is still its own
         room = first.rooms[made["room"]]
         entries = room.entries
@@ -88,7 +94,6 @@ def test_a_second_hub_on_the_same_database_refuses_to_start(db_url: str) -> None
         assert room.entries > entries and {r.code: r for r in first.store.load_rooms()}[room.code].log
         holder = first.store.lease_holder()
         assert holder is not None and holder.holder and first.store.holds_lease and first.errors == []
-        await _shut(first)
 
     asyncio.run(go())
 
@@ -115,13 +120,20 @@ def test_a_write_after_the_lease_was_taken_over_is_refused_and_stores_nothing(db
     async def go() -> None:
         clock = Clock()
         old = _hub(Store(db_url, renew_every=3600.0, lease_expiry=7200.0), clock)  # never renews by itself
+        new = Store(db_url)
+        try:
+            await stale(old, new, clock)
+        finally:
+            await _shut(old)
+            new.close()
+
+    async def stale(old: Hub, new: Store, clock: Clock) -> None:
         await old.load()
         made = await old.create_room("Ann", **_ROOM)
         code = made["room"]
         room = old.rooms[code]
         entries = room.entries
         _age(old.store, LEASE_EXPIRY + 1)
-        new = Store(db_url)
         new.acquire()
         stored = new.load_rooms()
         with pytest.raises(LeaseLost, match="no longer holds the lease"):
@@ -143,7 +155,6 @@ def test_a_write_after_the_lease_was_taken_over_is_refused_and_stores_nothing(db
         new.write([("log", code, entries, "chat", {"text": "the new server writes"})])
         with new.engine.connect() as conn:
             assert conn.execute(select(log_table.c.n).where(log_table.c.room == code)).all()[-1] == (entries,)
-        new.close()
 
     asyncio.run(go())
 
@@ -203,8 +214,11 @@ def test_a_clean_shutdown_releases_the_lease_so_a_restart_is_immediate(db_url: s
     asyncio.run(go())
 
 
-def test_serve_refuses_a_held_database_with_a_message(db_url: str,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_refuses_a_held_database_with_a_message(db_url: str, capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # were it to start, it would return at once
     holder = Store(db_url)
     holder.acquire()
     try:

@@ -200,7 +200,8 @@ class Store:
         return self._holder is not None and not self._lost
 
     def lease_holder(self) -> LeaseHolder | None:
-        """The lease as stored (:class:`LeaseHolder`), or None when no server holds it."""
+        """The lease as stored (:class:`LeaseHolder`), or None when no server holds it.  Raises what
+        the database raises (``sqlalchemy.exc.SQLAlchemyError``) when it cannot be read."""
         with self.engine.connect() as conn:
             return _read_lease(conn)
 

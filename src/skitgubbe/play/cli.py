@@ -759,10 +759,14 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
 
 
 def _serve(args: argparse.Namespace, console: Console) -> int:
-    """``skitgubbe serve``: the server is imported only here, so the rest works without the extra."""
+    """``skitgubbe serve``: the server is imported only here, so the rest works without the extra.
+    Returns 1 (a message, no traceback) when another server holds the database (one server per
+    database, docs/server.md) or the database cannot be opened."""
     try:
+        from sqlalchemy.exc import SQLAlchemyError
+
         from ..server.app import serve
-        from ..server.store import DEFAULT_DB_URL
+        from ..server.store import DEFAULT_DB_URL, LeaseHeld
     except ImportError as e:
         console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}",
                       markup=False)
@@ -793,9 +797,17 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     db = args.db or DEFAULT_DB_URL
     console.print(f"skitgubbe server on http://{args.host}:{args.port}/ (database {db.split('@')[-1]}); "
                   "Ctrl-C stops it", markup=False)
-    return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers, bot_delay=args.bot_delay,
-                 limits=limits, allowed_origins=args.allow_origin, public_urls=args.public_url,
-                 trust_proxy=args.trust_proxy, log_level=args.log_level)
+    try:
+        return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers,
+                     bot_delay=args.bot_delay, limits=limits, allowed_origins=args.allow_origin,
+                     public_urls=args.public_url, trust_proxy=args.trust_proxy, log_level=args.log_level)
+    except LeaseHeld as e:
+        console.print(f"error: not started: {e}", markup=False)
+        return 1
+    except SQLAlchemyError as e:
+        console.print(f"error: not started: could not open the database {db.split('@')[-1]}: {e}",
+                      markup=False)
+        return 1
 
 
 # -- study and the backends (issue 19) -------------------------------------------------------

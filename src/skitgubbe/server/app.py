@@ -375,6 +375,7 @@ def create_app(
     public_urls: Sequence[str] = (),
     http_limits: HttpLimits | None = None,
     replay_workers: int = 1,
+    store: Store | None = None,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -393,11 +394,16 @@ def create_app(
             besides IP addresses and ``localhost`` (:func:`host_allowed`).
         http_limits: the limits of the costly HTTP routes (default :class:`HttpLimits`).
         replay_workers: processes that build replays (0: a thread, for tests).
+        store: the database already open (its lease taken, :func:`serve`) instead of ``db_url``;
+            closed when the application stops, like one it opens itself.
 
     Raises ``ValueError`` for a public URL that is not an ``http``/``https`` URL with a host
     (:func:`public_origin`) or a negative ``replay_workers``.  The hub (``app.state.hub``) is built
-    when the application starts, which replays every stored room; it raises what
-    :class:`~skitgubbe.server.store.Store` raises for a database that cannot be reached.
+    when the application starts, which takes the database's lease (one server per database,
+    :meth:`~skitgubbe.server.store.Store.acquire`) and replays every stored room; it raises what
+    :class:`~skitgubbe.server.store.Store` raises for a database that cannot be reached, and
+    :class:`~skitgubbe.server.store.LeaseHeld` when another server holds the database.  Stopping
+    releases the lease.
     """
     limits = limits if limits is not None else Limits()
     http = http_limits if http_limits is not None else HttpLimits()
@@ -411,11 +417,17 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await asyncio.to_thread(Store, db_url)
+        db = store if store is not None else await asyncio.to_thread(Store, db_url)
         pool = BotPool(bot_workers)
-        hub = Hub(store, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
+        hub = Hub(db, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
         hub.misses = misses  # a websocket's hello naming no room counts as a miss too
-        await hub.load()
+        try:
+            await hub.load()
+        except BaseException:
+            await hub.close()
+            pool.close()
+            db.close()
+            raise
         app.state.hub = hub
         replays.append(_Replays(replay_workers, http.replays_at_once, http.replay_wait))
         try:
@@ -424,7 +436,7 @@ def create_app(
             replays.pop().close()
             await hub.close()
             pool.close()
-            store.close()
+            db.close()
 
     def key_of(request: Request) -> str:
         return client_key(request.client.host if request.client else None)
@@ -871,15 +883,25 @@ def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 
     ``trust_proxy``: the reverse proxies (IP addresses or networks, :func:`trusted_proxies`) whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are believed; none by default, whatever
     uvicorn's own default or the ``FORWARDED_ALLOW_IPS`` environment variable say, so that a client
-    cannot pass its limits by writing another address into the header.  Other arguments: see
-    :func:`create_app`.  Raises ``ValueError`` for a bad ``trust_proxy`` or ``public_urls`` entry."""
+    cannot pass its limits by writing another address into the header.  The database's lease is
+    taken before the server starts and released when it stops (one server per database,
+    docs/server.md "Running more than one server").  Other arguments: see :func:`create_app`.
+
+    Raises ``ValueError`` for a bad ``trust_proxy`` or ``public_urls`` entry;
+    :class:`~skitgubbe.server.store.LeaseHeld` when another server holds the database, what
+    :class:`~skitgubbe.server.store.Store` raises when it cannot be reached: then nothing was started."""
     import uvicorn
 
     proxies = trusted_proxies(trust_proxy)
     logs.configure(log_level)
-    app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
-                     allowed_origins=allowed_origins, public_urls=public_urls)
-    tune_gc()
-    uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
-                log_level="warning", proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
+    store = Store(db_url)
+    try:
+        store.acquire()
+        app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
+                         allowed_origins=allowed_origins, public_urls=public_urls, store=store)
+        tune_gc()
+        uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,
+                    log_level="warning", proxy_headers=bool(proxies), forwarded_allow_ips=proxies)
+    finally:
+        store.close()  # done already if the app started and stopped: harmless
     return 0

@@ -359,7 +359,12 @@ class Hub:
         """Rebuild every stored room by replaying its log and start its driver, and start looking
         for expired rooms every :attr:`Limits.sweep_every` seconds; returns the number of rooms.  A
         room whose log does not replay is skipped and named in ``errors``.  The expiry clocks of the
-        rooms loaded start now."""
+        rooms loaded start now.  First takes the database's lease if the store does not hold it
+        (:meth:`~skitgubbe.server.store.Store.acquire`, which raises
+        :class:`~skitgubbe.server.store.LeaseHeld` when another server holds it: then nothing is
+        loaded)."""
+        if not self.store.holds_lease:
+            await asyncio.to_thread(self.store.acquire)
         stored = await asyncio.to_thread(self.store.load_rooms)
         for sr in stored:
             try:
@@ -393,7 +398,8 @@ class Hub:
         live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
 
     async def close(self) -> None:
-        """Stop the drivers and the writer (queued writes finish first).  Closing twice is harmless."""
+        """Stop the drivers and the writer (queued writes finish first), then release the database's
+        lease (:meth:`~skitgubbe.server.store.Store.release`).  Closing twice is harmless."""
         if self._closing:
             return
         self._closing = True
@@ -409,6 +415,7 @@ class Hub:
                 with contextlib.suppress(asyncio.CancelledError):
                     await live.driver
         await asyncio.to_thread(self.writer.close)
+        await asyncio.to_thread(self.store.release)
 
     # -- HTTP-side requests ---------------------------------------------------------------
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import re
 import socket
+import subprocess
+import sys
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import IO, Any
 
 import pytest
 
@@ -37,6 +41,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def serve_process(db: str, port: int, *options: str, env: dict[str, str] | None = None,
+                  output: IO[bytes] | int = subprocess.PIPE) -> subprocess.Popen[bytes]:
+    """A real ``skitgubbe serve`` process on ``db`` and 127.0.0.1:``port`` (one bot worker, no bot
+    delay, then ``options``), its standard output and error both to ``output``; not waited for:
+    :func:`wait_serving`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", db, "--port", str(port),
+         "--bot-workers", "1", "--bot-delay", "0", *options],
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}, stdout=output, stderr=subprocess.STDOUT)
+
+
+def wait_serving(proc: subprocess.Popen[bytes], port: int,
+                 said: Callable[[], str] = lambda: "") -> subprocess.Popen[bytes]:
+    """``proc`` once it answers on ``port`` (30 seconds at most); else it is killed and RuntimeError
+    raised with what it printed (its piped output, or what ``said()`` reads)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    printed = proc.communicate()[0] if proc.stdout is not None else None
+    raise RuntimeError("skitgubbe serve did not start: " + (printed or b"").decode() + said())
 
 
 class LiveServer:

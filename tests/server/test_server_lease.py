@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from hub_helpers import Clock, until
-from server_helpers import Player, free_port
+from server_helpers import Player, free_port, serve_process, wait_serving
 from sqlalchemy import select, update
 
 from skitgubbe.play import cli
@@ -231,30 +231,10 @@ def test_serve_refuses_a_held_database_with_a_message(db_url: str, capsys: pytes
     assert "error: not started: could not open the database nonsense://" in capsys.readouterr().out
 
 
-def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
-    """`skitgubbe serve` on ``db`` and ``port`` (not waited for)."""
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", db,
-                             "--port", str(port), "--bot-workers", "1", "--bot-delay", "0"],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-
-
-def _started(proc: subprocess.Popen[bytes], port: int) -> subprocess.Popen[bytes]:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("skitgubbe serve did not start: " + (proc.communicate()[0] or b"").decode())
-
-
 def test_a_second_serve_refuses_and_the_first_keeps_every_acknowledged_move(db_url: str) -> None:
     port = free_port()
     base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
-    first = _started(_serve(db_url, port), port)
+    first = wait_serving(serve_process(db_url, port), port)
     procs = [first]
     try:
         made = httpx.post(base + "/api/rooms", json={"name": "Ann", "preset": "goat", "players": 3,
@@ -267,7 +247,7 @@ def test_a_second_serve_refuses_and_the_first_keeps_every_acknowledged_move(db_u
                   Player(ws, made["room"], 1, joined["token"], rng=random.Random(2))]
             for p in ps:
                 await p.connect()
-            second = _serve(db_url, free_port())  # started while the first is being played
+            second = serve_process(db_url, free_port())  # started while the first is being played
             procs.append(second)
             deadline = time.monotonic() + 60
             while second.poll() is None or ps[0].last is None or ps[0].last["table"]["public"]["seq"] < 20:
@@ -302,7 +282,7 @@ def test_a_second_serve_refuses_and_the_first_keeps_every_acknowledged_move(db_u
         assert with_store.lease_holder() is None
         with_store.close()
 
-        third = _started(_serve(db_url, port), port)
+        third = wait_serving(serve_process(db_url, port), port)
         procs.append(third)
 
         async def after() -> dict[str, Any]:
@@ -323,13 +303,13 @@ def test_a_server_killed_mid_deal_is_followed_at_once(tmp_path: Path) -> None:
     """kill -9: no release, but the pid is gone, so the next server on this machine starts at once."""
     db = f"sqlite:///{tmp_path}/kill.db"
     port = free_port()
-    proc = _started(_serve(db, port), port)
+    proc = wait_serving(serve_process(db, port), port)
     proc.kill()
     proc.wait()
     store = Store(db)
     held = store.lease_holder()
     assert held is not None and held.pid == proc.pid and time.time() - held.renewed < LEASE_EXPIRY
     store.close()
-    proc = _started(_serve(db, port), port)  # not refused (that would end it at once)
+    proc = wait_serving(serve_process(db, port), port)  # not refused (that would end it at once)
     proc.kill()
     proc.wait()

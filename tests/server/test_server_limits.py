@@ -11,11 +11,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import random
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -24,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from server_helpers import LiveServer, free_port
+from server_helpers import LiveServer, free_port, serve_process, wait_serving
 from websockets.exceptions import InvalidStatus
 
 from skitgubbe.engine.record import dumps, record_of
@@ -45,21 +43,8 @@ def _serve(tmp_path: Path, *options: str,
     its stderr goes to."""
     port = free_port()
     err = tmp_path / f"stderr-{port}.txt"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", f"sqlite:///{tmp_path}/s{port}.db",
-         "--port", str(port), "--bot-workers", "1", "--bot-delay", "0", *options],
-        env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}, stdout=subprocess.DEVNULL,
-        stderr=err.open("wb"))
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/options", timeout=1).status_code == 200:
-                return proc, base, err
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("skitgubbe serve did not start: " + err.read_text())
+    proc = serve_process(f"sqlite:///{tmp_path}/s{port}.db", port, *options, env=env, output=err.open("wb"))
+    return wait_serving(proc, port, err.read_text), f"http://127.0.0.1:{port}", err
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

@@ -8,15 +8,13 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import LiveServer, Player, free_port, play_until_over
+from server_helpers import LiveServer, Player, free_port, play_until_over, serve_process, wait_serving
 
 
 def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) -> None:
@@ -70,29 +68,12 @@ async def until(p: Player, condition: Callable[[], bool], limit: float = 30) -> 
         await asyncio.sleep(0.01)
 
 
-def _serve(db: str, port: int) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skitgubbe.play.cli", "serve", "--db", db, "--port", str(port),
-         "--bot-workers", "1", "--bot-delay", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/options", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    output = (proc.stdout.read() if proc.stdout else b"").decode()
-    raise RuntimeError("skitgubbe serve did not start: " + output)
-
-
 def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path}/kill.db"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     ws = f"ws://127.0.0.1:{port}/ws"
-    proc = _serve(db, port)
+    proc = wait_serving(serve_process(db, port), port)
     try:
         made = httpx.post(base + "/api/rooms", json={"name": "Ann", "preset": "goat", "players": 3,
                                                     "seats": ["open", "easy"]}).json()
@@ -127,7 +108,7 @@ def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) 
 
         asyncio.run(before())
         assert seen_seq > 10 and acked[0] and acked[1]
-        proc = _serve(db, port)
+        proc = wait_serving(serve_process(db, port), port)
 
         async def after() -> dict[str, Any]:
             ps = [Player(ws, made["room"], 0, made["token"], rng=random.Random(7)),

@@ -146,7 +146,7 @@ def test_no_path_stores_a_long_text(server: LiveServer) -> None:
         r = server.post(path, body)
         assert r.status_code == 400 and r.json()["error"] == code, (str(body)[:60], r.text[:200])
         assert words in r.json()["message"] and len(r.json()["message"]) < 400
-    assert server.hub.room_info(made["room"])["seats"] == ["Ann", "easy bot 1", "easy bot 2"]
+    assert server.hub.room_info(made["room"])["seats"] == ["Ann", "open seat", "easy bot 2"]
     for room in server.hub.rooms.values():
         assert all(p is None or len(p.name) <= MAX_NAME_CHARS for p in room.players)
         assert len(room.spec.rules.name) <= 40

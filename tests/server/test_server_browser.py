@@ -341,6 +341,9 @@ def test_the_waiting_room_names_and_a_bad_link(server: LiveServer, browsers: lis
     friend = open_page(browsers, server, "phone", f"/?room={code}")
     wait(friend).until(lambda d: d.find_element(By.ID, "join-name").is_displayed())
     assert "goat" in friend.find_element(By.ID, "join-about").text
+    seats = [li.text for li in friend.find_elements(By.CSS_SELECTOR, "#join-seats li")]
+    assert seats == ["Ann", "open seat", "medium bot 2"], seats  # not the fill bot's name (issue 29)
+    shot(friend, "join-phone")
     friend.find_element(By.ID, "join-name").send_keys("ANN")
     friend.find_element(By.ID, "join-go").click()
     wait(friend).until(lambda d: "already at this table" in d.find_element(By.ID, "join-error").text)

@@ -23,8 +23,10 @@ def test_making_and_joining_rooms_and_the_refusals(server: LiveServer) -> None:
     made = server.make_room(preset="goat", players=3, seats=["open", "easy"])
     info = httpx.get(f"{server.http}/api/rooms/{made['room'].lower()}").json()
     assert info == {"room": made["room"], "rules": "goat", "players": 3, "status": "lobby", "open": 1,
-                    "seats": ["Ann", "easy bot 1", "easy bot 2"]}  # a bot keeps the open seat warm
+                    "seats": ["Ann", "open seat", "easy bot 2"], "kinds": ["person", "open", "bot"]}
     assert server.join(made["room"], "Bo")["player"] == 1
+    info = httpx.get(f"{server.http}/api/rooms/{made['room']}").json()
+    assert info["seats"] == ["Ann", "Bo", "easy bot 2"] and info["kinds"] == ["person", "person", "bot"]
     full = server.post(f"/api/rooms/{made['room']}/join", {"name": "Cy"})
     assert full.status_code == 409 and full.json()["error"] == "full"
     cases = [

@@ -291,7 +291,8 @@ class RoomInfo(BaseModel):
     players: int
     status: str
     open: int
-    seats: list[str]
+    seats: list[str] = Field(description="each seat's name: a player's, 'open seat', or a bot's ('easy bot 2')")
+    kinds: list[str] = Field(description="what each seat is: 'person', 'open' (a friend may take it) or 'bot'")
 
 
 class Refusal(BaseModel):

@@ -687,11 +687,18 @@ class Hub:
             self._broadcast(room, self.live[room.code])
 
     def room_info(self, code: str) -> dict[str, Any]:
-        """Public facts about room ``code``: rules, seats, status.  Raises ``RoomError`` ``no-room``."""
+        """Public facts about room ``code``: rules, seats, status.  ``seats`` names each seat (``"open
+        seat"`` for one a friend may still take, though the fill bot plays it once the deal starts)
+        and ``kinds`` says what it is: ``"person"``, ``"open"`` or ``"bot"``.  Raises ``RoomError``
+        ``no-room``."""
         room = self._room(code)
+        free = set(room.open_slots())
+        kinds = ["open" if s in free else "person" if room.players[s] is not None else "bot"
+                 for s in range(room.spec.players)]
         return {"room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
-                "status": room.status, "open": len(room.open_slots()),
-                "seats": [room.slot_name(s) for s in range(room.spec.players)]}
+                "status": room.status, "open": len(free),
+                "seats": ["open seat" if k == "open" else room.slot_name(s) for s, k in enumerate(kinds)],
+                "kinds": kinds}
 
     def _room(self, code: str) -> Room:
         room = self.rooms.get(code.strip().upper()) if isinstance(code, str) and len(code) <= 32 else None

@@ -228,7 +228,8 @@ async function joinPage() {
   if (info) {
     $("join-about").textContent = info.rules + ", " + info.players + " players · " +
       (info.open ? plural(info.open, "seat") + " open" : info.status === "lobby" ? "no seat open" : "the deal has started: you can watch");
-    $("join-seats").replaceChildren(...info.seats.map((s) => el("li", { text: s })));
+    // each seat as the room info names it: a player, an "open seat" (yours to take), a bot
+    $("join-seats").replaceChildren(...info.seats.map((s, i) => el("li", { class: info.kinds ? info.kinds[i] : "", text: s })));
     if (!info.open) { $("join-go").disabled = true; $("join-name").disabled = true; }
   }
   $("join-name").value = localStorage.getItem("skitgubbe:name") || "";

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import httpx
 from server_helpers import LiveServer, Player
@@ -97,7 +98,7 @@ def test_every_legal_move_and_every_card_has_the_engines_reason() -> None:
             why = protocol.reasons(state, seat)
             legal = state.legal_actions(seat)
             for action in legal:
-                assert why[str(action)] == state.reason(action, seat)
+                assert why[str(action)] == protocol.table_words(state.reason(action, seat))
             for c in protocol.cards_list(state.hands[seat]):
                 assert any(k.split(" ")[1:] == [c] for k in why), f"no reason for {c}"
             checked += 1
@@ -108,6 +109,29 @@ def test_every_legal_move_and_every_card_has_the_engines_reason() -> None:
         state.apply(rng.choice(state.legal_actions(seat)), seat)
     # an illegal card out of turn is explained as a sluff where the rules sluff
     assert checked >= 60
+
+
+def test_reasons_write_the_ten_as_the_page_does_and_keep_the_notation() -> None:
+    """Issue 29: "a card of rank T is already in the trick" where the page shows 10."""
+    assert protocol.table_words("a card of rank T is already in the trick") == \
+        "a card of rank 10 is already in the trick"
+    assert protocol.table_words("TD beats the T♦, not J♠ (play TD)") == "TD beats the 10♦, not J♠ (play TD)"
+    rng = random.Random(5)
+    tens = notation = 0
+    for seed in range(6):
+        state = State.new(find_variant("goat"), 4, seed=seed, live=True)
+        while not state.is_over and len(state.history) < 150:
+            for seat in range(4):
+                for move, text in protocol.reasons(state, seat).items():
+                    assert not re.search(r"(?<![A-Za-z0-9])T([♣♦♥♠]|(?![A-Za-z0-9]))", text), (move, text)
+                    tens += "10" in text
+                    notation += bool(re.search(r"\bT[CDHS]\b", move))  # "play TD": the key is notation
+            if state.to_act == -1:
+                state.apply(state.chance_action(rng), -1)
+                continue
+            seat = state.to_act if state.to_act >= 0 else next(s for s in range(4) if state.pending >> s & 1)
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert tens > 0 and notation > 0  # the tens were spoken of, as 10, and moved as TC, TD...
 
 
 def test_the_card_to_beat_is_the_highest_of_the_round_then_the_top_play() -> None:

@@ -55,6 +55,7 @@ __all__ = [
     "public_part",
     "seat_part",
     "reasons",
+    "table_words",
     "events_part",
     "narrate",
     "dumps",
@@ -471,6 +472,16 @@ def seat_part(view: View) -> dict[str, Any]:
     }
 
 
+_TEN = re.compile(r"(?<![A-Za-z0-9])T(?=[♣♦♥♠]|(?![A-Za-z0-9]))")
+
+
+def table_words(text: str) -> str:
+    """``text`` (the engine's words) as the table writes it: the rank ten as ``10``, in a card
+    (``T♦`` -> ``10♦``) and alone (``rank T`` -> ``rank 10``).  Action notation (``play TD``) is not
+    touched: only a ``T`` before a suit symbol or standing as a word."""
+    return _TEN.sub("10", text)
+
+
 def reasons(state: State, seat: int) -> dict[str, str]:
     """Why ``seat`` may or may not make its moves now, in the rules' words, keyed by move in
     notation: for every legal move the engine's :meth:`~skitgubbe.engine.state.State.reason`, and for
@@ -478,7 +489,8 @@ def reasons(state: State, seat: int) -> dict[str, str]:
     :meth:`~skitgubbe.engine.state.State.explain`
     of playing it (of sluffing it, when the rules sluff and it is another seat's turn in phase one).
     Empty outside phase one and two.  The texts speak of the seat's own hand and the table only (the
-    leak test holds them to that): the page shows them on hover, long-press and keyboard focus."""
+    leak test holds them to that): the page shows them on hover, long-press and keyboard focus.  They
+    write ranks as the page does (:func:`table_words`: 10, not T); the keys stay in notation."""
     if state.phase not in (Phase.ONE, Phase.TWO):
         return {}
     legal = state.legal_actions(seat)
@@ -486,7 +498,7 @@ def reasons(state: State, seat: int) -> dict[str, str]:
     singles: set[str] = set()
     for action in legal:
         text = str(action)
-        out[text] = state.reason(action, seat)
+        out[text] = table_words(state.reason(action, seat))
         if action.kind in (Kind.PLAY, Kind.SLUFF) and action.cards.bit_count() == 1:
             singles.add(card_name(action.cards.bit_length() - 1))
     sluff = state.phase == Phase.ONE and state.rules.sluffing and state.to_act != seat
@@ -495,7 +507,7 @@ def reasons(state: State, seat: int) -> dict[str, str]:
         if name in singles:
             continue
         action = Action(Kind.SLUFF if sluff else Kind.PLAY, 1 << c)
-        out.setdefault(str(action), state.explain(action, seat))
+        out.setdefault(str(action), table_words(state.explain(action, seat)))
     return out
 
 

@@ -19,6 +19,34 @@ def test_the_page_and_its_files_are_served(server: LiveServer) -> None:
     assert "easy" in options["bots"] and set(options["difficulties"]) <= set(options["bots"])
 
 
+def test_the_files_are_gzipped_revalidated_and_the_page_can_be_installed(server: LiveServer) -> None:
+    """Issue 29, item 7: light (gzip, Cache-Control with ETag revalidation) and installable (icon and
+    web app manifest, linked from the page)."""
+    js = httpx.get(f"{server.http}/static/table.js", headers={"Accept-Encoding": "gzip"})
+    assert js.status_code == 200 and js.headers["content-encoding"] == "gzip"
+    assert int(js.headers["content-length"]) < len(js.content) / 2  # httpx has unzipped it
+    assert js.headers["cache-control"] == "no-cache" and js.headers["etag"]
+    again = httpx.get(f"{server.http}/static/table.js", headers={"If-None-Match": js.headers["etag"]})
+    assert again.status_code == 304 and not again.content  # unchanged: nothing sent again
+    plain = httpx.get(f"{server.http}/static/table.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == js.content
+    options = httpx.get(f"{server.http}/api/options", headers={"Accept-Encoding": "gzip"})
+    assert options.headers["content-encoding"] == "gzip"  # JSON answers too
+    page = httpx.get(server.http + "/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["content-encoding"] == "gzip" and page.headers["cache-control"] == "no-cache"
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page.text
+    assert '<link rel="manifest" href="/static/manifest.webmanifest">' in page.text
+    icon = httpx.get(f"{server.http}/static/favicon.svg")
+    assert icon.headers["content-type"].startswith("image/svg+xml") and icon.text.startswith("<svg")
+    made = httpx.get(f"{server.http}/static/manifest.webmanifest")
+    assert made.headers["content-type"].startswith("application/manifest+json")
+    manifest = made.json()
+    assert manifest["short_name"] == "Skitgubbe" and manifest["name"].startswith("Skitgubbe")
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone" and manifest["theme_color"]
+    for icon_entry in manifest["icons"]:
+        assert httpx.get(server.http + icon_entry["src"]).status_code == 200
+
+
 def test_making_and_joining_rooms_and_the_refusals(server: LiveServer) -> None:
     made = server.make_room(preset="goat", players=3, seats=["open", "easy"])
     info = httpx.get(f"{server.http}/api/rooms/{made['room'].lower()}").json()

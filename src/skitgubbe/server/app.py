@@ -2,7 +2,9 @@
 
 HTTP routes (docs/server.md):
 
-* ``GET /`` the table page; ``GET /static/...`` its script and style.
+* ``GET /`` the table page; ``GET /static/...`` its script and style, icon (``favicon.svg``) and web
+  app manifest (``manifest.webmanifest``): sent with ``Cache-Control: no-cache`` and an ``ETag``
+  (:data:`CACHE_CONTROL`), gzipped when the client accepts it (as JSON answers are).
 * ``GET /api/options`` presets (with their seat ranges and options), the house-rules builder's fields,
   bot names.
 * ``POST /api/rules/check`` build house rules from a preset and changed options (the engine checks
@@ -32,6 +34,7 @@ import gc
 import ipaddress
 import logging
 import math
+import mimetypes
 import multiprocessing
 import os
 from collections import Counter
@@ -48,6 +51,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
@@ -65,13 +69,35 @@ from .store import DEFAULT_DB_URL, Store
 log = logging.getLogger(__name__)
 
 __all__ = ["create_app", "serve", "origin_allowed", "host_allowed", "public_origin", "body_limit",
-           "Application", "HttpLimits", "STATIC_DIR", "MAX_BODY_BYTES"]
+           "Application", "HttpLimits", "STATIC_DIR", "MAX_BODY_BYTES",
+           "CACHE_CONTROL", "GZIP_MIN_BYTES"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
 
 MAX_BODY_BYTES = 16_384
 """The largest HTTP request body accepted, in bytes."""
+
+CACHE_CONTROL = "no-cache"
+"""The ``Cache-Control`` of the page and its files: a browser keeps them but asks again each time,
+with the ``ETag`` (``If-None-Match``), and is answered ``304 Not Modified`` (no body) until a new
+release changes the file.  The scripts import one another by plain names (``./render.js``), so
+names with a version in them would not reach every import: revalidation never serves stale JS."""
+
+GZIP_MIN_BYTES = 500
+"""Answers of at least this many bytes (the page's files, JSON) are gzipped for a client that
+accepts it (``Accept-Encoding: gzip``), by Starlette's ``GZipMiddleware``; the websocket is not."""
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")  # not in every system's table
+
+
+class _StaticFiles(StaticFiles):
+    """The page's files (:data:`STATIC_DIR`), each answered with :data:`CACHE_CONTROL`."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = CACHE_CONTROL
+        return response
 
 _STATUS = {"no-room": 404, "no-deal": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429,
            "server": 503, "server-full": 503}
@@ -291,8 +317,8 @@ class RoomInfo(BaseModel):
     players: int
     status: str
     open: int
-    seats: list[str] = Field(description="each seat's name: a player's, 'open seat', or a bot's ('easy bot 2')")
-    kinds: list[str] = Field(description="what each seat is: 'person', 'open' (a friend may take it) or 'bot'")
+    seats: list[str] = Field(description="each seat's name: a player's, 'open seat' or a bot's")
+    kinds: list[str] = Field(description="what each seat is: 'person', 'open' (to take) or 'bot'")
 
 
 class Refusal(BaseModel):
@@ -464,7 +490,8 @@ def create_app(
     app = FastAPI(title="skitgubbe", description="The online table: make and join rooms (the game itself is "
                   "played over the websocket /ws, docs/server.md).", lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url="/openapi.json")
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", _StaticFiles(directory=STATIC_DIR), name="static")
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, e: RoomError) -> JSONResponse:
@@ -510,12 +537,14 @@ def create_app(
     @app.get("/", response_class=HTMLResponse)
     async def index() -> FileResponse:
         """The table page."""
-        return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
+                            headers={"Cache-Control": CACHE_CONTROL})
 
     @app.get("/replay/{deal}", response_class=HTMLResponse)
     async def replay_page(deal: str) -> FileResponse:
         """The page, opening the replay of finished deal ``deal`` (the page asks ``/api/deals/{deal}``)."""
-        return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
+        return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
+                            headers={"Cache-Control": CACHE_CONTROL})
 
     @app.get("/api/deals/{deal}", responses=_refusals(404, 429, 503))
     async def stored_deal(deal: str, request: Request) -> dict[str, Any]:

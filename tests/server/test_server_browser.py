@@ -146,6 +146,25 @@ def make_table(d: webdriver.Chrome, preset: str, players: int, *, name: str = "A
     return d.current_url.split("room=")[1][:6]
 
 
+BANNER_WATCH = """
+window.bannersSeen = []; window.bannersStale = [];
+const b = document.getElementById("banner"), trick = document.getElementById("trick");
+const check = () => {
+  if (!b.classList.contains("show")) return;
+  const text = b.textContent, seen = window.bannersSeen;
+  if (text !== seen[seen.length - 1]) seen.push(text);
+  // a play of this trick, not of the last one (shown small)
+  const playing = [...trick.querySelectorAll(".play")].some((p) => !p.closest(".last-trick"));
+  if (text.includes("killed the trick") && playing) window.bannersStale.push(text);
+};
+const all = { attributes: true, childList: true, subtree: true, characterData: true };
+new MutationObserver(check).observe(b, all);
+new MutationObserver(check).observe(trick, { childList: true, subtree: true });
+"""
+"""Records what the banner says (``bannersSeen``) and a word about a killed trick still up once the
+next play is in the trick (``bannersStale``, issue 29)."""
+
+
 class Deal:
     """Plays one deal in the page as a person: reads the status line and the hand, clicks."""
 
@@ -153,6 +172,12 @@ class Deal:
         self.d, self.server, self.code, self.tag = d, server, code, tag
         self.moves = self.sluffs = self.keyed = self.together = 0
         self.shots: set[str] = set()
+        d.execute_script(BANNER_WATCH)
+
+    def banners(self) -> tuple[list[str], list[str]]:
+        """Every banner shown so far, and those about a killed trick still up with a play in the trick."""
+        seen, stale = self.d.execute_script("return [window.bannersSeen, window.bannersStale]")
+        return list(seen), list(stale)
 
     @property
     def room(self) -> Any:
@@ -272,6 +297,9 @@ def test_a_whole_deal_by_clicks_and_keys(server: LiveServer, browsers: list[webd
         assert deal.history() == moves
     deal.play(motion_off_after=15 if tag == "goat-desktop" else None)  # motion for the first 15 moves
     room = deal.room
+    seen, stale = deal.banners()
+    assert any(t.startswith("Phase two") for t in seen), seen  # not replaced by the trump (issue 29)
+    assert not stale, stale  # a word about a killed trick ends when the next play starts
     assert room.state.is_over and deal.moves > 3 and deal.keyed > 0
     if preset == "goat":
         assert deal.sluffs > 0, "no sluff was made in a goat deal"
@@ -335,6 +363,15 @@ def test_the_waiting_room_names_and_a_bad_link(server: LiveServer, browsers: lis
     d.find_element(By.ID, "copy-link").click()
     wait(d).until(lambda d: d.find_element(By.ID, "copy-note").text)
     assert not d.find_element(By.ID, "dock").is_displayed()  # no "your hand" over nothing
+    # a player chats in the waiting room (on a phone, the Log button opens the side)
+    d.find_element(By.ID, "log-btn").click()
+    assert d.find_element(By.ID, "chat-form").is_displayed()
+    assert "Spectators" not in d.find_element(By.ID, "side").text
+    d.find_element(By.ID, "chat-text").send_keys("hello, Bo")
+    d.find_element(By.ID, "chat-text").send_keys(Keys.ENTER)
+    wait(d).until(lambda d: "hello, Bo" in d.find_element(By.ID, "chat").text)
+    shot(d, "waiting-chat-phone")
+    d.find_element(By.ID, "side-close").click()
     axe_check(d, "the waiting room")
     shot(d, "waiting-phone")
     # a friend opens the link: the same name is refused with the server's reason, another is taken
@@ -354,6 +391,9 @@ def test_the_waiting_room_names_and_a_bad_link(server: LiveServer, browsers: lis
     for b in (d, friend):
         wait(b).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
     assert "Bo" in d.find_element(By.ID, "seats").text
+    assert "hello, Bo" in friend.find_element(By.ID, "chat").get_attribute("textContent")
+    for b in (d, friend):  # players, not spectators, once the deal is on
+        assert not b.find_elements(By.ID, "chat-note")
     # a room that does not exist says so and leads back
     lost = open_page(browsers, server, "phone", "/?room=ZZZZZZ")
     wait(lost).until(lambda d: d.find_element(By.ID, "missing").is_displayed())
@@ -364,6 +404,25 @@ def test_the_waiting_room_names_and_a_bad_link(server: LiveServer, browsers: lis
     lost.get(server.http + "/?room=ZZZZZZ")
     wait(lost).until(lambda d: d.find_element(By.ID, "missing").is_displayed())
     assert lost.execute_script("return localStorage.getItem('skitgubbe:ZZZZZZ')") is None
+
+
+def test_the_banner_keeps_the_news_in_order_and_says_you_in_a_sentence(
+        server: LiveServer, browsers: list[webdriver.Chrome]) -> None:
+    d = open_page(browsers, server, "desktop")
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    said = d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import("/static/render.js").then(({ announcement }) => {
+          const nameOf = (s) => ["You", "Ann", "Bo"][s];
+          done([[2, 0], [0, 1]].map((seats) => announcement([{ kind: "play", seat: seats[0] },
+                                                             { kind: "war", seat: -1, seats }], nameOf).lines)
+            .concat([announcement([{ kind: "win", seat: 1 }, { kind: "end-one", seat: -1 },
+                                   { kind: "trump", seat: -1, seats: [2] }], nameOf).lines,
+                     announcement([{ kind: "kill", seat: 2 },
+                                   { kind: "dreck-dealt", seat: -1, seats: [1, 0] }], nameOf).lines]));
+        });""")
+    assert said == [["War! Bo and you play again"], ["War! You and Ann play again"],
+                    ["Phase two: get rid of your cards", "Trump: hearts"], ["The dreck goes to Ann and you"]]
 
 
 def test_spectators_watch_without_a_chat_box(server: LiveServer, browsers: list[webdriver.Chrome]) -> None:

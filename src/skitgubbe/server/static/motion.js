@@ -75,13 +75,26 @@ export function backsFly(count, from, to, template) {
   return Promise.all(runs);
 }
 
-/** A short word across the table ("War!", "Trump: hearts"): shown with or without motion. */
-let bannerTimer = null;
-export function banner(text) {
+/** A short word across the table ("War!", "Trump: hearts"), shown with or without motion: ``lines``
+ * (a string or an array of them, each on its own line) for ``ms`` milliseconds, of which the first
+ * ``hold`` stay up even when the next play starts (:func:`bannerEnds`). */
+let bannerTimer = null, bannerHeld = 0;
+const hideBanner = () => { const b = document.getElementById("banner"); if (b) b.classList.remove("show"); };
+export function banner(lines, { ms = 1600, hold = 0 } = {}) {
   const b = document.getElementById("banner");
-  if (!b || !text) return;
-  b.textContent = text;
+  lines = [].concat(lines).filter(Boolean);
+  if (!b || !lines.length) return;
+  b.replaceChildren(...lines.map((t) => Object.assign(document.createElement("span"), { className: "banner-line", textContent: t })));
   b.classList.add("show");
   clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => b.classList.remove("show"), 1600);
+  bannerHeld = Date.now() + hold;
+  bannerTimer = setTimeout(hideBanner, ms);
+}
+
+/** The next play starts: the word about the last one ends now (or when its ``hold`` is over). */
+export function bannerEnds() {
+  const left = bannerHeld - Date.now();
+  clearTimeout(bannerTimer);
+  if (left > 0) bannerTimer = setTimeout(hideBanner, left);
+  else hideBanner();
 }

@@ -17,6 +17,38 @@ export function el(tag, props = {}, ...kids) {
   return e;
 }
 
+/** "Ann", "Ann and Bo", "Ann, Bo and Cy". */
+export const listOf = (names) => names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+
+const NEWS = new Set(["end-one", "trump", "dreck-dealt"]);  // a new phase: held up against the next play
+
+/** What the banner says of one update's ``events``: ``{lines, ms, hold}`` for ``banner`` (motion.js).
+ * The big news (war, bounce, phase two, the trump, the dreck, a seat out) is kept, in the order it
+ * happened; else the last small one (one card left, a killed trick; three cards only alone).
+ * ``nameOf(seat)`` names a seat ("You" for yours: "you" inside a sentence); ``over``: the deal is over. */
+export function announcement(events, nameOf, over = false) {
+  const big = [];
+  let small = "", news = false;
+  const names = (seats, start) => seats.map((s, k) => { const n = nameOf(s); return n === "You" && !(start && k === 0) ? "you" : n; });
+  for (const ev of events) {
+    const who = ev.seat >= 0 ? nameOf(ev.seat) : "";
+    const you = who === "You";
+    if (ev.kind === "war") big.push("War! " + listOf(names(ev.seats, true)) + " play again");
+    else if (ev.kind === "bounce") big.push("Bounce! " + listOf(names(ev.seats, true)) + " play again");
+    else if (ev.kind === "end-one") big.push("Phase two: get rid of your cards");
+    else if (ev.kind === "trump" && ev.seats.length) big.push("Trump: " + SUITS["CDHS"[ev.seats[0]]].word);
+    else if (ev.kind === "dreck-dealt") big.push("The dreck goes to " + listOf(names(ev.seats, false)));
+    else if (ev.kind === "out" && !over) big.push(who + (you ? " are" : " is") + " out");
+    else if (ev.kind === "one-card") small = who + (you ? " have" : " has") + " one card";
+    else if (ev.kind === "three-cards" && !small) small = who + (you ? " have" : " has") + " three cards";
+    else if (ev.kind === "kill") small = who + " killed the trick";
+    else continue;
+    news = news || NEWS.has(ev.kind);
+  }
+  const lines = big.length ? big.slice(0, 3) : small ? [small] : [];
+  return { lines, ms: 1600 + 800 * (lines.length - 1), hold: news ? 1400 : 0 };
+}
+
 export const ordinal = (k) => k + (k % 100 >= 11 && k % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][k % 10] || "th");
 export const plural = (k, word) => k + " " + word + (k === 1 ? "" : "s");
 

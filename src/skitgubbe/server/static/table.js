@@ -3,9 +3,9 @@
 // the connection, the state and the hand; render.js draws the table, motion.js animates it from
 // the events, replay.js steps through a finished deal, cards.js draws the cards.
 
-import { SUITS, cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
-import { banner, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
-import { clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
+import { cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
+import { banner, bannerEnds, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
+import { announcement, clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
 import { houseRules, initBuilder, resetBuilder } from "./builder.js";
 import { openReplay } from "./replay.js";
 
@@ -414,7 +414,8 @@ const plateRect = (seat) => {
 async function step(msg) {
   const before = snapshot();
   const cols = track(msg.events);
-  if (cols.length) $("banner").classList.remove("show");  // a word about the trick before is stale now
+  // a word about the trick before is stale once the next play starts, or the trick is collected
+  if (cols.length || msg.events.some((e) => PLAYS.has(e.kind))) bannerEnds();
   const animate = motion.on && document.visibilityState === "visible" && S.table && S.table.public && S.queue.length < 3;
   apply(msg);
   if (animate && cols.length) {
@@ -475,24 +476,12 @@ function draws(before, events) {
   return Promise.all(runs);
 }
 
-const listOf = (names) => names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+const PLAYS = new Set(["play", "lead", "beat", "stock", "sluff"]);
 
 /** A word across the table for what matters most in these events (also without motion). */
 function announce(events) {
-  let text = "";
-  for (const ev of events) {
-    const who = ev.seat >= 0 ? nameOf(ev.seat) : "";
-    if (ev.kind === "war") text = "War! " + listOf(ev.seats.map(nameOf)) + " play again";
-    else if (ev.kind === "bounce") text = "Bounce! " + listOf(ev.seats.map(nameOf)) + " play again";
-    else if (ev.kind === "trump" && ev.seats.length) text = "Trump: " + SUITS["CDHS"[ev.seats[0]]].word;
-    else if (ev.kind === "end-one") text = "Phase two: get rid of your cards";
-    else if (ev.kind === "dreck-dealt") text = "The dreck goes to " + listOf(ev.seats.map(nameOf));
-    else if (ev.kind === "one-card") text = who + (who === "You" ? " have" : " has") + " one card";
-    else if (ev.kind === "three-cards" && !text) text = who + (who === "You" ? " have" : " has") + " three cards";
-    else if (ev.kind === "out" && pub() && pub().phase !== "game over") text = who + (who === "You" ? " are" : " is") + " out";
-    else if (ev.kind === "kill") text = who + " killed the trick";
-  }
-  if (text) banner(text);
+  const a = announcement(events, nameOf, !!(pub() && pub().phase === "game over"));
+  if (a.lines.length) banner(a.lines, a);
 }
 
 // -- drawing -------------------------------------------------------------------------------------------
@@ -839,11 +828,14 @@ function sizeDock() {
 
 // -- the side: table talk, chat, your seat ------------------------------------------------------------------
 function renderSide() {
-  const spectator = !S.me;
+  // a player chats from the waiting room on (S.me, the seat in a deal, comes with the deal)
+  const spectator = !S.you || S.you.player === null;
   $("chat-form").hidden = spectator;
-  if (spectator && !$("chat-note")) $("chat-form").after(el("p", { id: "chat-note", class: "muted", text: "Spectators watch: the chat is for the players." }));
-  $("leave").hidden = spectator || S.me.left || S.table.status !== "playing";
-  $("reclaim").hidden = spectator || !S.me.left;
+  const note = $("chat-note");
+  if (spectator && !note) $("chat-form").after(el("p", { id: "chat-note", class: "muted", text: "Spectators watch: the chat is for the players." }));
+  else if (!spectator && note) note.remove();
+  $("leave").hidden = !S.me || S.me.left || S.table.status !== "playing";
+  $("reclaim").hidden = !S.me || !S.me.left;
   $("log-btn").hidden = false;
 }
 function addChat(m) {

@@ -103,10 +103,10 @@ def test_healthz_is_503_when_the_database_fails_or_hangs(tmp_path: Path,
         server.stop()
 
 
-def test_healthz_is_503_once_the_lease_is_lost(tmp_path: Path) -> None:
+def test_healthz_is_503_once_the_lease_is_lost(db_url: str) -> None:
     """Another server takes the lease over (this one was paused past its expiry): its next write is
-    refused and counted, and the health check says the lease is gone."""
-    db = f"sqlite:///{tmp_path}/server.db"
+    refused and counted, and the health check says the lease is gone (SQLite and PostgreSQL)."""
+    db = db_url
     server = LiveServer(db, store=Store(db, renew_every=3600.0, lease_expiry=7200.0)).start()  # no renewal
     other = Store(db)
     try:

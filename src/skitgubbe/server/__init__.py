@@ -4,6 +4,7 @@ The server depends on the core (rules, state, views, records, bots); the core ne
 imports it.  Modules: :mod:`.protocol` (client message validation and what a seat may
 see), :mod:`.rooms` (a table, event-sourced, no I/O), :mod:`.store` (SQLAlchemy storage
 of rooms and their log), :mod:`.botpool` (bots in worker processes), :mod:`.hub` (rooms
-live: connections, bots, timers), :mod:`.app` (FastAPI routes and the websocket).
+live: connections, bots, timers), :mod:`.metrics` (what the hub and the app count, for
+``GET /metrics``), :mod:`.app` (FastAPI routes and the websocket).
 See docs/server.md.
 """

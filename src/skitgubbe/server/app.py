@@ -15,6 +15,9 @@ HTTP routes (docs/server.md):
 * ``POST /api/rooms`` make a room; ``GET /api/rooms/{code}`` what the lobby shows;
   ``POST /api/rooms/{code}/join`` take an open seat.
 * ``GET /openapi.json`` the OpenAPI schema of these routes, request bodies included.
+* ``GET /healthz`` whether the server can serve (its database answers, it holds the database's
+  lease): 200 or 503; ``GET /metrics`` its Prometheus metrics (:mod:`skitgubbe.server.metrics`).
+  Neither is in the OpenAPI schema (they are for probes and scrapers, not for the page).
 * ``WS /ws`` the game: see :mod:`skitgubbe.server.protocol`.
 
 Bad requests are answered ``{"error": code, "message": text}`` with status 400 (404 for
@@ -60,6 +63,7 @@ from ..engine.variants import PRESETS
 from . import houserules, logs
 from .botpool import BotPool, watch_parent
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
+from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .replays import MAX_RECORD_BYTES, record_replay, stored_replay
@@ -69,8 +73,8 @@ from .store import DEFAULT_DB_URL, Store
 log = logging.getLogger(__name__)
 
 __all__ = ["create_app", "serve", "origin_allowed", "host_allowed", "public_origin", "body_limit",
-           "Application", "HttpLimits", "STATIC_DIR", "MAX_BODY_BYTES",
-           "CACHE_CONTROL", "GZIP_MIN_BYTES"]
+           "Application", "HttpLimits", "STATIC_DIR", "MAX_BODY_BYTES", "CACHE_CONTROL", "GZIP_MIN_BYTES",
+           "HEALTH_TIMEOUT"]
 
 STATIC_DIR = Path(str(files("skitgubbe.server") / "static"))
 """Where the page's files are (package data)."""
@@ -98,6 +102,11 @@ class _StaticFiles(StaticFiles):
         response = super().file_response(*args, **kwargs)
         response.headers["Cache-Control"] = CACHE_CONTROL
         return response
+
+
+HEALTH_TIMEOUT = 2.0
+"""Seconds ``GET /healthz`` waits for the database's answer to its trivial query before it says the
+database did not answer (503)."""
 
 _STATUS = {"no-room": 404, "no-deal": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429,
            "server": 503, "server-full": 503}
@@ -403,6 +412,7 @@ def create_app(
     http_limits: HttpLimits | None = None,
     replay_workers: int = 1,
     store: Store | None = None,
+    health_timeout: float = HEALTH_TIMEOUT,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -423,6 +433,7 @@ def create_app(
         replay_workers: processes that build replays (0: a thread, for tests).
         store: the database already open (its lease taken, :func:`serve`) instead of ``db_url``;
             closed when the application stops, like one it opens itself.
+        health_timeout: seconds ``GET /healthz`` waits for the database (:data:`HEALTH_TIMEOUT`).
 
     Raises ``ValueError`` for a public URL that is not an ``http``/``https`` URL with a host
     (:func:`public_origin`) or a negative ``replay_workers``.  The hub (``app.state.hub``) is built
@@ -441,12 +452,14 @@ def create_app(
     rules_per_client = ClientBuckets(http.rules_per_minute)
     misses = ClientBuckets(http.misses_per_minute)
     replays: list[_Replays] = []  # made on the running loop (its semaphore), in the lifespan
+    metrics = Metrics()  # this application's own registry (GET /metrics)
+    pinging: list[asyncio.Future[None]] = []  # the health check's query in flight, shared by probes
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = store if store is not None else await asyncio.to_thread(Store, db_url)
         pool = BotPool(bot_workers)
-        hub = Hub(db, pool, bot_delay=bot_delay, away_after=away_after, limits=limits)
+        hub = Hub(db, pool, bot_delay=bot_delay, away_after=away_after, limits=limits, metrics=metrics)
         hub.misses = misses  # a websocket's hello naming no room counts as a miss too
         try:
             await hub.load()
@@ -483,8 +496,12 @@ def create_app(
                           f"do not exist within a minute; try again in {wait} s", 429, wait)
         return key
 
-    def replay_response(answer: tuple[int, str, bytes]) -> Response:
-        status, _code, body = answer
+    def replay_response(answer: tuple[int, str, bytes], source: str) -> Response:
+        status, code, body = answer
+        if status == 200:
+            metrics.replay_built(source)
+        else:
+            metrics.refusal("http", code)
         return Response(body, status_code=status, media_type="application/json")
 
     app = FastAPI(title="skitgubbe", description="The online table: make and join rooms (the game itself is "
@@ -499,6 +516,7 @@ def create_app(
         status = _STATUS.get(e.code, 400)
         if e.code in ("no-room", "no-deal"):
             misses.wait(key_of(request))
+        metrics.refusal("http", e.code)
         if e.code == "server":  # the database refused it
             log.error("refused %s %s: 503 server: %s", request.method, request.url.path, e, exc_info=e)
         else:
@@ -508,17 +526,20 @@ def create_app(
     @app.exception_handler(houserules.HouseRulesError)
     async def rules_error(request: Request, e: houserules.HouseRulesError) -> JSONResponse:
         _log_refusal(request, 400, e.code, str(e))
+        metrics.refusal("http", e.code)
         return JSONResponse({"error": e.code, "message": str(e), "fields": e.fields}, status_code=400)
 
     @app.exception_handler(ProtocolError)
     async def protocol_error(request: Request, e: ProtocolError) -> JSONResponse:
         status = 413 if e.code == "too-large" else 400
         _log_refusal(request, status, e.code, str(e))
+        metrics.refusal("http", e.code)
         return _fail(e.code, str(e), status)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, e: Refused) -> JSONResponse:
         _log_refusal(request, e.status, e.code, str(e))
+        metrics.refusal("http", e.code)
         headers = {"Retry-After": str(e.retry_after)} if e.retry_after is not None else None
         return _fail(e.code, str(e), e.status, headers)
 
@@ -531,8 +552,53 @@ def create_app(
     @app.exception_handler(Exception)
     async def server_error(request: Request, e: Exception) -> JSONResponse:
         # the traceback is logged once, by Application (the server's error middleware raises it again)
+        metrics.refusal("http", "server")
         return _fail("server", "the server failed on this request (its log says why); nothing was changed "
                      "that it did not store", 500)
+
+    async def database_answer(db: Store) -> tuple[str, str | None]:
+        """``("ok", None)`` when the database answers ``SELECT 1`` within ``health_timeout`` seconds,
+        else ``("error" or "timeout", what is wrong)``.  The query runs on a thread; a query still
+        running (a database that hangs) is waited for again by the next probe, never run twice."""
+        if not pinging or pinging[0].done():
+            future = asyncio.ensure_future(asyncio.to_thread(db.ping))
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())  # retrieved: not logged
+            pinging[:] = [future]
+        try:
+            await asyncio.wait_for(asyncio.shield(pinging[0]), health_timeout)
+        except TimeoutError:
+            return "timeout", f"the database did not answer a trivial query within {health_timeout:g} s"
+        except Exception as e:  # whatever the driver raises: the database cannot be used
+            text = " | ".join(line.strip() for line in str(e).splitlines() if line.strip())
+            return "error", f"the database failed a trivial query: {type(e).__name__}: {text:.300}"
+        return "ok", None
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> JSONResponse:
+        """Whether this server can serve: 200 ``{"status": "ok", "database": "ok", "lease": true,
+        "rooms": n}`` when its database answers a trivial query and it holds the database's lease,
+        else 503 with ``"status": "failing"``, ``"database"`` ``"error"`` or ``"timeout"``, ``"lease"``
+        false and ``"problems"``, one sentence each.  No rate limit, no miss counted: for probes."""
+        hub: Hub = request.app.state.hub
+        database, problem = await database_answer(hub.store)
+        problems = [problem] if problem is not None else []
+        lease = hub.store.holds_lease
+        if not lease:
+            problems.append("this server does not hold the database's lease (another server took it over, or "
+                            "it was given back): it cannot store moves and should be restarted")
+        body: dict[str, Any] = {"status": "failing" if problems else "ok", "database": database,
+                                "lease": lease, "rooms": len(hub.rooms)}
+        if problems:
+            body["problems"] = problems
+            log.warning("health check failing: %s", "; ".join(problems))
+        return JSONResponse(body, status_code=503 if problems else 200, headers={"Cache-Control": "no-store"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics_text(request: Request) -> Response:
+        """The server's metrics in Prometheus's text format (docs/server.md, "Health and metrics")."""
+        hub: Hub = request.app.state.hub
+        metrics.set_rooms(room.status for room in hub.rooms.values())
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store"})
 
     @app.get("/", response_class=HTMLResponse)
     async def index() -> FileResponse:
@@ -554,7 +620,8 @@ def create_app(
         limit(replays_per_client, request, "replays")
         hub: Hub = request.app.state.hub
         data = await asyncio.to_thread(hub.stored_deal, deal)
-        return replay_response(await replays[0].run("deal", "", deal, data, 0, 0))  # type: ignore[return-value]
+        answer = await replays[0].run("deal", "", deal, data, 0, 0)
+        return replay_response(answer, "deal")  # type: ignore[return-value]
 
     @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429, 503))
     async def record(request: Request) -> dict[str, Any]:
@@ -565,7 +632,7 @@ def create_app(
         answer = await replays[0].run("record", body.text, None, None, http.record_moves, http.replay_bytes)
         if answer[0] != 200:
             _log_refusal(request, answer[0], answer[1], answer[2].decode("utf-8", "replace"))
-        return replay_response(answer)  # type: ignore[return-value]
+        return replay_response(answer, "record")  # type: ignore[return-value]
 
     @app.post("/api/rules/check", openapi_extra=_request_body(HouseRules),
               responses=_refusals(400, 413, 415, 429))
@@ -643,7 +710,7 @@ def create_app(
 
     return Application(app, rate=rate, burst=burst, limits=limits, allowed_origins=allowed_origins,
                        public_origins=[origin for origin, _ in public],
-                       public_hosts=[host for _, host in public])
+                       public_hosts=[host for _, host in public], metrics=metrics)
 
 
 def _origin_key(text: str) -> tuple[str, str, int] | None:
@@ -733,13 +800,16 @@ class Application:
     let in; browsers always send it), and (429, ``too-many-connections``) beyond
     ``limits.connections_per_client`` connections of one client
     (:func:`~skitgubbe.server.hub.client_key`).  An exception no handler answered is logged with
-    its traceback at ERROR (the client was answered 500 ``server``).
+    its traceback at ERROR (the client was answered 500 ``server``).  ``metrics``
+    (:class:`~skitgubbe.server.metrics.Metrics`, default its own) counts the connections open and
+    these refusals.
     """
 
     def __init__(self, api: FastAPI, *, rate: float, burst: float, limits: Limits | None = None,
                  allowed_origins: Sequence[str] = (), public_origins: Sequence[str] = (),
-                 public_hosts: Sequence[str] = ()) -> None:
+                 public_hosts: Sequence[str] = (), metrics: Metrics | None = None) -> None:
         self.api = api
+        self.metrics = metrics if metrics is not None else Metrics()
         self.rate = rate
         self.burst = burst
         self.limits = limits if limits is not None else Limits()
@@ -764,11 +834,13 @@ class Application:
                                                           self.public_hosts):
             message = self._bad_host(host)
             log.warning("refused %s %s: 400 bad-host: %s", scope.get("method"), scope["path"], message)
+            self.metrics.refusal("http", "bad-host")
             await _fail("bad-host", message, 400)(scope, receive, send)
         elif scope["type"] == "http" and _declared_length(scope) > body_limit(scope["path"]):
             limit = body_limit(scope["path"])
             log.warning("refused %s %s: 413 too-large: declared %d bytes", scope.get("method"), scope["path"],
                         _declared_length(scope))
+            self.metrics.refusal("http", "too-large")
             refusal = _fail("too-large", f"the request body is limited to {limit} bytes", 413,
                             {"Connection": "close"})
             await refusal(scope, receive, send)
@@ -783,6 +855,7 @@ class Application:
     async def _deny(self, scope: Scope, send: Send, status: int, code: str, message: str) -> None:
         """Refuse a websocket handshake: with an HTTP answer ``{"error", "message"}`` where the server
         can send one (the ASGI websocket denial response), else by closing it (1008)."""
+        self.metrics.refusal("http", code)
         if "websocket.http.response" in (scope.get("extensions") or {}):
             body = dumps({"error": code, "message": message}).encode("utf-8")
             await send({"type": "websocket.http.response.start", "status": status,
@@ -818,9 +891,11 @@ class Application:
                              f"one client may hold {limit} connections at once: close one first")
             return
         self.connections[key] += 1
+        self.metrics.connections.inc()
         try:
             await self._serve_websocket(receive, send, key)
         finally:
+            self.metrics.connections.dec()
             self.connections[key] -= 1
             if self.connections[key] <= 0:
                 del self.connections[key]

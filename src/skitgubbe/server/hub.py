@@ -47,6 +47,7 @@ from ..engine.variants import UnknownVariantError, find_variant
 from ..engine.view import SPECTATOR, view_of
 from . import protocol
 from .botpool import BotPool
+from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
 from .replays import archive_entry, is_deal_id
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
@@ -318,6 +319,8 @@ class Hub:
             secure generator).
         clock: monotonic seconds (tests may replace it).
         limits: rooms per client, the most rooms, expiry (:class:`Limits`).
+        metrics: what the hub counts (moves, refusals, storage failures, replays: a
+            :class:`~skitgubbe.server.metrics.Metrics`); default: its own, which nobody reads.
     """
 
     def __init__(
@@ -330,8 +333,10 @@ class Hub:
         rng: random.Random | None = None,
         clock: Callable[[], float] = time.monotonic,
         limits: Limits | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
+        self.metrics = metrics if metrics is not None else Metrics()
         self.writer = LogWriter(store)
         self.pool = pool
         self.bot_delay = bot_delay
@@ -458,6 +463,7 @@ class Hub:
             try:
                 await self.writer.write([("delete", code, 0, "", {}) for code in gone])
             except SQLAlchemyError as e:
+                self.metrics.storage_failed()
                 self._note(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
         return gone
 
@@ -533,6 +539,7 @@ class Hub:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
             if isinstance(e, SQLAlchemyError):
+                self.metrics.storage_failed()
                 self._note(f"room {code}: could not store the new room: {e}")
                 raise RoomError("server", "the server could not store the new room: nothing changed, try "
                                 "again") from None
@@ -627,6 +634,7 @@ class Hub:
         except SQLAlchemyError as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
+            self.metrics.storage_failed()
             self._note(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
         finally:
@@ -714,8 +722,10 @@ class Hub:
         was closed (:meth:`Client.close`) is not heard any more."""
         if client.dropped:
             return
+        received = time.perf_counter()
         if not client.limit.allow(self.clock()):
             client.refused += 1
+            self.metrics.refusal("websocket", "rate-limited")
             client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
             if client.refused > 200:
                 client.outbox.put_nowait(None)
@@ -723,12 +733,16 @@ class Hub:
         try:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
+            self.metrics.refusal("websocket", e.code)
             client.send(_error(e.code, str(e)))
             return
         n = msg.get("n") if msg.type == "act" else None
         try:
             await self._dispatch(client, msg)
+            if msg.type == "act":  # its acknowledgement is queued by now (with the update that follows)
+                self.metrics.acknowledged(time.perf_counter() - received)
         except (RoomError, ProtocolError) as e:
+            self.metrics.refusal("websocket", e.code)
             extra: dict[str, Any] = {"n": n} if n is not None else {}
             if isinstance(e, TooManyRequests):
                 extra["retry_after"] = e.retry_after
@@ -739,6 +753,7 @@ class Hub:
                 if client.hellos_refused >= HELLO_REFUSALS:
                     client.close(f"{client.hellos_refused} hello messages refused", keep=True)
         except Exception as e:  # a fault of the server: note it, and say so
+            self.metrics.refusal("websocket", "server")
             self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
                        trace=True)
             client.send(_error("server", "the server failed on that message; the next update shows "
@@ -769,6 +784,7 @@ class Hub:
             if msg.type == "act":
                 payload = room.prepare_act(slot, msg.fields["move"], msg.fields["n"])
                 await self._commit(room, "act", payload)
+                self.metrics.moved("player")
                 client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
                 if not live.chat_limits:
@@ -874,6 +890,7 @@ class Hub:
         try:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
         except SQLAlchemyError as e:
+            self.metrics.storage_failed()
             self._note(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         over = room.status == "over"
@@ -898,6 +915,7 @@ class Hub:
         try:
             await self.writer.write(rows)
         except SQLAlchemyError as e:
+            self.metrics.storage_failed()
             self._note(f"could not keep {len(rows)} finished deals: {e}")
 
     def stored_deal(self, deal: str) -> dict[str, Any]:
@@ -1049,6 +1067,7 @@ class Hub:
         if text is None:
             text = protocol.dumps(data)
             self._remember(key, text)
+            self.metrics.replay_built("room")
         return text
 
     def _remember(self, key: tuple[Any, ...], text: str) -> None:
@@ -1067,6 +1086,7 @@ class Hub:
         if text is None:
             text = protocol.dumps(room.replay_data(seat))
             self._remember(key, text)
+            self.metrics.replay_built("room")
         else:
             self._replays.move_to_end(key)
         return text
@@ -1154,6 +1174,7 @@ class Hub:
                 if (room.game, room.seq) != key or room.status != "playing":
                     return  # the table moved on while the bot was thinking
                 await self._commit(room, "act", room.prepare_bot_act(seat, str(action)))
+                self.metrics.moved("bot")
                 self._broadcast(room, live)
 
     async def _drive_step(self, room: Room, live: _Live, what: str, seat: int) -> None:
@@ -1187,4 +1208,5 @@ class Hub:
                     break
                 payload = room.prepare_bot_act(s, move)
                 await self._commit(room, "act", payload)
+                self.metrics.moved("bot" if what == "bot" else "chance" if what == "chance" else "timeout")
             self._broadcast(room, live)

@@ -56,6 +56,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import text as sql_text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -204,6 +205,13 @@ class Store:
         the database raises (``sqlalchemy.exc.SQLAlchemyError``) when it cannot be read."""
         with self.engine.connect() as conn:
             return _read_lease(conn)
+
+    def ping(self) -> None:
+        """Ask the database a trivial query (``SELECT 1``), as a health check
+        (``GET /healthz``).  Blocking: call it from a thread.  Raises what the database raises
+        (``sqlalchemy.exc.SQLAlchemyError``) when it cannot be reached."""
+        with self.engine.connect() as conn:
+            conn.execute(sql_text("SELECT 1"))
 
     def acquire(self) -> None:
         """Take the database's lease, so that this store may write, and start renewing it every

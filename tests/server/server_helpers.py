@@ -221,6 +221,15 @@ class Player:
             await self.ws.close()
 
 
+async def watch_until_over(watcher: Player, *, limit: float = 120) -> None:
+    """Read every message a spectator is sent (as a page does) until it sees the deal over: the server
+    drops a connection that leaves messages unread (``Limits.outbox_bytes``)."""
+    async def run() -> None:
+        while watcher.last is None or watcher.last["table"]["status"] != "over":
+            await watcher.recv()
+    await asyncio.wait_for(run(), limit)
+
+
 async def play_until_over(players: list[Player], *, limit: float = 120) -> None:
     """Let the scripted players play (random legal moves) until every one sees the deal over."""
     async def run(p: Player) -> None:

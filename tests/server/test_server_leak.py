@@ -11,7 +11,7 @@ import random
 
 import pytest
 from leak_check import check_messages
-from server_helpers import LiveServer, Player, play_until_over
+from server_helpers import LiveServer, Player, play_until_over, watch_until_over
 
 from skitgubbe.engine.variants import PRESETS
 from skitgubbe.engine.view import SPECTATOR, view_of
@@ -45,7 +45,7 @@ def play_and_check(server: LiveServer, what: str, house: str | None, players: in
         await watcher.connect()
         for p in ps:
             await p.connect()
-        await play_until_over(ps)
+        await asyncio.gather(play_until_over(ps), watch_until_over(watcher))
         await ps[0].request({"type": "replay"}, "replay")
         await watcher.request({"type": "replay"}, "replay")
         for p in [*ps, watcher]:

@@ -18,9 +18,12 @@ Connections are :class:`Client` objects: the transport (the websocket endpoint i
 and sends what :meth:`Client.outbox` yields.
 
 Abuse limits (:class:`Limits`, docs/server.md "Security"): rooms made per client, the
-rooms the server holds, and expiry: a room nobody is connected to is removed from memory
+rooms the server holds, chat lines per seat, the bytes of replays per client, the bytes left
+unread per connection, refused hellos per connection and hellos naming no room per client
+(:attr:`Hub.misses`), and expiry: a room nobody is connected to is removed from memory
 and from the database once it has been idle, or over, for long enough
-(:meth:`Hub.expire_rooms`, run every ``Limits.sweep_every`` seconds).
+(:meth:`Hub.expire_rooms`, run every ``Limits.sweep_every`` seconds).  Every failure is logged,
+one line each (:mod:`skitgubbe.server.logs`).
 """
 
 from __future__ import annotations

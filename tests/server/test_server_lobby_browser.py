@@ -79,6 +79,24 @@ def test_a_late_answer_for_the_last_preset_does_not_change_the_new_ones_players(
     Select(d.find_element(By.ID, "make-players")).select_by_value("2")
 
 
+SLOW_CHECKS = """
+window.checksSent = 0;
+window.checksAnswered = 0;
+const real = window.fetch;
+window.fetch = async (url, opts) => {
+  if (String(url).includes("/api/rules/check")) window.checksSent += 1;
+  const answer = await real(url, opts);
+  if (String(url).includes("/api/rules/check")) {
+    await new Promise((r) => setTimeout(r, 1500));
+    setTimeout(() => { window.checksAnswered += 1; }, 300);  // counted once the page has used it
+  }
+  return answer;
+};
+"""
+"""Answers of ``/api/rules/check`` reach the page 1.5 s late; the checks sent and answered are counted
+(``window.checksSent``, ``window.checksAnswered``)."""
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_house_rules_builder(server: LiveServer, browsers: list[webdriver.Chrome], size: str,  # noqa: F811
                                  tmp_path: Path) -> None:
@@ -142,8 +160,14 @@ def test_the_house_rules_builder(server: LiveServer, browsers: list[webdriver.Ch
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#house-fields [name]"))
     assert not d.find_element(By.ID, "house-fields").is_displayed()  # closed: hidden from everything
     d.find_element(By.CSS_SELECTOR, "#house > summary").click()
+    # ... even when a check of the form is still on its way: its late answer must not clear the refusal
+    d.execute_script(SLOW_CHECKS)
+    _set(d, "dreck_below", "4")
+    wait(d).until(lambda d: d.execute_script("return window.checksSent") >= 1)
     d.find_element(By.ID, "house-upload").send_keys(str(bad))
     wait(d).until(lambda d: "hand_size" in d.find_element(By.ID, "house-error").get_attribute("textContent"))
+    wait(d).until(lambda d: d.execute_script("return window.checksAnswered") >= 1)
+    assert "hand_size" in d.find_element(By.ID, "house-error").get_attribute("textContent")
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

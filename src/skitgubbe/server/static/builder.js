@@ -117,6 +117,14 @@ function changed() {
   B.busy = new Promise((resolve) => { B.timer = setTimeout(() => check().then(resolve), 250); });
 }
 
+/** Forget a check not yet answered (an uploaded file replaces the form): its answer must not undo
+ * what the upload shows, a refusal above all. */
+function cancelCheck() {
+  clearTimeout(B.timer);
+  B.asked += 1;
+  B.busy = null;
+}
+
 /** The house rules to make the table with: null when nothing was changed (play the preset), else
  * ``{toml, min_players, max_players, name}``; throws an Error naming the fault when the engine refused. */
 export async function houseRules() {
@@ -161,6 +169,7 @@ export function initBuilder(options, { preset, choosePreset, onChange }) {
     if (!file) return;
     const text = await file.text();
     ev.target.value = "";
+    cancelCheck();
     const { ok, data } = await post("/api/rules/read", { text });
     if (!ok) { B.error = { message: file.name + ": " + (data.message || "not house rules"), fields: data.fields || [] }; show(); return; }
     choosePreset(data.preset);

@@ -221,6 +221,16 @@ class Player:
             await self.ws.close()
 
 
+async def play_a_round(players: list[Player]) -> None:
+    """Each scripted player in turn reads what waits for it and makes its move, if it has one."""
+    for p in players:
+        await p.drain()
+        move = p.choose()
+        if move is not None:
+            await p.act(move)
+        await asyncio.sleep(0.01)
+
+
 async def watch_until_over(watcher: Player, *, limit: float = 120) -> None:
     """Read every message a spectator is sent (as a page does) until it sees the deal over: the server
     drops a connection that leaves messages unread (``Limits.outbox_bytes``)."""

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from hub_helpers import Clock, until
-from server_helpers import Player, free_port, serve_process, wait_serving
+from server_helpers import Player, free_port, play_a_round, serve_process, wait_serving
 from sqlalchemy import select, update
 
 from skitgubbe.play import cli
@@ -255,12 +255,7 @@ def test_a_second_serve_refuses_and_the_first_keeps_every_acknowledged_move(db_u
                 if ps[0].last is not None and ps[0].last["table"]["status"] == "over":
                     await asyncio.sleep(0.05)
                     continue
-                for p in ps:
-                    await p.drain()
-                    move = p.choose()
-                    if move is not None:
-                        await p.act(move)
-                    await asyncio.sleep(0.01)
+                await play_a_round(ps)
             await asyncio.sleep(0.2)
             for p in ps:
                 await p.drain()

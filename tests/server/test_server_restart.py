@@ -14,7 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from server_helpers import LiveServer, Player, free_port, play_until_over, serve_process, wait_serving
+from server_helpers import (
+    LiveServer,
+    Player,
+    free_port,
+    play_a_round,
+    play_until_over,
+    serve_process,
+    wait_serving,
+)
 
 
 def test_reconnect_resumes_the_same_seat_with_a_full_resync(server: LiveServer) -> None:
@@ -89,12 +97,7 @@ def test_killing_the_server_mid_deal_loses_no_acknowledged_move(tmp_path: Path) 
                 await p.connect()
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
-                for p in ps:
-                    await p.drain()
-                    move = p.choose()
-                    if move is not None:
-                        await p.act(move)
-                    await asyncio.sleep(0.01)
+                await play_a_round(ps)
                 if ps[0].last is not None and ps[0].last["table"]["public"]["seq"] > 30:
                     break
             await asyncio.sleep(0.1)

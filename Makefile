@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench clean
+.PHONY: play test lint typecheck bench clean catalogs
 
 $(STAMP): pyproject.toml native/pyproject.toml native/CMakeLists.txt $(wildcard native/src/*)
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,22 @@ typecheck: $(STAMP)
 
 test: $(STAMP) lint typecheck
 	$(BIN)/pytest --cov=skitgubbe --cov-report=term --cov-fail-under=90
+
+# The message catalogs (docs/translating.md): extract every message into the template, bring each
+# language's .po up to date with it, compile the .mo files the program reads.
+LOCALE = src/skitgubbe/locale
+LANGS = sv nb fi
+KEYWORDS = -k N_ -k NC_:1c,2 -k Plural:1,2 -k t -k tn:1,2 -k tc:1c,2
+catalogs: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg $(KEYWORDS) --no-location --sort-output --omit-header \
+		-c TRANSLATORS: -o $(LOCALE)/skitgubbe.pot src
+	for l in $(LANGS); do \
+		if [ -f $(LOCALE)/$$l/LC_MESSAGES/skitgubbe.po ]; then \
+			$(BIN)/pybabel -q update -D skitgubbe -i $(LOCALE)/skitgubbe.pot -d $(LOCALE) -l $$l \
+				--no-fuzzy-matching --ignore-obsolete; \
+		else $(BIN)/pybabel -q init -D skitgubbe -i $(LOCALE)/skitgubbe.pot -d $(LOCALE) -l $$l; fi; \
+	done
+	$(BIN)/pybabel -q compile -D skitgubbe -d $(LOCALE) --use-fuzzy
 
 bench: $(STAMP)
 	$(BIN)/skitgubbe bench

@@ -58,9 +58,11 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
+from ..engine.i18n import LANGUAGES
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
+from .catalogs import page_catalog
 from .botpool import BotPool, watch_parent
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
@@ -650,6 +652,15 @@ def create_app(
         body = await _body(request, Text)
         limit(rules_per_client, request, "rule checks")
         return houserules.read(body.text).to_json()
+
+    @app.get("/api/catalog/{lang}", responses=_refusals(404))
+    async def catalog(lang: str) -> Response:
+        """The message catalog of language ``lang`` (``en``, ``sv``, ``nb``, ``fi``) as the page reads
+        it (:func:`~skitgubbe.server.catalogs.page_catalog`); 404 ``no-language`` for another."""
+        if lang not in LANGUAGES:
+            return _fail("no-language", f"no catalog for {lang[:16]!r}: the languages are "
+                         + ", ".join(LANGUAGES), 404)
+        return JSONResponse(page_catalog(lang), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:

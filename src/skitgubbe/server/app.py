@@ -62,8 +62,8 @@ from ..engine.i18n import LANGUAGES
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
-from .catalogs import page_catalog
 from .botpool import BotPool, watch_parent
+from .catalogs import page_catalog
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe

@@ -46,10 +46,10 @@ def page_catalog(lang: str) -> dict[str, Any]:
                 forms = list(m.string)
                 if not all(forms):
                     continue
-                key = m.id[0]
+                key = str(m.id[0])
                 value = forms
             else:
-                key = m.id
+                key = str(m.id)
                 value = m.string
             messages[f"{m.context}\x04{key}" if m.context else key] = value
     return {"lang": lang, "messages": messages}

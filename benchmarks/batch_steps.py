@@ -9,7 +9,7 @@ Rows:
   :meth:`BatchEnv.step` is counted (the C++ step, the observations and masks written); the NumPy
   choice of actions is outside the clock.
 * ``batch N whole loop``: the same loop timed whole: NumPy draws one random legal action per env
-  from the mask (``argmax(random * mask)``) and the batch steps.
+  from the mask (:func:`~skitgubbe.adapters.batch.random_legal_actions`) and the batch steps.
 * ``goat batch N ...``: the same two rows for goat (``--goat-players`` seats; 0 skips them).
 * ``pettingzoo skitgubbe``: this project's PettingZoo AEC env (pagat, same seats), one env,
   ``action_space.sample(mask)`` each turn, ``e.last()`` read each turn (an env step = one turn).
@@ -28,7 +28,7 @@ import time
 
 import numpy as np
 
-from skitgubbe.adapters.batch import BatchEnv
+from skitgubbe.adapters.batch import BatchEnv, random_legal_actions
 
 
 def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[float, float]:
@@ -39,7 +39,7 @@ def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[floa
     done = 0
     start = time.process_time()
     while done < steps:
-        actions = np.argmax(rng.random(out.mask.shape, dtype=np.float32) * out.mask, axis=1)
+        actions = random_legal_actions(out.mask, rng)
         t = time.process_time()
         out = envs.step(actions)
         inside += time.process_time() - t

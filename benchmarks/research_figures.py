@@ -7,8 +7,9 @@ figure is printed after a line ``== NAME: COMMAND``, so the output can be compar
 Timings depend on the machine's load: compare rows of one run, not runs.
 
 The figures ``compact``, ``forced`` and ``openspiel-forced`` are computed here (they are short);
-the others run the project's own commands in a subprocess.  Figures that need an extra
-(OpenSpiel, PettingZoo) say so when it is missing.
+the others run the project's own commands in a subprocess.  A figure that needs an extra
+(OpenSpiel, PettingZoo, matplotlib for the study figures) is skipped with a line naming the extra
+to install when it is missing, and does not make the script fail.
 
 Run::
 
@@ -20,6 +21,7 @@ Run::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shlex
 import subprocess
 import sys
@@ -41,6 +43,13 @@ class Figure:
     command: list[str]
     slow: bool = False
     inline: Callable[[], None] | None = None
+    needs: tuple[tuple[str, str], ...] = ()
+    """(module, extra) pairs: the figure is skipped, naming the extra, when a module is missing."""
+
+
+OPENSPIEL = (("pyspiel", "openspiel"),)
+PETTINGZOO = (("pettingzoo", "pettingzoo"),)
+MATPLOTLIB = (("matplotlib", "study"),)
 
 
 def compact_sizes() -> None:
@@ -113,9 +122,9 @@ FIGURES = [
     Figure("compact", "Action space: compact action space", [PY, SELF, "--only", "compact"],
            inline=compact_sizes),
     Figure("forced", "PettingZoo: options for learners (auto_forced)", [PY, SELF, "--only", "forced"],
-           inline=forced_share),
+           inline=forced_share, needs=PETTINGZOO),
     Figure("openspiel-forced", "OpenSpiel: options for learners (auto_forced)",
-           [PY, SELF, "--only", "openspiel-forced"], inline=openspiel_forced_share),
+           [PY, SELF, "--only", "openspiel-forced"], inline=openspiel_forced_share, needs=OPENSPIEL),
     Figure("evaluate", "Evaluating your agent: the heuristic bot's reference rows",
            ["skitgubbe", "evaluate", "--agent", "heuristic", "--rules", "pagat", "--players", "3",
             "--deals", "100", "--ladder", "random,heuristic,counter"]),
@@ -126,17 +135,18 @@ FIGURES = [
            ["skitgubbe", "simulate", "--rules", "pagat", "--players", "3", "--games", "3000",
             "--bots", "heuristic,random,random", "--seed", "1"]),
     Figure("openspiel-speed", "OpenSpiel: random-play speed",
-           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "20"]),
+           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "20"], needs=OPENSPIEL),
     Figure("openspiel-decisions", "OpenSpiel: decisions of uniformly random play",
-           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "200", "--all-seats"], slow=True),
+           [PY, "-m", "skitgubbe.adapters.openspiel", "--games", "200", "--all-seats"], slow=True,
+           needs=OPENSPIEL),
     Figure("ismcts", "OpenSpiel, Bots: our ismcts against OpenSpiel's IS-MCTS",
            [PY, "benchmarks/ismcts_vs_openspiel.py", "--players", "2", "--games", "30", "--iterations", "50",
-            "--seed", "1"], slow=True),
+            "--seed", "1"], slow=True, needs=OPENSPIEL),
     Figure("training", "Training example: masked REINFORCE", [PY, "examples/train_policy_gradient.py"],
-           slow=True),
+           slow=True, needs=(("gymnasium", "gymnasium"),)),
     Figure("learned-curve", "A learned baseline: the training curve (from the committed CSVs)",
            [PY, "-m", "skitgubbe.batch.learn_train", "--plot", "docs/research/learned-pagat-3.csv",
-            "docs/research/learned-goat-4.csv", "--figure", "docs/research/learned-curve"]),
+            "docs/research/learned-goat-4.csv", "--figure", "docs/research/learned-curve"], needs=MATPLOTLIB),
     Figure("learned-pagat", "A learned baseline: pagat rows",
            ["skitgubbe", "evaluate", "--agent", "learned", "--rules", "pagat", "--players", "3",
             "--deals", "1000", "--ladder", "random,heuristic,counter"], slow=True),
@@ -157,8 +167,18 @@ def _shown(command: list[str]) -> str:
     return shlex.join(["python" if word == PY else word for word in command])
 
 
-def _run(fig: Figure) -> int:
+def missing_extras(fig: Figure) -> list[str]:
+    """The extras ``fig`` needs whose modules do not import here (in the order given)."""
+    return [extra for module, extra in fig.needs if importlib.util.find_spec(module) is None]
+
+
+def run_figure(fig: Figure) -> int:
     print(f"== {fig.name}: {_shown(fig.command)}   ({fig.section})", flush=True)
+    missing = missing_extras(fig)
+    if missing:
+        extras = ",".join(missing)
+        print(f"skipped: needs the {extras} extra (pip install -e '.[{extras}]')", flush=True)
+        return 0
     if fig.inline is not None:
         fig.inline()
         return 0
@@ -189,7 +209,7 @@ def main() -> int:
         chosen = [f for f in FIGURES if args.all or not f.slow]
     status = 0
     for fig in chosen:
-        status = _run(fig) or status
+        status = run_figure(fig) or status
     return status
 
 

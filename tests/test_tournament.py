@@ -272,3 +272,15 @@ def test_four_random_bots_each_lose_a_quarter_of_the_time() -> None:
         assert abs(r.loser_rate - 0.25) < 0.05
         assert r.high - r.low < 0.1
         assert abs(r.mean_place - 2.5) < 0.15
+
+
+def test_run_tournament_is_exported_and_takes_a_preset_name() -> None:
+    from skitgubbe.batch import run_tournament as exported
+    from skitgubbe.engine.variants import PRESETS, UnknownVariantError
+
+    by_name = exported("pagat", 3, ["heuristic", "random"], deals=2, seed=5, jobs=1)
+    by_rules = exported(PRESETS["pagat"], 3, ["heuristic", "random"], deals=2, seed=5, jobs=1)
+    assert by_name.rules == by_rules.rules == PRESETS["pagat"]
+    assert [(g.seats, g.loser) for g in by_name.games] == [(g.seats, g.loser) for g in by_rules.games]
+    with pytest.raises(UnknownVariantError, match="no rules called 'nope'; presets: "):
+        exported("nope", 3, ["random"], deals=1, seed=1)

@@ -42,7 +42,8 @@ def _python_deal(envs: Any, i: int) -> State:
 
 
 def _random_actions(mask: Any, rng: Any) -> Any:
-    return np.argmax(rng.random(mask.shape, dtype=np.float32) * mask, axis=1)
+    from skitgubbe.adapters.batch import random_legal_actions
+    return random_legal_actions(mask, rng)
 
 
 @needs_native
@@ -205,3 +206,30 @@ def test_dreck_order_of_an_env_that_does_not_exist_is_refused() -> None:
     assert envs.dreck_order(1) == ()
     with pytest.raises(ValueError, match="no env 2"):
         envs.dreck_order(2)
+
+
+class _Zeros:
+    """A generator whose every draw is 0.0: the case that broke ``argmax(random * mask)``."""
+
+    def random(self, shape: Any, dtype: Any = None) -> Any:
+        return np.zeros(shape, dtype=dtype)
+
+
+@pytest.mark.skipif(np is None, reason="needs numpy")
+def test_random_legal_actions_picks_only_legal_ids_even_when_a_draw_is_zero() -> None:
+    from skitgubbe.adapters.batch import random_legal_actions
+    mask = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 1]], dtype=np.int8)
+    assert random_legal_actions(mask, _Zeros()).tolist() == [2, 0, 1]  # type: ignore[arg-type]
+    # the old one-liner picks id 0 in the first row, which is illegal there
+    assert np.argmax(np.zeros(mask.shape, dtype=np.float32) * mask, axis=1).tolist()[0] == 0
+    rng = np.random.default_rng(3)
+    picks = random_legal_actions(np.tile(mask, (2000, 1)), rng)
+    rows = np.tile(mask, (2000, 1))
+    assert rows[np.arange(len(picks)), picks].all()
+    # every legal id of a row is chosen about equally often (row 3: ids 1 and 2)
+    third = picks[2::3]
+    assert 0.45 < float((third == 1).mean()) < 0.55
+    with pytest.raises(ValueError, match="row 1 of the mask has no legal action id"):
+        random_legal_actions(np.array([[1, 0], [0, 0]]), rng)
+    with pytest.raises(ValueError, match="2-dimensional"):
+        random_legal_actions(np.array([1, 0]), rng)

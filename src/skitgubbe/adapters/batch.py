@@ -5,14 +5,13 @@ the compiled engine, ``pip install ./native``; docs/performance.md).
 ::
 
     import numpy as np
-    from skitgubbe.adapters.batch import BatchEnv
+    from skitgubbe.adapters.batch import BatchEnv, random_legal_actions
 
     envs = BatchEnv("pagat", players=3, n_envs=256, seed=1)
     out = envs.reset()
     rng = np.random.default_rng(0)
     for _ in range(1000):
-        # a random legal action per env: the largest random number among the legal ids
-        actions = np.argmax(rng.random(out.mask.shape, dtype=np.float32) * out.mask, axis=1)
+        actions = random_legal_actions(out.mask, rng)  # one uniformly random legal id per env
         out = envs.step(actions)
         # out.rewards[out.done] are the rewards of the deals that just ended
 
@@ -75,10 +74,33 @@ try:
 except ImportError:  # the optional compiled engine is not installed
     skitgubbe_native = None  # type: ignore[assignment]
 
-__all__ = ["BATCH_PRESETS", "BatchEnv", "BatchStep"]
+__all__ = ["BATCH_PRESETS", "BatchEnv", "BatchStep", "random_legal_actions"]
 
 BATCH_PRESETS: dict[str, str] = {"pagat": "PagatBatch", "myllymatti": "PagatBatch", "goat": "GoatBatch"}
 """The presets :class:`BatchEnv` steps, with the class of ``skitgubbe_native`` that does it."""
+
+
+def random_legal_actions(mask: npt.ArrayLike, rng: np.random.Generator) -> npt.NDArray[np.intp]:
+    """One uniformly random legal action id per row of ``mask``.
+
+    ``mask``: ``(N, K)`` array, nonzero where an action id is legal (a :class:`BatchStep`'s
+    ``mask``); returns ``(N,)`` action ids (``intp``), each legal in its row.  Every legal id of a
+    row is equally likely.  The random number is drawn for every id and the illegal ones are set
+    below every possible draw before the argmax, so a legal id that draws ``0.0`` is still chosen
+    over the illegal ones (``argmax(random * mask)``, the obvious one-liner, is not: with the only
+    legal id drawing 0.0 it picks id 0, illegal).
+
+    Raises ``ValueError`` naming the first row with no legal id (a :class:`BatchEnv` never returns
+    one)."""
+    m = np.asarray(mask) != 0
+    if m.ndim != 2:
+        raise ValueError(f"mask must be 2-dimensional (envs, action ids), not of shape {m.shape}")
+    empty = np.flatnonzero(~m.any(axis=1))
+    if empty.size:
+        raise ValueError(f"row {int(empty[0])} of the mask has no legal action id")
+    draws = rng.random(m.shape, dtype=np.float32)
+    picks: npt.NDArray[np.intp] = np.argmax(np.where(m, draws, np.float32(-1.0)), axis=1)
+    return picks
 
 
 class BatchStep(NamedTuple):

@@ -77,6 +77,7 @@ from ..engine.actions import Action
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State, deck_from_seed
+from ..engine.variants import find_variant
 from ..engine.view import View
 from .backend import Backend
 from .evaluate import agent_bot
@@ -576,7 +577,7 @@ def _rate(bots: Sequence[str], games: Sequence[GameResult]) -> dict[str, tuple[f
 
 
 def run_tournament(
-    rules: Rules,
+    rules: Rules | str,
     players: int,
     bot_names: Sequence[str | object],
     deals: int,
@@ -606,10 +607,15 @@ def run_tournament(
     newly played deal, in deal order, after its records were kept.  For entrants given by name
     the result is the same as an uninterrupted run's.
 
-    Raises ``ValueError`` for a player count outside the rules, ``deals < 1``, ``jobs < 1``, an
-    unknown bot, or a deal to resume from given twice or played in other seatings, and
+    ``rules``: the rules, or a preset's name (``"pagat"``; :func:`~skitgubbe.engine.variants.find_variant`).
+
+    Raises :class:`~skitgubbe.engine.variants.UnknownVariantError` (a ``ValueError``) for a preset
+    name that does not exist, ``ValueError`` for a player count outside the rules, ``deals < 1``,
+    ``jobs < 1``, an unknown bot, or a deal to resume from given twice or played in other seatings, and
     ``TypeError`` for an entrant that is neither a bot name nor an agent object.
     """
+    if isinstance(rules, str):
+        rules = find_variant(rules)
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(
             f"{rules.name} is for {rules.min_players} to {rules.max_players} players, not {players}"

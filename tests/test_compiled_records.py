@@ -55,7 +55,8 @@ def test_a_record_replays_move_by_move_in_the_compiled_engine(path: Path) -> Non
     cs = compiled.CompiledState.new(rec.rules, rec.players, dealer=rec.dealer, deck=list(rec.deck),
                                     leader=rec.leader)
     for i, (seat, action) in enumerate(rec.moves):
-        assert cs.fingerprint() == compiled.fingerprint(py), f"{path.name}: the engines differ before move {i + 1}"
+        same = cs.fingerprint() == compiled.fingerprint(py)
+        assert same, f"{path.name}: the engines differ before move {i + 1}"
         assert cs.to_act == py.to_act == seat, f"{path.name}: move {i + 1} is not the seat to act's"
         if seat >= 0:
             assert action in cs.legal_actions(), f"{path.name}: move {i + 1} ({action}) not legal compiled"

@@ -1,0 +1,208 @@
+"""The narration and the reasons as messages with parameters (issue 29): rendered in English they
+are the sentences the engine wrote before, word for word, and rendered in another language they
+never fail and never leave a field unfilled.
+
+The English sentences are frozen in ``tests/golden/narration_en.json``, written by the code as it
+was before the messages (``python tests/test_narration_messages.py`` writes it again): for seeded
+whole deals of every preset (and 3-player confusion, two packs), every event as a seat and as a
+spectator read it, and at every decision point the reason of each legal action and the
+explanation of a set of illegal ones.  Each group keeps its distinct sentences (to show what
+changed) and a hash of the whole sequence (to catch a sentence in the wrong place)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from skitgubbe.engine.actions import CHANCE, Action, Kind
+from skitgubbe.engine.base import IllegalActionError, Phase
+from skitgubbe.engine.narration import describe_event, describe_pass, kill_text, loser_title, seat_names
+from skitgubbe.engine.rules import Rules
+from skitgubbe.engine.rulesfile import parse_rules_file
+from skitgubbe.engine.state import State
+from skitgubbe.engine.variants import PRESETS
+from skitgubbe.engine.view import SPECTATOR, event_for
+
+GOLDEN = Path(__file__).parent / "golden" / "narration_en.json"
+CONFUSION = parse_rules_file('preset = "goat"\n[options]\nconfusion = true\n')
+TWO_PACKS = parse_rules_file('preset = "goat"\n[options]\ndecks = 2\ndreck_below = 12\n')
+SEEDS = (0, 1)
+
+
+def tables() -> list[tuple[str, Rules, int]]:
+    """Every preset at its fewest seats and at four (or its most), 3-player confusion, two packs."""
+    out = []
+    for name, rules in sorted(PRESETS.items()):
+        counts = sorted({rules.min_players, max(rules.min_players, min(4, rules.max_players))})
+        out += [(f"{name}-{n}", rules, n) for n in counts]
+    return out + [("confusion-6", CONFUSION, 6), ("two-packs-5", TWO_PACKS, 5)]
+
+
+TABLES = tables()
+
+
+def deal_steps(rules: Rules, players: int, seed: int) -> Iterator[State]:
+    """The states of a seeded random deal, before each action (the last one: the deal over)."""
+    state = State.new(rules, players, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        yield state
+        seat = state.to_act
+        action = state.chance_action(rng) if seat == CHANCE else rng.choice(state.legal_actions(seat))
+        state.apply(action, seat)
+    yield state
+
+
+Tell = Callable[[object, list[str], Rules, int], "str | None"]
+
+
+def narration(rules: Rules, players: int, seed: int, tell: Tell) -> list[str]:
+    """Every event of a seeded deal told as seat 0 (named "You"), as seat 1 and as a spectator."""
+    final = None
+    for final in deal_steps(rules, players, seed):
+        pass
+    assert final is not None
+    readers = [(0, seat_names(players, 0, confusion=rules.confusion)),
+               (1, seat_names(players, 1, confusion=rules.confusion)),
+               (SPECTATOR, [f"Seat {s}" for s in range(players)])]
+    out = []
+    dreck = 0
+    for ev in final.events:
+        if ev.kind == "dreck":
+            dreck = ev.cards
+        for seat, names in readers:
+            out.append(repr(tell(event_for(ev, seat), names, rules, dreck)))
+    return out
+
+
+def candidates(state: State) -> list[tuple[Action, int]]:
+    """Actions to ask about at a decision point: each legal one of the seat to act, and as
+    illegal ones every kind, each card of every hand played and sluffed (by the seat to act and
+    by the next seat), a pair of the seat's own cards, and a few malformed ones."""
+    s = state.to_act
+    out: list[tuple[Action, int]] = []
+    if s == CHANCE:
+        return [(a, s) for a in state.legal_actions(s)[:1]] + [(Action(Kind.PLAY, 1), s),
+                                                                (Action(Kind.DRECK, 0), 0)]
+    other = (s + 1) % state.players
+    for seat in (s, other):
+        for kind in (Kind.PASS, Kind.PICK_UP, Kind.STOCK, Kind.STORE, Kind.EXCHANGE):
+            out.append((Action(kind), seat))
+    for h in range(state.players):  # the seat's own cards, and two of each other hand
+        held = [c for c in range(state.hands[h].bit_length()) if state.hands[h] >> c & 1]
+        for c in (held if h == s else held[:2]):
+            out += [(Action(Kind.PLAY, 1 << c), s), (Action(Kind.SLUFF, 1 << c), s)]
+        if h == other:
+            out += [(Action(Kind.PLAY, 1 << c), other) for c in held[:2]]
+    own = state.hands[s]
+    if own.bit_count() >= 2:
+        low = own & -own
+        rest = own ^ low
+        out.append((Action(Kind.PLAY, low | (rest & -rest)), s))
+        out.append((Action(Kind.PLAY, low | rest), s))
+    out += [(Action(Kind.PLAY, 1), 99), (Action(Kind.PLAY, 1), CHANCE)]
+    return out
+
+
+def reasons(rules: Rules, players: int, seed: int,
+            reason: Callable[[State, Action, int], str],
+            explain: Callable[[State, Action, int], str]) -> list[str]:
+    """At every decision point of a seeded deal: the reason of each legal action of the seat to
+    act and the explanation of each illegal candidate (:func:`candidates`)."""
+    out = []
+    for i, state in enumerate(deal_steps(rules, players, seed)):
+        if i % 3 and state.phase != Phase.OVER:
+            continue
+        if state.phase == Phase.OVER:
+            out.append(explain(state, Action(Kind.PLAY, 1), 0))
+            break
+        legal = set(state.legal_actions(state.to_act))
+        for a in sorted(legal):
+            out.append(reason(state, a, state.to_act))
+        for a, seat in candidates(state):
+            if (seat == state.to_act and a in legal) or (seat != CHANCE and state.can(a, seat)):
+                continue
+            if state.phase == Phase.DRECK and seat == CHANCE:
+                continue
+            out.append(explain(state, a, seat))
+    return out
+
+
+def old_reason(state: State, action: Action, seat: int) -> str:
+    return state.reason(action, seat)
+
+
+def old_explain(state: State, action: Action, seat: int) -> str:
+    text = state.explain(action, seat)
+    try:
+        state.check(action, seat)
+    except IllegalActionError as e:
+        return f"{text} | {e.reason}"
+    return text
+
+
+def extras() -> list[str]:
+    """The small functions' outputs: seat names, loser titles, passes, kill counts."""
+    out = []
+    for players, human, confusion in ((3, 0, False), (4, 2, False), (6, 0, True), (6, 4, True)):
+        out.append(repr(seat_names(players, human, confusion=confusion)))
+    for rules in PRESETS.values():
+        out.append(loser_title(rules))
+    names = seat_names(4, 0)
+    for seats in ([0], [1], [1, 2], [0, 1, 3], [2, 3]):
+        out.append(describe_pass(names, seats))
+    for plays, kill_at in ((0, 3), (1, 3), (2, 3), (3, 3), (1, 4), (2, 5)):
+        out.append(kill_text(plays, kill_at))
+    return out
+
+
+CARD = re.compile(r"(10|[2-9TJQKA])[♣♦♥♠]")
+
+
+def shape(text: str) -> str:
+    """``text`` with each card label written ``#`` and each number ``N``: the sentence's shape."""
+    return re.sub(r"\d+", "N", CARD.sub("#", text))
+
+
+def group(texts: list[str]) -> dict[str, object]:
+    """A group of sentences as the golden file keeps it: a hash of them all, in order, their
+    number and their distinct shapes (:func:`shape`)."""
+    return {"sha256": hashlib.sha256("\n".join(texts).encode()).hexdigest(), "n": len(texts),
+            "shapes": sorted({shape(t) for t in texts})}
+
+
+def tell_old(ev: object, names: list[str], rules: Rules, dreck: int) -> str | None:
+    return describe_event(ev, names, rules, dreck=dreck)  # type: ignore[arg-type]
+
+
+def build(tell: Tell, reason: Callable[[State, Action, int], str],
+          explain: Callable[[State, Action, int], str], extra: Callable[[], list[str]]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name, rules, players in TABLES:
+        for seed in SEEDS:
+            out[f"narration/{name}/{seed}"] = group(narration(rules, players, seed, tell))
+            if seed == SEEDS[0]:
+                out[f"reasons/{name}/{seed}"] = group(reasons(rules, players, seed, reason, explain))
+    out["extras"] = group(extra())
+    return out
+
+
+def write_golden() -> None:
+    GOLDEN.parent.mkdir(exist_ok=True)
+    data = build(tell_old, old_reason, old_explain, extras)
+    GOLDEN.write_text(json.dumps(data, ensure_ascii=False, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    write_golden()
+    sys.exit(0)
+
+
+FIELD = re.compile(r"\{[a-z_]+\}")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from skitgubbe.engine.actions import CHANCE, Action, Kind
-from skitgubbe.engine.base import IllegalActionError, Phase
+from skitgubbe.engine.base import Event, IllegalActionError, Phase
 from skitgubbe.engine.narration import describe_event, describe_pass, kill_text, loser_title, seat_names
 from skitgubbe.engine.rules import Rules
 from skitgubbe.engine.rulesfile import parse_rules_file
@@ -148,6 +148,34 @@ def old_explain(state: State, action: Action, seat: int) -> str:
     return text
 
 
+KINDS = ("deal", "draw", "play", "stock", "sluff", "pass", "bounce", "war", "win", "end-one", "take-back",
+         "tie-share", "exposed", "trump", "trump-drawn", "trump-aside", "store", "exchange", "tie-deal",
+         "split", "trick-dealt", "reserve-draw", "dreck-aside", "dreck", "dreck-dealt", "dreck-share",
+         "lead", "beat", "pick-up", "kill", "three-cards", "one-card", "out", "loser", "abandoned",
+         "blamattis", "lead-passes", "no-such-kind")
+"""Every event kind the narration tells (and one it does not know)."""
+
+
+def synthetic(tell: Tell) -> list[str]:
+    """Every event kind, made up, told under every preset's rules to seat 0 ("You") and to seat
+    2: the kinds the seeded deals may not reach (a tie-deal, Blåmattis, an abandoned deal)."""
+    out = []
+    cards = (0, 1 << 5, 1 << 5 | 1 << 18, 1 << 1 | 1 << 14 | 1 << 40 | 1 << 51)
+    seat_sets = ((2,), (0,), (1, 2), (0, 1, 3))
+    for rules in [*PRESETS.values(), CONFUSION]:
+        players = 6 if rules.confusion else 4
+        for kind in KINDS:
+            for seat in (0, 1):
+                for c in cards:
+                    for seats in seat_sets:
+                        ev = Event(kind, seat, c, seats, -1)
+                        for reader in (0, 2):
+                            names = seat_names(players, reader, confusion=rules.confusion)
+                            for dreck in (0, c | 1 << 7):
+                                out.append(repr(tell(ev, names, rules, dreck)))
+    return out
+
+
 def extras() -> list[str]:
     """The small functions' outputs: seat names, loser titles, passes, kill counts."""
     out = []
@@ -191,6 +219,7 @@ def build(tell: Tell, reason: Callable[[State, Action, int], str],
             if seed == SEEDS[0]:
                 out[f"reasons/{name}/{seed}"] = group(reasons(rules, players, seed, reason, explain))
     out["extras"] = group(extra())
+    out["synthetic"] = group(synthetic(tell))
     return out
 
 

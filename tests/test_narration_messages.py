@@ -23,7 +23,20 @@ import pytest
 
 from skitgubbe.engine.actions import CHANCE, Action, Kind
 from skitgubbe.engine.base import Event, IllegalActionError, Phase
-from skitgubbe.engine.narration import describe_event, describe_pass, kill_text, loser_title, seat_names
+from skitgubbe.engine.i18n import render
+from skitgubbe.engine.narration import (
+    describe_event,
+    describe_pass,
+    describe_pass_message,
+    event_message,
+    holder_kept,
+    is_you,
+    kill_message,
+    kill_text,
+    loser_message,
+    loser_title,
+    seat_names,
+)
 from skitgubbe.engine.rules import Rules
 from skitgubbe.engine.rulesfile import parse_rules_file
 from skitgubbe.engine.state import State
@@ -235,3 +248,65 @@ if __name__ == "__main__":
 
 
 FIELD = re.compile(r"\{[a-z_]+\}")
+GOLDEN_DATA: dict[str, dict[str, object]] = json.loads(GOLDEN.read_text(encoding="utf-8")) if GOLDEN.exists() else {}
+
+
+def assert_as_golden(key: str, texts: list[str]) -> None:
+    """``texts`` are exactly the golden group ``key``'s sentences, in order."""
+    want = GOLDEN_DATA[key]
+    got = group(texts)
+    assert got["shapes"] == want["shapes"], (key, sorted(set(got["shapes"]) ^ set(want["shapes"])))  # type: ignore[arg-type]
+    assert got == want, key
+
+
+def tell_message(ev: object, names: list[str], rules: Rules, dreck: int) -> str | None:
+    """The event's message rendered in English, the reader holding the seats named "You"."""
+    message = event_message(holder_kept(ev, len(names)), rules, dreck=dreck)  # type: ignore[arg-type]
+    if message is None:
+        return None
+    return render(message, "en", names, [i for i, n in enumerate(names) if is_you(n)])
+
+
+def new_reason(state: State, action: Action, seat: int) -> str:
+    return render(state.reason_message(action, seat), "en", [f"seat {i}" for i in range(state.players)])
+
+
+def new_explain(state: State, action: Action, seat: int) -> str:
+    text = render(state.explain_message(action, seat), "en", [f"seat {i}" for i in range(state.players)])
+    try:
+        state.check(action, seat)
+    except IllegalActionError as e:
+        return f"{text} | {render(e.message, 'en', [f'seat {i}' for i in range(state.players)])}"
+    return text
+
+
+def new_extras() -> list[str]:
+    """:func:`extras` through the messages."""
+    out = []
+    for players, human, confusion in ((3, 0, False), (4, 2, False), (6, 0, True), (6, 4, True)):
+        out.append(repr(seat_names(players, human, confusion=confusion, lang="en")))
+    for rules in PRESETS.values():
+        out.append(render(loser_message(rules)))
+    names = seat_names(4, 0)
+    for seats in ([0], [1], [1, 2], [0, 1, 3], [2, 3]):
+        out.append(render(describe_pass_message(seats), "en", names, [0]))
+    for plays, kill_at in ((0, 3), (1, 3), (2, 3), (3, 3), (1, 4), (2, 5)):
+        out.append(render(kill_message(plays, kill_at)))
+    return out
+
+
+@pytest.mark.parametrize("name, rules, players", TABLES, ids=[t[0] for t in TABLES])
+def test_narration_messages_render_the_english_as_before(name: str, rules: Rules, players: int) -> None:
+    for seed in SEEDS:
+        assert_as_golden(f"narration/{name}/{seed}", narration(rules, players, seed, tell_message))
+        assert_as_golden(f"narration/{name}/{seed}", narration(rules, players, seed, tell_old))
+
+
+def test_every_event_kind_renders_the_english_as_before() -> None:
+    assert_as_golden("synthetic", synthetic(tell_message))
+    assert_as_golden("synthetic", synthetic(tell_old))
+
+
+def test_the_small_functions_say_the_same_as_before() -> None:
+    assert_as_golden("extras", extras())
+    assert_as_golden("extras", new_extras())

@@ -310,3 +310,10 @@ def test_every_event_kind_renders_the_english_as_before() -> None:
 def test_the_small_functions_say_the_same_as_before() -> None:
     assert_as_golden("extras", extras())
     assert_as_golden("extras", new_extras())
+
+
+@pytest.mark.parametrize("name, rules, players", TABLES, ids=[t[0] for t in TABLES])
+def test_reason_messages_render_the_english_as_before(name: str, rules: Rules, players: int) -> None:
+    seed = SEEDS[0]
+    assert_as_golden(f"reasons/{name}/{seed}", reasons(rules, players, seed, new_reason, new_explain))
+    assert_as_golden(f"reasons/{name}/{seed}", reasons(rules, players, seed, old_reason, old_explain))

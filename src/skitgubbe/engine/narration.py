@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 from .base import Event
 from .cards import RANK_MASKS2, SUIT_SYMBOLS, card_label, in_order
-from .i18n import N_, Cards, Message, Plural, Rank, Seat, Seats, Suit, gettext_in, join_in, render
+from .i18n import N_, Arg, Cards, Message, Plural, Rank, Seat, Seats, Suit, gettext_in, join_in, render
 from .rules import EmptyHand, FirstPhase, Rules, StockEnd
 
 __all__ = [
@@ -158,22 +158,22 @@ def describe_pass(names: Sequence[str], seats: Sequence[int]) -> str:
     return _render(describe_pass_message(seats), names, "en", None)
 
 
-def _said(s: int, third: str, second: str, **args: object) -> Message:
+def _said(s: int, third: str, second: str, **args: Arg) -> Message:
     """A sentence about seat ``s`` (field ``{seat}``), with its second-person form."""
-    full: dict[str, object] = {"seat": Seat(s)}
+    full: dict[str, Arg] = {"seat": Seat(s)}
     full.update(args)
-    return Message(third, full, seat=s, you=second)  # type: ignore[arg-type]
+    return Message(third, full, seat=s, you=second)
 
 
 def _dreck_shares(total: int, seats: Sequence[int]) -> Message:
     """``"Seat 1 3 cards, Seat 2 2 cards"``: each needy seat's share of ``total`` dreck cards
     (a list joined with commas; each share is a message)."""
     k = len(seats)
-    args: dict[str, object] = {}
+    args: dict[str, Arg] = {}
     for i, x in enumerate(seats):
         args[f"share{i}"] = Message(N_("{seat} {count}"), {
             "seat": Seat(x), "count": cards_count(total // k + (1 if i < total % k else 0))})
-    return Message(", ".join(f"{{share{i}}}" for i in range(k)), args)  # type: ignore[arg-type]
+    return Message(", ".join(f"{{share{i}}}" for i in range(k)), args)
 
 
 def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | None:
@@ -204,7 +204,8 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
                 N_("War: {seats} tie for the highest card and play again, {first} first"))
         return Message(text, {"seats": Seats(event.seats), "first": Seat(event.seats[0])})
     if k == "win":
-        return _said(s, N_("{seat} wins the trick ({count}: {cards})"), N_("{seat} win the trick ({count}: {cards})"),
+        return _said(s, N_("{seat} wins the trick ({count}: {cards})"),
+                     N_("{seat} win the trick ({count}: {cards})"),
                      count=cards_count(cards.bit_count()), cards=shown)
     if k == "end-one":
         if rules.first_phase is FirstPhase.BEAT or rules.stock_end in (StockEnd.STOP,
@@ -229,13 +230,16 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
     if k == "trump":
         suit = event.seats[0]
         if s < 0:  # set aside at the deal (bottom_aside): nobody holds it
-            return Message(N_("Trump revealed: {symbol} {suit} (the trump card {card} was set aside at the deal)"),
+            return Message(N_("Trump revealed: {symbol} {suit} (the trump card {card} was set aside at the "
+                              "deal)"),
                            {"symbol": SUIT_SYMBOLS[suit], "suit": Suit(suit),
                             "card": Cards(cards & -cards, N_("face down"))})
         if cards:
-            return _said(s, N_("Trump revealed: {symbol} {suit} ({seat} adds the trump card {card} to the hand)"),
+            return _said(s, N_("Trump revealed: {symbol} {suit} ({seat} adds the trump card {card} to the "
+                               "hand)"),
                          N_("Trump revealed: {symbol} {suit} ({seat} add the trump card {card} to the hand)"),
-                         symbol=SUIT_SYMBOLS[suit], suit=Suit(suit), card=Cards(1 << (cards.bit_length() - 1)))
+                         symbol=SUIT_SYMBOLS[suit], suit=Suit(suit),
+                         card=Cards(1 << (cards.bit_length() - 1)))
         return _said(s, N_("Trump revealed: {symbol} {suit} ({seat} adds the trump card to the hand)"),
                      N_("Trump revealed: {symbol} {suit} ({seat} add the trump card to the hand)"),
                      symbol=SUIT_SYMBOLS[suit], suit=Suit(suit))
@@ -248,22 +252,26 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
                            {"low": Rank(2), "high": Rank(rules.dreck_max_rank), "cards": Cards(cards & ~low)})
         else:
             what = Message(N_("every {low} to {high}"), {"low": Rank(2), "high": Rank(rules.dreck_max_rank)})
-        args = {"seats": Seats(event.seats), "n": rules.dreck_below, "count": cards_count(cards.bit_count()),
-                "what": what}
+        args: dict[str, Arg] = {"seats": Seats(event.seats), "n": rules.dreck_below,
+                                "count": cards_count(cards.bit_count()), "what": what}
         if len(event.seats) == 1:
             return Message(
-                N_("{seats} has fewer than {n} cards: the dreck ({count}: {what}) is collected from every hand"),
+                N_("{seats} has fewer than {n} cards: the dreck ({count}: {what}) is collected from every "
+                   "hand"),
                 args, seat=event.seats[0],
-                you=N_("{seats} have fewer than {n} cards: the dreck ({count}: {what}) is collected from every hand"))
+                you=N_("{seats} have fewer than {n} cards: the dreck ({count}: {what}) is collected from "
+                       "every hand"))
         return Message(
-            N_("{seats} have fewer than {n} cards: the dreck ({count}: {what}) is collected from every hand"), args)
+            N_("{seats} have fewer than {n} cards: the dreck ({count}: {what}) is collected from every "
+               "hand"), args)
     if k == "dreck-dealt":
         total = dreck.bit_count()
         if len(event.seats) == 1:
             if total:
                 return _said(event.seats[0], N_("{seat} receives the whole dreck ({count})"),
                              N_("{seat} receive the whole dreck ({count})"), count=cards_count(total))
-            return _said(event.seats[0], N_("{seat} receives the whole dreck"), N_("{seat} receive the whole dreck"))
+            return _said(event.seats[0], N_("{seat} receives the whole dreck"),
+                         N_("{seat} receive the whole dreck"))
         if not total:
             return Message(N_("The dreck is shuffled and dealt to {seats}"), {"seats": Seats(event.seats)})
         return Message(N_("The dreck is shuffled and dealt: {shares}"),
@@ -300,8 +308,10 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
                      N_("{seat} draw the last stock card face up: {cards}; {suit} will be trumps"),
                      cards=shown, suit=Suit(event.seats[0]))
     if k == "store":
-        return _said(s, N_("{seat} shows three trumps, {cards}, and stores them for phase two and draws a new hand"),
-                     N_("{seat} show three trumps, {cards}, and store them for phase two and draw a new hand"),
+        return _said(s, N_("{seat} shows three trumps, {cards}, and stores them for phase two and draws a "
+                           "new hand"),
+                     N_("{seat} show three trumps, {cards}, and store them for phase two and draw a new "
+                        "hand"),
                      cards=shown)
     if k == "exchange":
         two = cards & -cards  # both are trumps, and the 2 is the lowest
@@ -309,8 +319,8 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
                      N_("{seat} exchange the {two} for the turned-up {card}"),
                      two=Cards(two), card=Cards(cards ^ two))
     if k == "tie-deal":
-        return Message(N_("Tie: {seats} take back their tied cards and are dealt the rest of the trick, lowest "
-                          "first ({count}); {first} leads"),
+        return Message(N_("Tie: {seats} take back their tied cards and are dealt the rest of the trick, "
+                          "lowest first ({count}); {first} leads"),
                        {"seats": Seats(event.seats), "count": cards_count(cards.bit_count()),
                         "first": Seat(event.seats[0])})
     if k == "split":
@@ -327,7 +337,8 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
         if cards:
             return _said(s, N_("{seat} draws {cards} from the avstickshög"),
                          N_("{seat} draw {cards} from the avstickshög"), cards=shown)
-        return _said(s, N_("{seat} draws a card from the avstickshög"), N_("{seat} draw a card from the avstickshög"))
+        return _said(s, N_("{seat} draws a card from the avstickshög"),
+                     N_("{seat} draw a card from the avstickshög"))
     if k == "draw":
         if not cards:  # another seat's draw: not told (the card count says it)
             return None
@@ -336,7 +347,8 @@ def event_message(event: Event, rules: Rules, *, dreck: int = 0) -> Message | No
                          N_("{seat} draw the last stock card face up: {cards}"), cards=shown)
         return _said(s, N_("{seat} draws {cards}"), N_("{seat} draw {cards}"), cards=shown)
     if k == "trump-aside":
-        return _said(s, N_("{seat} draws the last stock card: it stays face down, and its suit will be trump"),
+        return _said(s, N_("{seat} draws the last stock card: it stays face down, and its suit will be "
+                           "trump"),
                      N_("{seat} draw the last stock card: it stays face down, and its suit will be trump"))
     if k == "deal":
         if not cards:
@@ -398,7 +410,8 @@ def kill_message(plays: int, kill_at: int) -> Message:
     (``plays`` cards on the table of the ``kill_at`` that kill it)."""
     left = kill_at - plays
     if left <= 1:
-        return Message(N_("{plays} of {kill_at} plays: the next beat kills"), {"plays": plays, "kill_at": kill_at})
+        return Message(N_("{plays} of {kill_at} plays: the next beat kills"),
+                       {"plays": plays, "kill_at": kill_at})
     return Message(N_("{plays} of {kill_at} plays: {left} more beats kill"),
                    {"plays": plays, "kill_at": kill_at, "left": left})
 

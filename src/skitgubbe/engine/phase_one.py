@@ -40,7 +40,7 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .i18n import N_, Cards, Message, Rank, Seat
+from .i18n import N_, Arg, Cards, Message, Rank, Seat
 from .rules import FirstPhase, Rules, SecondLead, StockEnd
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ _RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
 # cards.RANK_MASKS, and every use below intersects a hand or a trick.
 RANK_MASKS = RANK_MASKS2
 _event = tuple.__new__  # builds an Event from a full 5-tuple without the Python-level __new__ (hot path)
-_RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
-              11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
 def _subsets(mask: int) -> list[int]:
@@ -492,7 +490,8 @@ class Trick:
         if kind == Kind.STORE:
             return Message(N_("your hand is three trumps: store them for phase two and draw a new hand"))
         if kind == Kind.EXCHANGE:
-            return Message(N_("you hold the 2 of trumps: exchange it for the turned-up trump under the stock"))
+            return Message(N_("you hold the 2 of trumps: exchange it for the turned-up trump under the "
+                              "stock"))
         c = action.cards.bit_length() - 1
         label = Cards(1 << c)
         if self.beat:
@@ -501,7 +500,8 @@ class Trick:
             led = self.round_cards[0][1]
             args = {"card": label, "led": Cards(1 << led)}
             if suit_of(c) == suit_of(led):
-                return Message(N_("{card} beats the {led}: a higher card of its suit; you take the trick"), args)
+                return Message(N_("{card} beats the {led}: a higher card of its suit; you take the "
+                                  "trick"), args)
             return Message(N_("{card} beats the {led}: a trump; you take the trick"), args)
         power = self.strength
         r = power[rank_of(c)]
@@ -546,7 +546,8 @@ class Trick:
         if self.beat:
             return self._explain_beat(st, s, action)
         if kind in (Kind.STORE, Kind.EXCHANGE):
-            return Message(N_("storing three trumps and exchanging the 2 of trumps belong to Mas, not these rules"))
+            return Message(N_("storing three trumps and exchanging the 2 of trumps belong to Mas, not these "
+                              "rules"))
         if kind == Kind.PICK_UP:
             return Message(N_("there is nothing to pick up in phase one: play a card to the trick"))
         if kind == Kind.PASS:
@@ -576,7 +577,8 @@ class Trick:
         if n != 1 and (k == 1 or n > k or not one_rank):
             if k == 1:
                 return Message(N_("play exactly one card to a trick in phase one"))
-            return Message(N_("play one card, or up to {k} cards of one rank, to a trick in phase one"), {"k": k})
+            return Message(N_("play one card, or up to {k} cards of one rank, to a trick in phase "
+                              "one"), {"k": k})
         if cards & ~seats.hands[s]:
             return _not_held((cards & ~seats.hands[s]).bit_length() - 1)
         forced = self._must_match(st, s)
@@ -613,11 +615,13 @@ class Trick:
         if cards & ~hand:
             return _not_held(cards.bit_length() - 1)
         led = self.round_cards[0][1]
-        args = {"card": Cards(1 << (cards.bit_length() - 1)), "led": Cards(1 << led)}
+        args: dict[str, Arg] = {"card": Cards(1 << (cards.bit_length() - 1)), "led": Cards(1 << led)}
         if led // 13 == trump:
-            return Message(N_("the {card} does not beat the {led}: only a higher trump can, or pick it up"), args)
+            return Message(N_("the {card} does not beat the {led}: only a higher trump can, or pick it "
+                              "up"), args)
         args["suit"] = suit_word(led // 13)
-        return Message(N_("the {card} does not beat the {led}: only a higher {suit} or a trump can, or pick it up"),
+        return Message(N_("the {card} does not beat the {led}: only a higher {suit} or a trump can, or pick "
+                          "it up"),
                        args)
 
     def _match_reason(self, st: State, forced: int) -> Message:
@@ -651,10 +655,11 @@ class Trick:
             return Message(N_("in these rules you may only sluff a rank that is losing the trick, not the "
                               "{rank} that heads it"), {"rank": rank_word(self._winning_rank(st))})
         if st.rules.sluff_own_rank and not cards & self._own_ranks(st, s):
-            return Message(N_("in these rules you may only sluff the rank you played yourself in your latest round"))
+            return Message(N_("in these rules you may only sluff the rank you played yourself in your latest "
+                              "round"))
         if st.rules.sluff_last_rank and not cards & RANK_MASKS[_RANK[self.last_put]]:
-            return Message(N_("in these rules you may only sluff the rank of the card just put into the trick "
-                              "(a {rank})"), {"rank": rank_word(_RANK[self.last_put])})
+            return Message(N_("in these rules you may only sluff the rank of the card just put into the "
+                              "trick (a {rank})"), {"rank": rank_word(_RANK[self.last_put])})
         if st.rules.sluff_guard_high and self._due(st, s) and cards & self._guarded(st, s):
             return Message(N_("you have yet to play to this round and {card} matches its highest "
                               "card: it may be the card you must play"), {"card": Cards(1 << c)})

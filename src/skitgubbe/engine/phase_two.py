@@ -21,7 +21,7 @@ from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
 from .base import Event, Phase, suit_word
 from .beating import anti_trump_suit, beats
 from .cards import SUIT_MASKS, TWIN, canonical, fold, is_run
-from .i18n import N_, Cards, Message, Seat
+from .i18n import N_, Arg, Cards, Message, Seat
 from .rules import EmptyHand, PickUp, Plays
 
 if TYPE_CHECKING:
@@ -358,11 +358,12 @@ class Table:
             top = fold(self.table[-1])  # two packs: card kinds
             th = top.bit_length() - 1
             low = (fold(cards) & -fold(cards)).bit_length() - 1
-            args = {"cards": what, "top": Cards(1 << th), "suit": suit_word(th // 13)}
+            args: dict[str, Arg] = {"cards": what, "top": Cards(1 << th), "suit": suit_word(th // 13)}
             if low // 13 == th // 13:
                 how = Message(N_("{cards} beats the {top}: a higher {suit}"), args)
             elif low // 13 != st.undealt.trump_suit:  # beat_any_suit
-                how = Message(N_("{cards} beats the {top}: a higher card, and in these rules any suit will do"),
+                how = Message(N_("{cards} beats the {top}: a higher card, and in these rules any suit will "
+                                 "do"),
                               args)
             else:
                 how = Message(N_("{cards} is a trump: it beats any {suit}"), args)
@@ -393,9 +394,11 @@ class Table:
         if missing:
             return Message(N_("you do not hold {card}"), {"card": Cards(1 << (missing.bit_length() - 1))})
         if self.table and seats.blue >> s & 1:
-            return Message(N_("you start phase two with no cards (Blåmattis): first you must pick up the lowest card"))
+            return Message(N_("you start phase two with no cards (Blåmattis): first you must pick up the "
+                              "lowest card"))
         if self.table and self.forced:
-            return Message(N_("a seat has picked up: everyone after it must pick up too until the table is empty"))
+            return Message(N_("a seat has picked up: everyone after it must pick up too until the table is "
+                              "empty"))
         if st.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
             return Message(N_("these rules allow one card per play in phase two"))
         if cards & cards >> TWIN:
@@ -412,7 +415,8 @@ class Table:
         ht = self.high_trump(st) if st.rules.high_trump_kills_only else -1
         if ht >= 0 and cards >> ht & 1:
             return Message(N_("the {card} is the highest trump left: it may only be played to kill a trick "
-                              "(play {kill_at} of {kill_at})"), {"card": Cards(1 << ht), "kill_at": self.kill_at})
+                              "(play {kill_at} of {kill_at})"),
+                           {"card": Cards(1 << ht), "kill_at": self.kill_at})
         top = fold(self.table[-1])
         th = top.bit_length() - 1
         ts = th // 13

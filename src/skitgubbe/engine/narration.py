@@ -126,7 +126,7 @@ def card_list(mask: int) -> str:
 
 def cards_count(n: int) -> Plural:
     """``"1 card"``, ``"3 cards"`` as a counted phrase (:class:`~skitgubbe.engine.i18n.Plural`)."""
-    return Plural(N_("{n} card"), N_("{n} cards"), n)
+    return Plural("{n} card", "{n} cards", n)
 
 
 def n_cards(n: int) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .actions import Action, Kind
+from .i18n import N_, Arg, Message, Rank, render
 from .rules import short_repr
 
 __all__ = ["Phase", "Event", "Outcome", "IllegalActionError", "GameOverError", "describe_action",
-           "PUBLIC"]
+           "PUBLIC", "english", "verbatim", "suit_word", "rank_word"]
 
 
 _KINDS = frozenset(Kind)
@@ -25,17 +26,54 @@ class Phase:
     NAMES = {1: "phase one", 2: "dreck deal", 3: "phase two", 4: "game over"}
 
 
+_SEAT_WORDS = tuple(f"seat {i}" for i in range(128))
+"""How a reason names a seat in English: ``"seat 2"`` (it is said mid-sentence)."""
+
+
+def english(message: Message) -> str:
+    """A reason (:meth:`State.reason_message <skitgubbe.engine.state.State.reason_message>`) in
+    English, its seats named ``"seat N"``: the text :meth:`State.reason` has always given."""
+    return render(message, "en", _SEAT_WORDS)
+
+
+def verbatim(text: str) -> Message:
+    """``text`` (already written, in English) as a message that renders as it is in every
+    language: for texts that are not the rules' words (a malformed action, a compiled engine's
+    refusal)."""
+    return Message("{text}", {"text": text})
+
+
+_SUIT_WORDS = (N_("club"), N_("diamond"), N_("heart"), N_("spade"))
+
+
+def suit_word(suit: int) -> Message:
+    """One card's suit (0..3) as a message: ``"heart"`` in ``"a higher heart"``."""
+    return Message(_SUIT_WORDS[suit])
+
+
+def rank_word(rank: int) -> Arg:
+    """Rank ``rank`` (2..14) as the reasons write it: ``"10"``, ``"J"``, ``"A"`` (a ten is
+    ``"10"`` in every language, the others the language's card index)."""
+    return "10" if rank == 10 else Rank(rank)
+
+
 class IllegalActionError(ValueError):
     """Raised when an action is not legal now; ``reason`` says why in terms of the rules.
 
-    Attributes: ``seat`` (int), ``action`` (:class:`Action`), ``reason`` (str).
+    Attributes: ``seat`` (int), ``action`` (:class:`Action`), ``reason`` (str, English) and
+    ``message`` (the reason as a :class:`~skitgubbe.engine.i18n.Message`, to render in the
+    reader's language with the seats' names; ``reason`` is :func:`english` of it).  ``reason``
+    may be given as a message or as a ``str`` (then the message writes it as it is).
     """
 
-    def __init__(self, seat: int, action: Action, reason: str) -> None:
-        super().__init__(f"seat {short_repr(seat)} cannot {describe_action(action)}: {reason}")
+    def __init__(self, seat: int, action: Action, reason: str | Message) -> None:
+        message = reason if isinstance(reason, Message) else verbatim(reason)
+        text = english(message)
+        super().__init__(f"seat {short_repr(seat)} cannot {describe_action(action)}: {text}")
         self.seat = seat
         self.action = action
-        self.reason = reason
+        self.reason = text
+        self.message = message
 
 
 def describe_action(action: object) -> str:

@@ -30,22 +30,35 @@ from .actions import (
     Kind,
     single_actions,
 )
-from .base import Event, Phase
+from .base import Event, Phase, rank_word, suit_word
 from .cards import (
     RANK_MASKS2,
     SUIT_MASKS,
-    SUIT_NAMES,
     TWIN,
-    card_label,
     cards_in,
     one_copy,
     rank_of,
     suit_of,
 )
+from .i18n import N_, Arg, Cards, Message, Rank, Seat
 from .rules import FirstPhase, Rules, SecondLead, StockEnd
 
 if TYPE_CHECKING:
     from .state import State
+
+
+def _not_held(c: int) -> Message:
+    """``"you do not hold 7♥"``: card ``c`` is not in the seat's hand."""
+    return Message(N_("you do not hold {card}"), {"card": Cards(1 << c)})
+
+
+def _listed(mask: int) -> Message:
+    """The cards of ``mask`` lowest index first (both packs: the first pack's whole run before
+    the second's), as labels joined by spaces: a list, not a sentence."""
+    cards = list(cards_in(mask))
+    return Message(" ".join(f"{{c{i}}}" for i in range(len(cards))),
+                   {f"c{i}": Cards(1 << c) for i, c in enumerate(cards)})
+
 
 __all__ = ["Trick"]
 
@@ -55,8 +68,6 @@ _RANK = tuple(rank_of(c) for c in range(104))  # both packs (cards.TWIN)
 # cards.RANK_MASKS, and every use below intersects a hand or a trick.
 RANK_MASKS = RANK_MASKS2
 _event = tuple.__new__  # builds an Event from a full 5-tuple without the Python-level __new__ (hot path)
-_RANK_WORD = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
-              11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
 def _subsets(mask: int) -> list[int]:
@@ -461,176 +472,202 @@ class Trick:
                 return mine
         return 0
 
-    def reason(self, st: State, s: int, action: Action) -> str:
+    def reason(self, st: State, s: int, action: Action) -> Message:
         """Why a legal phase-one ``action`` of seat ``s`` is allowed, in the rules' words (one line).
         Cards are compared as phase one ranks them (aces low under ``aces_low_first``)."""
         kind = action.kind
         if kind == Kind.STOCK:
-            return (f"turn up the top stock card and play it ({len(st.undealt.stock)} cards in the stock; "
-                    "the last one cannot be turned up)")
+            return Message(N_("turn up the top stock card and play it ({n} cards in the stock; "
+                              "the last one cannot be turned up)"), {"n": len(st.undealt.stock)})
         if kind == Kind.SLUFF:
             c = action.cards.bit_length() - 1
-            return (f"a card of rank {card_label(c)[:-1]} is already in the trick: sluff it and draw a "
-                    "replacement")
+            return Message(N_("a card of rank {rank} is already in the trick: sluff it and draw a "
+                              "replacement"), {"rank": Rank(rank_of(c))})
         if kind == Kind.PASS:
-            return "say you are done sluffing for now"
+            return Message(N_("say you are done sluffing for now"))
         if kind == Kind.PICK_UP:
-            return "instead of beating the led card you may always pick it up"
+            return Message(N_("instead of beating the led card you may always pick it up"))
         if kind == Kind.STORE:
-            return "your hand is three trumps: store them for phase two and draw a new hand"
+            return Message(N_("your hand is three trumps: store them for phase two and draw a new hand"))
         if kind == Kind.EXCHANGE:
-            return "you hold the 2 of trumps: exchange it for the turned-up trump under the stock"
+            return Message(N_("you hold the 2 of trumps: exchange it for the turned-up trump under the "
+                              "stock"))
         c = action.cards.bit_length() - 1
-        label = card_label(c)
+        label = Cards(1 << c)
         if self.beat:
             if not self.round_cards:
-                return "you lead: any card may be led"
+                return Message(N_("you lead: any card may be led"))
             led = self.round_cards[0][1]
-            how = "a higher card of its suit" if suit_of(c) == suit_of(led) else "a trump"
-            return f"{label} beats the {card_label(led)}: {how}; you take the trick"
+            args = {"card": label, "led": Cards(1 << led)}
+            if suit_of(c) == suit_of(led):
+                return Message(N_("{card} beats the {led}: a higher card of its suit; you take the "
+                                  "trick"), args)
+            return Message(N_("{card} beats the {led}: a trump; you take the trick"), args)
         power = self.strength
         r = power[rank_of(c)]
         high = power[self.round_high] if self.round_high else 0
         if st.rules.must_match and high and r == high:
-            return f"you must match the highest card of this round: {label} makes a tie (a war)"
+            return Message(N_("you must match the highest card of this round: {card} makes a tie (a war)"),
+                           {"card": label})
         if not high:
-            return "you lead: any card may be led, suits do not matter in phase one"
+            return Message(N_("you lead: any card may be led, suits do not matter in phase one"))
         pairs = st.rules.first_phase is FirstPhase.PAIRS
-        low = " (aces are low in phase one)" if st.rules.aces_low_first and rank_of(c) == 14 else ""
+        low = st.rules.aces_low_first and rank_of(c) == 14
         if r > high:
             if pairs or self.round_pos == len(self.round_seats) - 1:
-                return f"{label} is higher than everything in this round: you would take the trick{low}"
-            return f"{label} is the highest card so far in this round{low}"
+                text = (N_("{card} is higher than everything in this round: you would take the trick "
+                           "(aces are low in phase one)") if low else
+                        N_("{card} is higher than everything in this round: you would take the trick"))
+            else:
+                text = (N_("{card} is the highest card so far in this round (aces are low in phase one)")
+                        if low else N_("{card} is the highest card so far in this round"))
+            return Message(text, {"card": label})
         if r == high:
-            tie = "bounce" if pairs else "war"
-            return f"{label} ties the highest card: a {tie}, the tied seats play again{low}"
-        return (f"{label} is lower than the highest card so far{low}: any card may be played in "
-                "phase one")
+            if pairs:
+                text = (N_("{card} ties the highest card: a bounce, the tied seats play again "
+                           "(aces are low in phase one)") if low else
+                        N_("{card} ties the highest card: a bounce, the tied seats play again"))
+            else:
+                text = (N_("{card} ties the highest card: a war, the tied seats play again "
+                           "(aces are low in phase one)") if low else
+                        N_("{card} ties the highest card: a war, the tied seats play again"))
+            return Message(text, {"card": label})
+        text = (N_("{card} is lower than the highest card so far (aces are low in phase one): any card may "
+                   "be played in phase one") if low else
+                N_("{card} is lower than the highest card so far: any card may be played in phase one"))
+        return Message(text, {"card": label})
 
-    def explain(self, st: State, s: int, action: Action) -> str:
+    def explain(self, st: State, s: int, action: Action) -> Message:
         """Why phase-one ``action`` is not legal for seat ``s`` now, in the rules' terms (one
-        line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
+        line; :meth:`State.explain_message <skitgubbe.engine.state.State.explain_message>`)."""
         seats = st.seats
         undealt = st.undealt
         kind = action.kind
         if self.beat:
             return self._explain_beat(st, s, action)
         if kind in (Kind.STORE, Kind.EXCHANGE):
-            return "storing three trumps and exchanging the 2 of trumps belong to Mas, not these rules"
+            return Message(N_("storing three trumps and exchanging the 2 of trumps belong to Mas, not these "
+                              "rules"))
         if kind == Kind.PICK_UP:
-            return "there is nothing to pick up in phase one: play a card to the trick"
+            return Message(N_("there is nothing to pick up in phase one: play a card to the trick"))
         if kind == Kind.PASS:
-            return "you have no sluff window open: passing only ends your chance to sluff"
+            return Message(N_("you have no sluff window open: passing only ends your chance to sluff"))
         if kind == Kind.SLUFF:
             return self._explain_sluff(st, s, action.cards)
         # PLAY or STOCK
         if s != st.to_act or self.pending:
             if self.pending:
                 who = self.first_pending(st)
-                return f"the trick waits for sluffs: seat {who} must sluff or pass first"
-            return f"it is seat {st.to_act}'s turn to play, not yours"
+                return Message(N_("the trick waits for sluffs: {seat} must sluff or pass first"),
+                               {"seat": Seat(who)})
+            return Message(N_("it is {seat}'s turn to play, not yours"), {"seat": Seat(st.to_act)})
         if kind == Kind.STOCK:
             forced = self._must_match(st, s)
             if forced:
                 return self._match_reason(st, forced)
             if not st.rules.turn_from_stock:
-                return "these rules do not allow turning up the stock"
+                return Message(N_("these rules do not allow turning up the stock"))
             if not undealt.stock or not undealt.spare:
-                return "the stock is empty"
-            return "the stock's last card cannot be turned up: it becomes the trump card"
+                return Message(N_("the stock is empty"))
+            return Message(N_("the stock's last card cannot be turned up: it becomes the trump card"))
         cards = action.cards
         k = st.rules.max_equal_play
         n = cards.bit_count()
         one_rank = any(cards & ~RANK_MASKS[r] == 0 for r in range(2, 15))
         if n != 1 and (k == 1 or n > k or not one_rank):
-            return ("play exactly one card to a trick in phase one" if k == 1 else
-                    f"play one card, or up to {k} cards of one rank, to a trick in phase one")
+            if k == 1:
+                return Message(N_("play exactly one card to a trick in phase one"))
+            return Message(N_("play one card, or up to {k} cards of one rank, to a trick in phase "
+                              "one"), {"k": k})
         if cards & ~seats.hands[s]:
-            return f"you do not hold {card_label((cards & ~seats.hands[s]).bit_length() - 1)}"
+            return _not_held((cards & ~seats.hands[s]).bit_length() - 1)
         forced = self._must_match(st, s)
         if forced:
             return self._match_reason(st, forced)
-        return "that play is not allowed now"  # pragma: no cover
+        return Message(N_("that play is not allowed now"))  # pragma: no cover
 
-    def _explain_beat(self, st: State, s: int, action: Action) -> str:
+    def _explain_beat(self, st: State, s: int, action: Action) -> Message:
         undealt = st.undealt
         kind = action.kind
         if s != st.to_act:
-            return f"it is seat {st.to_act}'s turn, not yours"
+            return Message(N_("it is {seat}'s turn, not yours"), {"seat": Seat(st.to_act)})
         hand = st.seats.hands[s]
         trump = undealt.trump_suit
         if kind == Kind.STORE:
             if not st.rules.store_three_trumps:
-                return "these rules do not let a seat store three trumps"
+                return Message(N_("these rules do not let a seat store three trumps"))
             if hand.bit_count() != 3 or hand & ~SUIT_MASKS[trump]:
-                return "you may store only a hand of exactly three trumps and nothing else"
-            return "the stock holds too few cards to draw a new hand of three"
+                return Message(N_("you may store only a hand of exactly three trumps and nothing else"))
+            return Message(N_("the stock holds too few cards to draw a new hand of three"))
         if kind == Kind.EXCHANGE:
             if not st.rules.exchange_two:
-                return "these rules do not let the 2 of trumps be exchanged"
+                return Message(N_("these rules do not let the 2 of trumps be exchanged"))
             if not undealt.stock:
-                return "the turned-up trump has been drawn: there is nothing to exchange it for"
-            return f"you do not hold the {card_label(trump * 13)}"
+                return Message(N_("the turned-up trump has been drawn: there is nothing to exchange it for"))
+            return Message(N_("you do not hold the {card}"), {"card": Cards(1 << (trump * 13))})
         if kind == Kind.PICK_UP:
-            return "there is no led card to pick up: lead a card"
+            return Message(N_("there is no led card to pick up: lead a card"))
         if kind not in (Kind.PLAY,):
-            return "in Mas you lead or beat with a card from your hand, or pick up the led card"
+            return Message(N_("in Mas you lead or beat with a card from your hand, or pick up the led card"))
         cards = action.cards
         if cards.bit_count() != 1:
-            return "play exactly one card to a trick in phase one"
+            return Message(N_("play exactly one card to a trick in phase one"))
         if cards & ~hand:
-            return f"you do not hold {card_label(cards.bit_length() - 1)}"
+            return _not_held(cards.bit_length() - 1)
         led = self.round_cards[0][1]
-        how = ("only a higher trump can" if led // 13 == trump else
-               f"only a higher {SUIT_NAMES[led // 13][:-1]} or a trump can")
-        played = card_label(cards.bit_length() - 1)
-        return f"the {played} does not beat the {card_label(led)}: {how}, or pick it up"
+        args: dict[str, Arg] = {"card": Cards(1 << (cards.bit_length() - 1)), "led": Cards(1 << led)}
+        if led // 13 == trump:
+            return Message(N_("the {card} does not beat the {led}: only a higher trump can, or pick it "
+                              "up"), args)
+        args["suit"] = suit_word(led // 13)
+        return Message(N_("the {card} does not beat the {led}: only a higher {suit} or a trump can, or pick "
+                          "it up"),
+                       args)
 
-    def _match_reason(self, st: State, forced: int) -> str:
-        held = " ".join(card_label(c) for c in cards_in(forced))
+    def _match_reason(self, st: State, forced: int) -> Message:
         rank = _RANK[(forced & -forced).bit_length() - 1]
-        return f"you must match the {_RANK_WORD[rank]}: you hold {held}"
+        return Message(N_("you must match the {rank}: you hold {cards}"),
+                       {"rank": rank_word(rank), "cards": _listed(forced)})
 
-    def _explain_sluff(self, st: State, s: int, cards: int) -> str:
+    def _explain_sluff(self, st: State, s: int, cards: int) -> Message:
         seats = st.seats
         if not st.rules.sluffing:
-            return "these rules have no sluffing"
+            return Message(N_("these rules have no sluffing"))
         if cards.bit_count() != 1:
-            return "sluff one card at a time"
+            return Message(N_("sluff one card at a time"))
         if cards & ~seats.hands[s]:
-            return f"you do not hold {card_label((cards & ~seats.hands[s]).bit_length() - 1)}"
+            return _not_held((cards & ~seats.hands[s]).bit_length() - 1)
         if st.rules.sluff_once and self.sluffed >> s & 1 and self.occasion != s:
-            return "in these rules you sluff only once in a trick (one card after another), and you have"
+            return Message(N_("in these rules you sluff only once in a trick (one card after another), "
+                              "and you have"))
         if st.rules.sluff_after_play and not any(seat == s for rnd in self.rounds for seat, _ in rnd):
-            return "in these rules you may sluff only after you have played to the trick"
+            return Message(N_("in these rules you may sluff only after you have played to the trick"))
         if st.rules.sluff_settled_only and self.winner < 0:
-            return "in these rules you may sluff only once the trick is settled"
+            return Message(N_("in these rules you may sluff only once the trick is settled"))
         if not self.trick_cards:
-            return "there is no card on the table to sluff onto"
+            return Message(N_("there is no card on the table to sluff onto"))
         bad = cards & ~self.trick_ranks
         c = (bad or cards).bit_length() - 1
         if bad:
-            return f"no {_RANK_WORD[_RANK[c]]} is in the trick: you may only sluff a rank already there"
+            return Message(N_("no {rank} is in the trick: you may only sluff a rank already there"),
+                           {"rank": rank_word(_RANK[c])})
         if st.rules.sluff_losing_only and cards & RANK_MASKS[self._winning_rank(st)]:
-            return (f"in these rules you may only sluff a rank that is losing the trick, not the "
-                    f"{_RANK_WORD[self._winning_rank(st)]} that heads it")
+            return Message(N_("in these rules you may only sluff a rank that is losing the trick, not the "
+                              "{rank} that heads it"), {"rank": rank_word(self._winning_rank(st))})
         if st.rules.sluff_own_rank and not cards & self._own_ranks(st, s):
-            return "in these rules you may only sluff the rank you played yourself in your latest round"
+            return Message(N_("in these rules you may only sluff the rank you played yourself in your latest "
+                              "round"))
         if st.rules.sluff_last_rank and not cards & RANK_MASKS[_RANK[self.last_put]]:
-            return (f"in these rules you may only sluff the rank of the card just put into the trick "
-                    f"(a {_RANK_WORD[_RANK[self.last_put]]})")
+            return Message(N_("in these rules you may only sluff the rank of the card just put into the "
+                              "trick (a {rank})"), {"rank": rank_word(_RANK[self.last_put])})
         if st.rules.sluff_guard_high and self._due(st, s) and cards & self._guarded(st, s):
-            return (
-                f"you have yet to play to this round and {card_label(c)} matches its highest "
-                "card: it may be the card you must play"
-            )
+            return Message(N_("you have yet to play to this round and {card} matches its highest "
+                              "card: it may be the card you must play"), {"card": Cards(1 << c)})
         if not st.rules.sluff_guard_last or not self._contender(st, s):  # the last-card exception
-            return (f"{card_label(c)} is your last card and it would beat or tie this round's highest "
-                    "card: you must play it, not sluff it")
-        return (
-            "the stock cannot replace your card and you may still have to play to this "
-            "trick: no sluffing until it is settled"
-        )
+            return Message(N_("{card} is your last card and it would beat or tie this round's highest "
+                              "card: you must play it, not sluff it"), {"card": Cards(1 << c)})
+        return Message(N_("the stock cannot replace your card and you may still have to play to this "
+                          "trick: no sluffing until it is settled"))
 
     # -- doing ---------------------------------------------------------------
 

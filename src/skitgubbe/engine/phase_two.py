@@ -18,13 +18,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .actions import PICK_UP_ACTION, Action, Kind, run_actions, single_actions
-from .base import Event, Phase
+from .base import Event, Phase, suit_word
 from .beating import anti_trump_suit, beats
-from .cards import SUIT_MASKS, SUIT_NAMES, TWIN, canonical, card_label, fold, format_cards, is_run
+from .cards import SUIT_MASKS, TWIN, canonical, fold, is_run
+from .i18n import N_, Arg, Cards, Message, Seat
 from .rules import EmptyHand, PickUp, Plays
 
 if TYPE_CHECKING:
     from .state import State
+
+_NO_SUCH_KIND = {
+    Kind.STOCK: N_("there is no stock in phase two: play a card or pick up"),
+    Kind.SLUFF: N_("there is no sluff in phase two: play a card or pick up"),
+    Kind.PASS: N_("there is no pass in phase two: play a card or pick up"),
+    Kind.STORE: N_("there is no store in phase two: play a card or pick up"),
+    Kind.EXCHANGE: N_("there is no exchange in phase two: play a card or pick up"),
+    Kind.DRECK: N_("there is no dreck in phase two: play a card or pick up"),
+}
+"""Each action kind phase two does not have, said as a reason."""
 
 __all__ = ["Table", "pick_up_take", "anti_trump_suit", "beats"]  # the last two re-exported
 
@@ -331,79 +342,95 @@ class Table:
             m &= m - 1
         return _PLAY_ONE[(m & -m).bit_length() - 1]
 
-    def reason(self, st: State, s: int, action: Action) -> str:
+    def reason(self, st: State, s: int, action: Action) -> Message:
         """Why a legal phase-two ``action`` of seat ``s`` is allowed, in the rules' words (one line)."""
         if action.kind == Kind.PICK_UP:
             take, _, _ = pick_up_take(self.table, st.rules.pick_up)
-            taken = format_cards(take, unicode=True)
-            return f"instead of beating you may always pick up: you would take {taken}"
+            return Message(N_("instead of beating you may always pick up: you would take {cards}"),
+                           {"cards": Cards(take)})
         cards = action.cards
-        what = format_cards(cards, unicode=True)
-        kill = ""
-        if self.table and len(self.table) + 1 >= self.kill_at:
-            kill = f"; it is play {self.kill_at} of {self.kill_at}: it kills the trick"
-        out = "; it is your last card: you go out" if cards == st.seats.hands[s] else ""
+        what = Cards(cards)
+        out = cards == st.seats.hands[s]
         if not self.table:
-            return f"you lead: any card{' or run' if cards.bit_count() > 1 else ''} may be led ({what}){out}"
-        top = fold(self.table[-1])  # two packs: card kinds
-        th = top.bit_length() - 1
-        low = (fold(cards) & -fold(cards)).bit_length() - 1
-        if low // 13 == th // 13:
-            how = f"{what} beats the {card_label(th)}: a higher {SUIT_NAMES[th // 13][:-1]}"
-        elif low // 13 != st.undealt.trump_suit:  # beat_any_suit
-            how = f"{what} beats the {card_label(th)}: a higher card, and in these rules any suit will do"
+            how = Message(N_("you lead: any card or run may be led ({cards})") if cards.bit_count() > 1
+                          else N_("you lead: any card may be led ({cards})"), {"cards": what})
         else:
-            how = f"{what} is a trump: it beats any {SUIT_NAMES[th // 13][:-1]}"
-        return how + kill + out
+            top = fold(self.table[-1])  # two packs: card kinds
+            th = top.bit_length() - 1
+            low = (fold(cards) & -fold(cards)).bit_length() - 1
+            args: dict[str, Arg] = {"cards": what, "top": Cards(1 << th), "suit": suit_word(th // 13)}
+            if low // 13 == th // 13:
+                how = Message(N_("{cards} beats the {top}: a higher {suit}"), args)
+            elif low // 13 != st.undealt.trump_suit:  # beat_any_suit
+                how = Message(N_("{cards} beats the {top}: a higher card, and in these rules any suit will "
+                                 "do"),
+                              args)
+            else:
+                how = Message(N_("{cards} is a trump: it beats any {suit}"), args)
+            if len(self.table) + 1 >= self.kill_at:
+                how = Message(N_("{how}; it is play {kill_at} of {kill_at}: it kills the trick"),
+                              {"how": how, "kill_at": self.kill_at})
+        if out:
+            how = Message(N_("{how}; it is your last card: you go out"), {"how": how})
+        return how
 
-    def explain(self, st: State, s: int, action: Action) -> str:
+    def explain(self, st: State, s: int, action: Action) -> Message:
         """Why phase-two ``action`` is not legal for seat ``s`` now, in the rules' terms (one
-        line; :meth:`State.explain <skitgubbe.engine.state.State.explain>`)."""
+        line; :meth:`State.explain_message <skitgubbe.engine.state.State.explain_message>`)."""
         seats = st.seats
         if s != st.to_act:
-            return f"it is seat {st.to_act}'s turn, not yours"
+            return Message(N_("it is {seat}'s turn, not yours"), {"seat": Seat(st.to_act)})
         kind = action.kind
         if kind == Kind.PICK_UP:
-            return "there is nothing on the table to pick up: lead any card"
+            return Message(N_("there is nothing on the table to pick up: lead any card"))
         if kind != Kind.PLAY:
-            return f"there is no {kind.name.lower().replace('_', ' ')} in phase two: play a card or pick up"
+            text = _NO_SUCH_KIND.get(kind)
+            if text is not None:
+                return Message(text)
+            return Message(N_("there is no {kind} in phase two: play a card or pick up"),
+                           {"kind": kind.name.lower().replace("_", " ")})  # pragma: no cover
         cards = action.cards
         missing = cards & ~seats.hands[s]
         if missing:
-            return f"you do not hold {card_label(missing.bit_length() - 1)}"
+            return Message(N_("you do not hold {card}"), {"card": Cards(1 << (missing.bit_length() - 1))})
         if self.table and seats.blue >> s & 1:
-            return "you start phase two with no cards (Blåmattis): first you must pick up the lowest card"
+            return Message(N_("you start phase two with no cards (Blåmattis): first you must pick up the "
+                              "lowest card"))
         if self.table and self.forced:
-            return "a seat has picked up: everyone after it must pick up too until the table is empty"
+            return Message(N_("a seat has picked up: everyone after it must pick up too until the table is "
+                              "empty"))
         if st.rules.plays is Plays.SINGLE and cards.bit_count() != 1:
-            return "these rules allow one card per play in phase two"
+            return Message(N_("these rules allow one card per play in phase two"))
         if cards & cards >> TWIN:
-            return "the two copies of a card never touch: play them separately (double deck)"
+            return Message(N_("the two copies of a card never touch: play them separately (double deck)"))
         cards = fold(cards)  # two packs: the rules see card kinds
         if not is_run(cards):
-            return "a play is one card or a run of touching cards of one suit"
+            return Message(N_("a play is one card or a run of touching cards of one suit"))
         n = cards.bit_count()
         low = (cards & -cards).bit_length() - 1
         if n > 1 and n < self.min_run:
-            return f"a run must have at least {self.min_run} cards in these rules"
+            return Message(N_("a run must have at least {n} cards in these rules"), {"n": self.min_run})
         if n > 1 and self.from_two and low % 13:
-            return "in these rules a run must start with the 2 of its suit"
+            return Message(N_("in these rules a run must start with the 2 of its suit"))
         ht = self.high_trump(st) if st.rules.high_trump_kills_only else -1
         if ht >= 0 and cards >> ht & 1:
-            return (f"the {card_label(ht)} is the highest trump left: it may only be played to kill a trick "
-                    f"(play {self.kill_at} of {self.kill_at})")
+            return Message(N_("the {card} is the highest trump left: it may only be played to kill a trick "
+                              "(play {kill_at} of {kill_at})"),
+                           {"card": Cards(1 << ht), "kill_at": self.kill_at})
         top = fold(self.table[-1])
         th = top.bit_length() - 1
         ts = th // 13
         if ts == st.undealt.trump_suit:
-            how = "only a higher trump can"
+            how = Message(N_("only a higher trump can"))
         elif ts == self.anti:
-            how = f"only a higher {SUIT_NAMES[ts][:-1]} can: trumps cannot beat the anti-trump suit"
+            how = Message(N_("only a higher {suit} can: trumps cannot beat the anti-trump suit"),
+                          {"suit": suit_word(ts)})
         elif st.rules.beat_any_suit:
-            how = "only a higher card of a suit that is not trumps, or a trump, can"
+            how = Message(N_("only a higher card of a suit that is not trumps, or a trump, can"))
         else:
-            how = f"only a higher {SUIT_NAMES[ts][:-1]} or a trump can"
-        return f"the {card_label(low)} cannot beat the {card_label(th)}; {how}"
+            how = Message(N_("only a higher {suit} or a trump can"), {"suit": suit_word(ts)})
+        return Message(N_("the {card} cannot beat the {top}; {how}"),
+                       {"card": Cards(1 << low), "top": Cards(1 << th), "how": how})
 
     def play(self, st: State, s: int, cards: int) -> None:
         """Seat ``s`` leads or beats with the play ``cards`` (a card set: one card or a run); then

@@ -54,6 +54,7 @@ from .base import (  # noqa: F401
     Outcome,
     Phase,
     describe_action,
+    english,
 )
 from .cards import (
     TWIN,
@@ -67,6 +68,7 @@ from .cards import (
     suit_of,
     twins_in_order,
 )
+from .i18n import N_, Message
 from .phase_one import Trick
 from .phase_two import Table
 from .position import Position, check_position, default_kill_at
@@ -105,6 +107,7 @@ _ONE, _TWO = Phase.ONE, Phase.TWO
 _KINDS = frozenset(Kind)  # (an int equal to a Kind is found too, as legal_actions() would match it)
 _VERB_WORDS = {kind: kind.name.lower().replace("_", " ") for kind in Kind}
 _PLAY, _STOCK, _SLUFF = Kind.PLAY, Kind.STOCK, Kind.SLUFF
+_GAME_OVER = N_("the game is over")
 
 
 _DRAW_KINDS = {"draw": "stock", "stock": "stock", "trump-aside": "stock", "trump-drawn": "stock",
@@ -766,9 +769,9 @@ class State:
         or an action the rules forbid now.  Never changes the state."""
         s = self.to_act if seat is None else seat
         if self.phase == Phase.OVER:
-            raise GameOverError(s, action, "the game is over")
+            raise GameOverError(s, action, Message(_GAME_OVER))
         fault = self._fault(action, s)
-        if fault:
+        if fault is not None:
             raise IllegalActionError(s, action, fault)
         if action.kind == Kind.DRECK:
             self._check_dreck(s, self.resolve(s, action))
@@ -777,7 +780,7 @@ class State:
             action = self.resolve(s, action)
         if action in self.legal_actions(s):
             return
-        raise IllegalActionError(s, action, self.explain(action, s))
+        raise IllegalActionError(s, action, self.explain_message(action, s))
 
     def apply(self, action: Action, seat: int | None = None, *, trusted: bool = False,
               draws: Sequence[int] | None = None) -> tuple[Event, ...]:
@@ -988,10 +991,16 @@ class State:
 
     def reason(self, action: Action, seat: int | None = None) -> str:
         """Why ``seat`` (default :attr:`to_act`) may take ``action`` now, in the rules' terms (one
-        line): the counterpart of :meth:`explain`.  Cards compare as the phase ranks them (aces low
-        in phase one under ``aces_low_first``).  Raises :class:`IllegalActionError` (with
-        :meth:`explain`'s reason) when the action is not legal now, :class:`GameOverError` once
-        the game is over."""
+        line, English): :meth:`reason_message` written out (seats named ``"seat N"``).  The
+        counterpart of :meth:`explain`.  Raises as :meth:`reason_message` does."""
+        return english(self.reason_message(action, seat))
+
+    def reason_message(self, action: Action, seat: int | None = None) -> Message:
+        """Why ``seat`` (default :attr:`to_act`) may take ``action`` now, in the rules' terms (one
+        line), as a message to render in the reader's language (seats as ``Seat`` parameters).
+        Cards compare as the phase ranks them (aces low in phase one under ``aces_low_first``).
+        Raises :class:`IllegalActionError` (with :meth:`explain_message`'s reason) when the action
+        is not legal now, :class:`GameOverError` once the game is over."""
         s = self.to_act if seat is None else seat
         self.check(action, s)
         action = self.resolve(s, action)
@@ -999,49 +1008,59 @@ class State:
             return self.trick.reason(self, s, action)
         if self.phase == Phase.TWO:
             return self.two.reason(self, s, action)
-        return "chance deals the cards: every order is legal"
+        return Message(N_("chance deals the cards: every order is legal"))
 
     def explain(self, action: Action, seat: int) -> str:
-        """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line)."""
-        fault = self._fault(action, seat) if self.phase != Phase.OVER else ""
-        if fault:
+        """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line, English):
+        :meth:`explain_message` written out (seats named ``"seat N"``)."""
+        return english(self.explain_message(action, seat))
+
+    def explain_message(self, action: Action, seat: int) -> Message:
+        """Why ``action`` is not legal for ``seat`` now, in the rules' terms (one line), as a
+        message to render in the reader's language (seats as ``Seat`` parameters)."""
+        fault = self._fault(action, seat) if self.phase != Phase.OVER else None
+        if fault is not None:
             return fault
         if self.phase == Phase.ONE:
             return self.trick.explain(self, seat, action)
         if self.phase == Phase.TWO:
             return self.two.explain(self, seat, action)
         if self.phase == Phase.DRECK:
-            return "the dreck is being dealt: only the chance deal may happen now"
-        return "the game is over"
+            return Message(N_("the dreck is being dealt: only the chance deal may happen now"))
+        return Message(_GAME_OVER)
 
-    def _fault(self, action: Action, s: int) -> str:
+    def _fault(self, action: Action, s: int) -> Message | None:
         """What makes ``action`` by seat ``s`` impossible in this deal whatever the position
-        (not an action of this deal's cards, no such seat, chance taking a seat's action), or ""."""
+        (not an action of this deal's cards, no such seat, chance taking a seat's action), or None."""
         if not isinstance(action, Action):
-            return f"{describe_action(action)} is not an Action"
+            return Message(N_("{action} is not an Action"), {"action": describe_action(action)})
         kind, cards, order = action
         size = self.full.bit_length()  # 52 cards, 104 with two packs
         if (not isinstance(kind, int) or kind not in _KINDS or not isinstance(cards, int) or cards < 0
                 or cards >> size or not all(isinstance(c, int) and 0 <= c < size for c in order)):
-            return f"{describe_action(action)} is not an action of this deal: a Kind with cards 0..{size - 1}"
+            return Message(N_("{action} is not an action of this deal: a Kind with cards 0..{last}"),
+                           {"action": describe_action(action), "last": size - 1})
         if not isinstance(s, int) or (s != CHANCE and not 0 <= s < self.players):
-            return f"there is no seat {short_repr(s)}: seats are 0..{self.players - 1}"
+            return Message(N_("there is no seat {seat}: seats are 0..{last}"),
+                           {"seat": short_repr(s), "last": self.players - 1})
         if s == CHANCE and kind != Kind.DRECK:
-            return (f"chance only deals cards (the dreck, or a trick dealt round); "
-                    f"{_VERB_WORDS[kind]} is a seat's action, and seats are 0..{self.players - 1}")
-        return ""
+            return Message(N_("chance only deals cards (the dreck, or a trick dealt round); "
+                              "{kind} is a seat's action, and seats are 0..{last}"),
+                           {"kind": _VERB_WORDS[kind], "last": self.players - 1})
+        return None
 
     def _check_dreck(self, s: int, action: Action) -> None:
         if self.phase != Phase.DRECK:
-            raise IllegalActionError(s, action, "there is no dreck to deal now")
+            raise IllegalActionError(s, action, Message(N_("there is no dreck to deal now")))
         if s != CHANCE:
-            raise IllegalActionError(s, action, "the dreck is dealt by chance, not by a seat")
+            raise IllegalActionError(s, action, Message(N_("the dreck is dealt by chance, not by a seat")))
         order = action.order
         m = 0
         for c in order:
             m |= 1 << c
         cards = self.pending_deal()
         if len(order) != cards.bit_count() or m != cards:
-            word = "trick" if self.trick.chance_seats else "dreck"
-            raise IllegalActionError(s, action, f"the {word} order must list each {word} card exactly once")
+            text = (N_("the trick order must list each trick card exactly once") if self.trick.chance_seats
+                    else N_("the dreck order must list each dreck card exactly once"))
+            raise IllegalActionError(s, action, Message(text))
 

@@ -17,6 +17,13 @@ person is asked whenever either hand is to act.
 
 The dealer is seat ``players - 1``, so seat 0 (the dealer's left) leads the
 first trick whatever the human's seat.
+
+Every word shown is a message id written in the session's language (``lang``: a code of
+:data:`~skitgubbe.engine.i18n.LANGUAGES`; ``skitgubbe play --lang``): the table, the prompt, the
+help, card labels (:func:`~skitgubbe.engine.i18n.card_label_in`) and the order of the suits in
+the hand (:func:`~skitgubbe.engine.i18n.suit_order_in`).  The narration and the reasons are the
+engine's, rendered in that language.  In English the output is what it always was.  Moves are
+typed in the notation (``7h``, ``td``, ``pick``) in every language.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ from ..bots import BOT_NAMES, make_bot
 from ..engine.actions import CHANCE
 from ..engine.base import Phase
 from ..engine.cards import format_cards
+from ..engine.i18n import LANGUAGE_NAMES, LANGUAGES, language_from_env
 from ..engine.narration import loser_title
 from ..engine.record import Record, RecordFormatError, ReplayError, dumps, loads, replay
 from ..engine.rules import OPTION_HELP, Rules
@@ -73,6 +74,27 @@ def _rules_arg(text: str) -> Rules | str:
         return load_rules(text)
     except ValueError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
+
+
+_LANG_ALIASES = {"no": "nb", "nn": "nb"}
+"""``--lang`` codes read as a shipped language (Norwegian as bokmål, as the catalogs do)."""
+
+LANG_HELP = ("the language of the game's words: " + ", ".join(f"{c} ({LANGUAGE_NAMES[c]})" for c in LANGUAGES)
+             + "; default from LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else en.  Moves are typed in the "
+             "notation (7h, td, pick) in every language.  Only 'play' and 'learn' speak other languages: "
+             "the research commands (simulate, tournament, study, bench, ...) stay in English")
+"""The help of ``--lang`` (``skitgubbe play`` and ``skitgubbe learn``)."""
+
+
+def _lang_arg(text: str) -> str:
+    """A language code of :data:`LANGUAGES` (case and a region ignored: ``sv_SE`` is ``sv``);
+    raises ``argparse.ArgumentTypeError`` listing the languages for any other."""
+    code = text.strip().lower().replace("_", "-").split("-")[0]
+    code = _LANG_ALIASES.get(code, code)
+    if code not in LANGUAGES:
+        shipped = ", ".join(f"{c} ({LANGUAGE_NAMES[c]})" for c in LANGUAGES)
+        raise argparse.ArgumentTypeError(f"unknown language {text!r}: the languages are {shipped}")
+    return code
 
 
 def _bots_arg(text: str) -> list[str]:
@@ -120,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --phase two: the trump suit (default: drawn at random)")
     q.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
                    help="play on from a record or a phase-two position (docs/record-format.md)")
+    q.add_argument("--lang", type=_lang_arg, metavar="LANG", help=LANG_HELP)
 
     q = sub.add_parser("hint", help="the legal moves in a recorded position, with why (and why not); "
                        "for a finished deal, who lost")
@@ -132,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     q = sub.add_parser("learn", help="a short tutorial: worked examples of the rule texts, step by step")
     q.add_argument("--lesson", type=int, help="start at this lesson (see --list)")
     q.add_argument("--list", action="store_true", help="list the lessons")
+    q.add_argument("--lang", type=_lang_arg, metavar="LANG", help=LANG_HELP)
 
     q = sub.add_parser("simulate", help="play many games between bots and count the losers")
     table_args(q, default_bots="random")
@@ -273,7 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "learn":
             from .learn import run_lessons
 
-            return run_lessons(console=console, read_line=input, first=args.lesson, list_only=args.list)
+            return run_lessons(console=console, read_line=input, first=args.lesson, list_only=args.list,
+                               lang=args.lang or language_from_env())
         return _bench(args, console)
     except KeyboardInterrupt:
         console.print("\ninterrupted: bye")
@@ -324,7 +349,7 @@ def _play(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Co
         parser.error(f"--seat: seats are 0..{players - 1}")
     return play_game(rules, players, human_seat=args.seat, bot_names=args.bots, seed=seed,
                      record_dir=args.record, console=console, read_line=input,
-                     open_hands=args.open, start=start)
+                     open_hands=args.open, start=start, lang=args.lang or language_from_env())
 
 
 def _single_hand(parser: argparse.ArgumentParser, args: argparse.Namespace, console: Console) -> int:

@@ -17,6 +17,13 @@ person is asked whenever either hand is to act.
 
 The dealer is seat ``players - 1``, so seat 0 (the dealer's left) leads the
 first trick whatever the human's seat.
+
+Every word shown is a message id written in the session's language (``lang``: a code of
+:data:`~skitgubbe.engine.i18n.LANGUAGES`; ``skitgubbe play --lang``): the table, the prompt, the
+help, card labels (:func:`~skitgubbe.engine.i18n.card_label_in`) and the order of the suits in
+the hand (:func:`~skitgubbe.engine.i18n.suit_order_in`).  The narration and the reasons are the
+engine's, rendered in that language.  In English the output is what it always was.  Moves are
+typed in the notation (``7h``, ``td``, ``pick``) in every language.
 """
 
 from __future__ import annotations
@@ -36,30 +43,41 @@ from ..bots import Bot, make_bot
 from ..engine.actions import CHANCE, Action, ActionParseError, Kind, parse_action
 from ..engine.base import Event, Phase
 from ..engine.cards import (
-    RANK_CHARS,
     RANK_MASKS2,
     SUIT_MASKS2,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     CardParseError,
-    card_label,
     in_order,
     parse_card,
     rank_of,
     suit_of,
 )
+from ..engine.i18n import (
+    LANGUAGES,
+    N_,
+    Message,
+    Plural,
+    Seat,
+    Seats,
+    card_label_in,
+    cards_label_in,
+    gettext_in,
+    rank_label,
+    render,
+    suit_name_in,
+    suit_order_in,
+    translation,
+)
 from ..engine.narration import (
-    card_list,
     describe_event,
     describe_pass,
+    describe_pass_message,
     hand_word,
-    is_you,
-    join_words,
+    kill_message,
     kill_text,
+    loser_message,
     loser_title,
-    n_cards,
     seat_names,
-    subject,
 )
 from ..engine.phase_two import pick_up_take
 from ..engine.record import dumps, record_of
@@ -91,40 +109,105 @@ __all__ = [
     "SCREEN_TITLE",
     "Rows",
     "Grid",
+    "action_label",
+    "LANGUAGES",
 ]
 
 ReadLine = Callable[[str], str]
 
-SCREEN_TITLE = "Your move"
-"""The title of the table drawn whenever the human must decide (tests split the output on it)."""
+SCREEN_TITLE = N_("Your move")
+"""The title of the table drawn whenever the human must decide (tests split the output on it); in
+another language it is ``gettext_in(lang, SCREEN_TITLE)``."""
 
 _RED = (1, 2)  # diamonds and hearts
 
 
-# -- names and small text helpers ----------------------------------------------------------
+# -- the language, names and small text helpers --------------------------------------------
 
 
-def _view_names(view: View) -> list[str]:
+def _t(lang: str, text: str, /, **fields: object) -> str:
+    """Message id ``text`` in language ``lang`` (:func:`gettext_in`), its ``{fields}`` filled in."""
+    out = gettext_in(lang, text)
+    return out.format(**fields) if fields else out
+
+
+def _count(lang: str, phrase: Plural, **fields: object) -> str:
+    """A counted phrase in ``lang``: the plural form for ``phrase.n``, ``{n}`` and ``fields`` filled in."""
+    return translation(lang).ngettext(phrase.one, phrase.many, phrase.n).format(n=phrase.n, **fields)
+
+
+def _tell(event: Event, names: Sequence[str], rules: Rules, *, dreck: int = 0, lang: str = "en",
+          you: frozenset[int] = frozenset()) -> str | None:
+    """The engine's narration line for ``event`` in ``lang`` (``you``: the reader's seats); the one
+    place the terminal and the lessons ask the engine to tell an event."""
+    return describe_event(event, names, rules, dreck=dreck, lang=lang, you=you)
+
+
+def _tell_passes(names: Sequence[str], seats: Sequence[int], lang: str, you: frozenset[int]) -> str:
+    """``"Seat 1 and Seat 2 pass (no sluff)"`` in ``lang``."""
+    return render(describe_pass_message(list(seats)), lang, names, you)
+
+
+def _loser(rules: Rules, lang: str) -> str:
+    """What the loser is called in ``lang``, with its article (``"the goat"``)."""
+    return render(loser_message(rules), lang)
+
+
+def _hand_word(seat: int, lang: str) -> str:
+    """``"right hand"`` (seats 0-2) or ``"left hand"`` (3-5) in ``lang`` (3-player confusion)."""
+    return _t(lang, N_("right hand")) if seat < 3 else _t(lang, N_("left hand"))
+
+
+def _mine(view: View) -> frozenset[int]:
+    """The seats the person at ``view`` holds: its seat, and under confusion the partner hand."""
+    return frozenset({view.seat, (view.seat + 3) % 6}) if view.rules.confusion else frozenset({view.seat})
+
+
+def _view_names(view: View, lang: str = "en") -> list[str]:
     """The default names for a rendering from ``view``: its seat is the person's."""
-    return seat_names(view.players, view.seat, confusion=view.rules.confusion)
+    return seat_names(view.players, view.seat, confusion=view.rules.confusion, lang=lang)
 
 
-def _card_text(c: int) -> Text:
-    return Text(card_label(c), style="red" if suit_of(c) in _RED else "")
+def _card_text(c: int, lang: str = "en") -> Text:
+    return Text(card_label_in(c, lang), style="red" if suit_of(c) in _RED else "")
 
 
-def _cards_text(mask: int) -> Text:
-    return Text(" ").join(_card_text(c) for c in in_order(mask))
+def _cards_text(mask: int, lang: str = "en") -> Text:
+    return Text(" ").join(_card_text(c, lang) for c in in_order(mask))
 
 
-def _compact(mask: int) -> str:
-    """Cards grouped by suit with ranks only: ``"♣ 4 9 K · ♥ J Q"``."""
+def _compact(mask: int, lang: str = "en") -> str:
+    """Cards grouped by suit with ranks only: ``"♣ 4 9 K · ♥ J Q"`` (the language's suit order)."""
     parts = []
-    for s in range(4):
-        ranks = [RANK_CHARS[rank_of(c) - 2] for c in in_order(mask & SUIT_MASKS2[s])]  # both packs
+    for s in suit_order_in(lang):
+        ranks = [rank_label(rank_of(c), lang) for c in in_order(mask & SUIT_MASKS2[s])]  # both packs
         if ranks:
             parts.append(SUIT_SYMBOLS[s] + " " + " ".join(ranks))
     return " · ".join(parts)
+
+
+_VERB_IDS = {
+    Kind.PLAY: N_("play {cards}"),
+    Kind.SLUFF: N_("sluff {cards}"),
+    Kind.DRECK: N_("dreck {cards}"),
+}
+_PLAIN_IDS = {
+    Kind.PICK_UP: N_("pick up"),
+    Kind.STOCK: N_("turn up the top stock card"),
+    Kind.PASS: N_("pass (done sluffing)"),
+    Kind.STORE: N_("store three trumps"),
+    Kind.EXCHANGE: N_("exchange the 2 of trumps for the turned-up trump"),
+}
+
+
+def action_label(action: Action, lang: str = "en") -> str:
+    """``action`` as the terminal shows it in ``lang``: :meth:`Action.label` in English
+    (``"play 5♦ 6♦"``, ``"pick up"``), the language's words and card labels elsewhere."""
+    if lang == "en":
+        return action.label()
+    if action.kind in _PLAIN_IDS:
+        return _t(lang, _PLAIN_IDS[action.kind])
+    return _t(lang, _VERB_IDS[action.kind], cards=cards_label_in(action.cards, lang))
 
 
 # Other seats' moves are printed in the terminal's own colour (dim grey is hard to read on many
@@ -182,14 +265,15 @@ class Grid:
             yield line
 
 
-def suit_order(trump_suit: int) -> list[int]:
-    """The order in which the terminal lists suits, in the hand and in the moves alike: clubs,
-    diamonds, hearts, spades, with the trump suit (``trump_suit``, -1 while unknown) moved last,
-    where card players usually keep their trumps."""
-    return [s for s in range(4) if s != trump_suit] + ([trump_suit] if trump_suit >= 0 else [])
+def suit_order(trump_suit: int, lang: str = "en") -> list[int]:
+    """The order in which the terminal lists suits, in the hand and in the moves alike: the
+    language's order (:func:`suit_order_in`; English clubs, diamonds, hearts, spades), with the
+    trump suit (``trump_suit``, -1 while unknown) moved last, where card players usually keep their
+    trumps."""
+    return [s for s in suit_order_in(lang) if s != trump_suit] + ([trump_suit] if trump_suit >= 0 else [])
 
 
-def ordered_moves(legal: Sequence[Action], trump_suit: int) -> list[Action]:
+def ordered_moves(legal: Sequence[Action], trump_suit: int, lang: str = "en") -> list[Action]:
     """``legal`` in the order the terminal numbers them: the kinds of move in the order the engine
     lists them (plays, then the stock, a pick-up or a pass), and within a kind the cards as the
     hand shows them (:func:`suit_order`: the trump suit last; by rank within a suit; a single card
@@ -197,7 +281,7 @@ def ordered_moves(legal: Sequence[Action], trump_suit: int) -> list[Action]:
     kinds: dict[int, int] = {}
     for a in legal:
         kinds.setdefault(a.kind, len(kinds))
-    place = {s: i for i, s in enumerate(suit_order(trump_suit))}
+    place = {s: i for i, s in enumerate(suit_order(trump_suit, lang))}
 
     def key(item: tuple[int, Action]) -> tuple[int, int, int, int, int]:
         i, a = item
@@ -210,30 +294,39 @@ def ordered_moves(legal: Sequence[Action], trump_suit: int) -> list[Action]:
     return [a for _, a in sorted(enumerate(legal), key=key)]
 
 
-def render_hand(view: View, *, seat: int | None = None) -> Text:
+def render_hand(view: View, *, seat: int | None = None, lang: str = "en") -> Text:
     """The seat's own hand, one line per suit, sorted by rank; the trump suit (once known) is
     marked and listed last (:func:`suit_order`, the order of the moves too).
 
     Under 3-player confusion the title names the hand (``"Your right hand"``), and ``seat``
     may be the partner hand, drawn from the view's known cards (ruling CF2); the hand of the
-    view's seat is marked as the one to act when it is."""
+    view's seat is marked as the one to act when it is.  ``lang``: the language of the words
+    and card labels (and of the suit order)."""
     seat = view.seat if seat is None else seat
     hand = view.hand if seat == view.seat else view.known[seat]
-    which = f"Your {hand_word(seat)}" if view.rules.confusion else "Your hand"
-    out = Text(f"{which} ({n_cards(hand.bit_count())}):", style="bold")
+    n = hand.bit_count()
+    if view.rules.confusion and seat < 3:
+        which = _count(lang, Plural("Your right hand ({n} card):", "Your right hand ({n} cards):", n))
+    elif view.rules.confusion:
+        which = _count(lang, Plural("Your left hand ({n} card):", "Your left hand ({n} cards):", n))
+    else:
+        which = _count(lang, Plural("Your hand ({n} card):", "Your hand ({n} cards):", n))
+    out = Text(which, style="bold")
     if view.rules.confusion and seat == view.seat and view.to_act == seat:
-        out.append("  ◀ to act", style="bold")
+        out.append("  ◀ " + _t(lang, N_("to act")), style="bold")
     if not hand:
-        out.append(" none")
+        out.append(" " + _t(lang, N_("none")))
         return out
-    for s in suit_order(view.trump_suit):
+    width = max(len(suit_name_in(x, lang)) for x in range(4)) + 1
+    for s in suit_order(view.trump_suit, lang):
         m = hand & SUIT_MASKS2[s]  # both packs' cards of the suit
         if not m:
             continue
-        out.append(f"\n  {SUIT_SYMBOLS[s]} {SUIT_NAMES[s]:<9} ", style="red" if s in _RED else "")
-        out.append_text(_cards_text(m))
+        name = suit_name_in(s, lang)
+        out.append(f"\n  {SUIT_SYMBOLS[s]} {name:<{width}} ", style="red" if s in _RED else "")
+        out.append_text(_cards_text(m, lang))
         if s == view.trump_suit:
-            out.append("   ← trump", style="bold magenta")
+            out.append("   ← " + _t(lang, N_("trump")), style="bold magenta")
     return out
 
 
@@ -243,144 +336,165 @@ def pick_up_preview(view: View) -> int:
     return take
 
 
-def _seat_cards(plays: Sequence[tuple[int, int]], names: Sequence[str]) -> Text:
+def _seat_cards(plays: Sequence[tuple[int, int]], names: Sequence[str], lang: str) -> Text:
     """``"Seat 1 7♥ · You 9♦"``: each (seat, card) kept separate."""
-    return Text(" · ").join(Text.assemble(names[s] + " ", _card_text(c)) for s, c in plays)
+    return Text(" · ").join(Text.assemble(names[s] + " ", _card_text(c, lang)) for s, c in plays)
 
 
-def _render_trick_one(view: View, names: Sequence[str]) -> Text:
+def _render_trick_one(view: View, names: Sequence[str], lang: str) -> Text:
     rounds = [r for r in view.rounds]
     pairs = view.rules.first_phase is FirstPhase.PAIRS
-    leader = names[view.leader] if view.leader >= 0 else "?"
+    mine = _mine(view)
     if pairs and view.leader >= 0:
         follower = names[(view.leader + 1) % view.players]
-        head = "Trick: " + subject(names, view.leader, "leads", "lead") + f" to {follower}"
+        lead = Message(N_("Trick: {seat} leads to {follower}"),
+                       {"seat": Seat(view.leader), "follower": follower},
+                       seat=view.leader, you=N_("Trick: {seat} lead to {follower}"))
+        head = render(lead, lang, names, mine)
     else:
-        head = f"Trick: led by {leader}"
+        head = _t(lang, N_("Trick: led by {seat}"), seat=names[view.leader] if view.leader >= 0 else "?")
     out = Text(head, style="bold")
     if not any(rounds):
-        out.append("\n  no card played yet")
+        out.append("\n  " + _t(lang, N_("no card played yet")))
     for i, rnd in enumerate(rounds):
         if not rnd:
             continue
-        out.append(f"\n  round {i + 1}: ")
-        out.append_text(_seat_cards(rnd, names))
+        out.append("\n  " + _t(lang, N_("round {n}:"), n=i + 1) + " ")
+        out.append_text(_seat_cards(rnd, names, lang))
         last = i == len(rounds) - 1
         if rnd and not last:
             high = max(rank_of(c) for _, c in rnd)
-            tied = [names[s] for s, c in rnd if rank_of(c) == high]
-            word = "bounce" if pairs else "war"
-            out.append(f"   → {word}: {join_words(tied)} play again", style="yellow")
+            tied = tuple(s for s, c in rnd if rank_of(c) == high)
+            again = (N_("bounce: {seats} play again") if pairs else N_("war: {seats} play again"))
+            out.append("   → " + render(Message(again, {"seats": Seats(tied)}), lang, names), style="yellow")
     if view.round_seats:
-        out.append("\n  still to play this round: " + ", ".join(names[s] for s in view.round_seats))
+        out.append("\n  " + _t(lang, N_("still to play this round: {seats}"),
+                                 seats=", ".join(names[s] for s in view.round_seats)))
         cur = rounds[-1] if rounds else ()
         if view.rules.must_match and cur:
             high = max(rank_of(c) for _, c in cur)
-            out.append(f"\n  highest so far: {RANK_CHARS[high - 2]} (match if you can)")
+            out.append("\n  " + _t(lang, N_("highest so far: {rank} (match if you can)"),
+                                     rank=rank_label(high, lang)))
             forced = view.hand & RANK_MASKS2[high]
             if view.seat in view.round_seats and forced:
-                out.append(f": you hold {card_list(forced)}, so you must match", style="bold")
+                out.append(_t(lang, N_(": you hold {cards}, so you must match"),
+                              cards=cards_label_in(forced, lang)), style="bold")
     if view.sluffs:
-        out.append("\n  sluffed: ")
-        out.append_text(_seat_cards(view.sluffs, names))
+        out.append("\n  " + _t(lang, N_("sluffed:")) + " ")
+        out.append_text(_seat_cards(view.sluffs, names, lang))
     if view.trick_winner >= 0:
-        out.append(f"\n  settled: {names[view.trick_winner]} takes the trick once the sluffing is done",
-                   style="bold")
+        out.append("\n  " + _t(lang, N_("settled: {seat} takes the trick once the sluffing is done"),
+                                 seat=names[view.trick_winner]), style="bold")
     return out
 
 
-def _render_trick_two(view: View, names: Sequence[str]) -> Text:
+def _render_trick_two(view: View, names: Sequence[str], lang: str) -> Text:
     if not view.table:
         lead = names[view.to_act] if view.to_act >= 0 else "?"
-        return Text(f"Table: empty, {lead} to lead (a trick is killed after {view.kill_at} plays)",
-                    style="bold")
-    out = Text(f"Table, bottom first ({kill_text(len(view.table), view.kill_at)}):", style="bold")
+        return Text(_t(lang, N_("Table: empty, {seat} to lead (a trick is killed after {n} plays)"),
+                       seat=lead, n=view.kill_at), style="bold")
+    kill = render(kill_message(len(view.table), view.kill_at), lang)
+    out = Text(_t(lang, N_("Table, bottom first ({kill}):"), kill=kill), style="bold")
     width = max(len(names[s]) for s, _ in view.table)
+    led, beat = _t(lang, N_("led")), _t(lang, N_("beat"))
+    room = max(len(led), len(beat)) + 1
     for i, (s, p) in enumerate(view.table):
-        verb = "led" if i == 0 else "beat"
-        out.append(f"\n  {i + 1}. {names[s]:<{width}} {verb:<5}")
-        out.append_text(_cards_text(p))
+        verb = led if i == 0 else beat
+        out.append(f"\n  {i + 1}. {names[s]:<{width}} {verb:<{room}}")
+        out.append_text(_cards_text(p, lang))
     top = view.table[-1][1]
-    out.append(f"\n  to beat: {card_label(top.bit_length() - 1)}; "
-               f"picking up takes {card_list(pick_up_preview(view))}")
+    out.append("\n  " + _t(lang, N_("to beat: {card}; picking up takes {cards}"),
+                             card=card_label_in(top.bit_length() - 1, lang),
+                             cards=cards_label_in(pick_up_preview(view), lang)))
     return out
 
 
-def render_trick(view: View, names: Sequence[str] | None = None) -> Text:
+def render_trick(view: View, names: Sequence[str] | None = None, *, lang: str = "en") -> Text:
     """The current trick.  Phase one: each round on its own line with who played what (a
     bounce/war noted), the seats still due, sluffed cards, the settled winner.  Phase two:
-    each play on the table bottom first with its seat, and how many plays kill the trick."""
-    names = names if names is not None else _view_names(view)
+    each play on the table bottom first with its seat, and how many plays kill the trick.
+    ``lang``: the language of the words and card labels."""
+    names = names if names is not None else _view_names(view, lang)
     if view.phase == Phase.ONE:
-        return _render_trick_one(view, names)
+        return _render_trick_one(view, names, lang)
     if view.phase == Phase.TWO:
-        return _render_trick_two(view, names)
+        return _render_trick_two(view, names, lang)
     return Text("")
 
 
-def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | None = None) -> Group:
+def render_seats(view: View, labels: Sequence[str], open_hands: Sequence[int] | None = None, *,
+                 lang: str = "en") -> Group:
     """Stock size, trump (or who holds the face-down trump card) and one row per seat: hand
     size, pile size in phase one, publicly known cards of the others in phase two.
 
     ``open_hands`` (one card set per seat) shows every other seat's whole hand: the
-    teaching table of ``skitgubbe play --open``."""
+    teaching table of ``skitgubbe play --open``.  ``lang``: the language of the words and cards."""
     one = view.phase == Phase.ONE
     head = Text()
     if one:
-        head.append(f"Stock: {n_cards(view.stock_size) if view.stock_size else 'empty'}   ")
+        n = view.stock_size
+        head.append((_count(lang, Plural("Stock: {n} card", "Stock: {n} cards", n)) if n
+                     else _t(lang, N_("Stock: empty"))) + "   ")
         if view.exposed_card >= 0:
-            head.append(f"Under the stock: {card_label(view.exposed_card)}   ")
+            under = card_label_in(view.exposed_card, lang)
+            head.append(_t(lang, N_("Under the stock: {card}"), card=under) + "   ")
     if view.reserve_size:
-        head.append(f"Avstickshög: {n_cards(view.reserve_size)}   ")
-    head.append("Trump: ")
+        head.append(_count(lang, Plural("Avstickshög: {n} card", "Avstickshög: {n} cards", view.reserve_size))
+                    + "   ")
+    head.append(_t(lang, N_("Trump:")) + " ")
     if view.trump_suit >= 0:
         s = view.trump_suit
-        head.append(f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}", style="bold magenta")
+        head.append(f"{SUIT_SYMBOLS[s]} {suit_name_in(s, lang)}", style="bold magenta")
         if view.trump_card >= 0:
-            head.append(f" (the {card_label(view.trump_card)})")
+            head.append(" " + _t(lang, N_("(the {card})"), card=card_label_in(view.trump_card, lang)))
     elif view.trump_holder >= 0:
-        holds = "hold" if is_you(labels[view.trump_holder]) else "holds"
-        head.append(f"not yet known — {labels[view.trump_holder]} {holds} the face-down trump card")
+        h = view.trump_holder
+        holder = Message(N_("not yet known — {seat} holds the face-down trump card"), {"seat": Seat(h)},
+                         seat=h, you=N_("not yet known — {seat} hold the face-down trump card"))
+        head.append(render(holder, lang, labels, _mine(view)))
     else:
-        head.append("not yet known — the last stock card will be set aside face down to name it")
+        head.append(_t(lang, N_("not yet known — the last stock card will be set aside face down to "
+                                "name it")))
     rows = []
     partner = (view.seat + 3) % 6 if view.rules.confusion else -1  # its hand is drawn under the table
     for s in range(view.players):
         info = Text()
         n = view.hand_sizes[s]
         if not one and n == 0 and s not in view.out_order and view.loser != s:
-            info.append("no cards yet (Blåmattis)", style="yellow")
+            info.append(_t(lang, N_("no cards yet (Blåmattis)")), style="yellow")
         elif not one and n == 0:
-            info.append("out", style="green")
+            info.append(_t(lang, N_("out")), style="green")
         else:
-            info.append(f"{n} in hand")
+            info.append(_count(lang, Plural("{n} in hand", "{n} in hand", n)))
             if one:
-                info.append(f" · pile {view.piles[s].bit_count()}")
+                info.append(" · " + _t(lang, N_("pile {n}"), n=view.piles[s].bit_count()))
                 if s == view.trump_holder:
-                    info.append(" · face-down trump card")
+                    info.append(" · " + _t(lang, N_("face-down trump card")))
             elif s not in (view.seat, partner) and view.known[s] and open_hands is None:
-                info.append(f" · known: {_compact(view.known[s])}")
+                info.append(" · " + _t(lang, N_("known: {cards}"), cards=_compact(view.known[s], lang)))
             if open_hands is not None and s not in (view.seat, partner) and open_hands[s]:
-                info.append(f" · holds: {_compact(open_hands[s])}")
+                info.append(" · " + _t(lang, N_("holds: {cards}"), cards=_compact(open_hands[s], lang)))
             if s == view.to_act:
-                info.append("  ◀ to act", style="bold")
+                info.append("  ◀ " + _t(lang, N_("to act")), style="bold")
         rows.append((labels[s], info))
     return Group(head, Rows(rows))
 
 
-def render_moves(legal: Sequence[Action]) -> Grid:
+def render_moves(legal: Sequence[Action], *, lang: str = "en") -> Grid:
     """The legal moves numbered from 1 in the order given (the terminal gives
-    :func:`ordered_moves`), each with :meth:`Action.label`, laid out in columns."""
-    return Grid([Text(f"{i}) {a.label()}") for i, a in enumerate(legal, start=1)])
+    :func:`ordered_moves`), each with :func:`action_label` in ``lang``, laid out in columns."""
+    return Grid([Text(f"{i}) {action_label(a, lang)}") for i, a in enumerate(legal, start=1)])
 
 
-def move_prompt(legal: Sequence[Action], who: str = "") -> str:
+def move_prompt(legal: Sequence[Action], who: str = "", *, lang: str = "en") -> str:
     """The question asked for a move: ``"Your move [1-4, or e.g. 7h; ? hint, h help, q quit]: "``;
     with a single move, ``"Your move [Enter = pick up; ...]: "`` (``who``: ``", right hand"``
-    under 3-player confusion)."""
+    under 3-player confusion, already in ``lang``).  In every language moves are typed in the
+    notation (``7h``, ``td``), and the prompt says so."""
     if len(legal) == 1:
-        return f"Your move{who} [Enter = {legal[0].label()}; ? hint, h help, q quit]: "
-    return f"Your move{who} [1-{len(legal)}, or e.g. 7h; ? hint, h help, q quit]: "
+        return _t(lang, N_("Your move{who} [Enter = {move}; ? hint, h help, q quit]: "), who=who,
+                  move=action_label(legal[0], lang))
+    return _t(lang, N_("Your move{who} [1-{n}, or e.g. 7h; ? hint, h help, q quit]: "), who=who, n=len(legal))
 
 
 class Title:
@@ -400,80 +514,102 @@ class Title:
         yield Text(self.title, style="bold")
 
 
-def render_hints(state: State, seat: int) -> str:
+def render_hints(state: State, seat: int, *, lang: str = "en", names: Sequence[str] | None = None) -> str:
     """Every move ``seat`` may make now with why, then the cards it may not play with why not
-    (:func:`skitgubbe.play.hint.hints`)."""
+    (:func:`skitgubbe.play.hint.hints`), in ``lang`` (``names``: the seats' names, default
+    :func:`seat_names` with ``seat`` the reader's)."""
     lines = []
-    found = hints(state, seat)
-    width = max((len(h.action.label()) for h in found), default=0)
+    found = hints(state, seat, lang=lang, names=names)
+    width = max((len(action_label(h.action, lang)) for h in found), default=0)
+    yes, no = _t(lang, N_("yes")), _t(lang, N_("no"))
+    room = max(len(yes), len(no))
     for h in found:
-        mark = "yes" if h.legal else "no "
-        lines.append(f"  {mark}  {h.action.label():<{width}}  {h.reason}")
-    return "\n".join(["Moves, and why:"] + lines) if lines else "No move is yours to make now."
+        mark = (yes if h.legal else no).ljust(room)
+        lines.append(f"  {mark}  {action_label(h.action, lang):<{width}}  {h.reason}")
+    if not lines:
+        return _t(lang, N_("No move is yours to make now."))
+    return "\n".join([_t(lang, N_("Moves, and why:"))] + lines)
 
 
-def render_help(rules: Rules) -> str:
-    """Short help for the prompt, mentioning the options of ``rules`` that matter."""
+def render_help(rules: Rules, *, lang: str = "en") -> str:
+    """Short help for the prompt in ``lang``, mentioning the options of ``rules`` that matter.
+    Moves are typed in the notation in every language (``7h``, ``play 5d 6d``, ``pick``): the
+    help says so."""
     lines = [
-        "Answer with a move number, or type the move: 7h, play 5d 6d 7d, sluff 7c, stock, pass, pick.",
-        "Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).",
-        "? = the legal moves and why (and why not the others), t = table, q = quit.",
+        _t(lang, N_("Answer with a move number, or type the move: 7h, play 5d 6d 7d, sluff 7c, stock, pass, "
+                    "pick.")),
+        _t(lang, N_("Cards are a rank (2-9, T or 10, J, Q, K, A) then a suit (c, d, h, s).")),
+        _t(lang, N_("? = the legal moves and why (and why not the others), t = table, q = quit.")),
     ]
     if rules.first_phase is FirstPhase.BEAT:
-        lines.append("Phase one (Mas): lead a card; the next player beats it (a higher card of its suit, or a"
-                     " trump) and wins the trick, or picks it up.  Keep three cards by drawing.")
+        lines.append(_t(lang, N_("Phase one (Mas): lead a card; the next player beats it (a higher card of "
+                                 "its suit, or a trump) and wins the trick, or picks it up.  Keep three "
+                                 "cards "
+                                 "by drawing.")))
         if rules.store_three_trumps:
-            lines.append("  store: with exactly three trumps in hand, store them for phase two, draw anew.")
+            lines.append("  " + _t(lang, N_("store: with exactly three trumps in hand, store them for phase "
+                                            "two, draw anew.")))
         if rules.exchange_two:
-            lines.append("  exchange: swap the 2 of trumps for the trump turned up under the stock.")
+            lines.append("  " + _t(lang, N_("exchange: swap the 2 of trumps for the trump turned up under "
+                                            "the stock.")))
+    elif rules.tie_deal:
+        lines.append(_t(lang, N_("Phase one: play a card (or turn up the top stock card); the highest card "
+                                 "takes the trick, a tie shares the trick among the tied players.")))
     else:
-        tie = " a tie shares the trick among the tied players." if rules.tie_deal else " a tie plays again."
-        lines.append("Phase one: play a card (or turn up the top stock card); the highest card takes the "
-                     "trick," + tie)
+        lines.append(_t(lang, N_("Phase one: play a card (or turn up the top stock card); the highest card "
+                                 "takes the trick, a tie plays again.")))
     if rules.must_match:
-        lines.append("  Match if you can: holding the rank of the highest card so far, you must play it.")
+        lines.append("  " + _t(lang, N_("Match if you can: holding the rank of the highest card so far, you "
+                                        "must play it.")))
     if rules.sluffing:
-        lines.append("  Sluff: throw in a card of a rank already in the trick (you draw a replacement).")
-    run = " or a run of touching cards" if rules.plays is Plays.RUN else ""
-    take = "the top play" if rules.pick_up is PickUp.TOP_CARD else "the lowest run on the table"
-    lines.append(
-        f"Phase two: lead any card{run}; then beat the top play (higher card of its suit, or a trump)"
-        f" or pick up {take}.  As many plays as seats kill the trick."
-    )
-    lines.append(f"The last seat holding cards is {loser_title(rules)}.")
+        lines.append("  " + _t(lang, N_("Sluff: throw in a card of a rank already in the trick (you draw a "
+                                        "replacement).")))
+    run = _t(lang, N_(" or a run of touching cards")) if rules.plays is Plays.RUN else ""
+    take = (_t(lang, N_("the top play")) if rules.pick_up is PickUp.TOP_CARD
+            else _t(lang, N_("the lowest run on the table")))
+    lines.append(_t(lang, N_("Phase two: lead any card{run}; then beat the top play (higher card of its "
+                             "suit, "
+                             "or a trump) or pick up {take}.  As many plays as seats kill the trick."),
+                    run=run, take=take))
+    lines.append(_t(lang, N_("The last seat holding cards is {loser}."), loser=_loser(rules, lang)))
     return "\n".join(lines)
 
 
+_PHASE_IDS = {Phase.ONE: N_("phase one"), Phase.DRECK: N_("dreck deal"), Phase.TWO: N_("phase two"),
+              Phase.OVER: N_("game over")}
+"""The phases' names (:attr:`Phase.NAMES`) as message ids."""
+
+
 def render_screen(view: View, labels: Sequence[str], names: Sequence[str] | None = None,
-                  open_hands: Sequence[int] | None = None) -> Group:
+                  open_hands: Sequence[int] | None = None, *, lang: str = "en") -> Group:
     """The whole table for the seat of ``view`` when it must decide: title, seats/stock/trump,
     the trick, the hand and the numbered legal moves (numbered as :func:`ordered_moves` orders
     them; ``open_hands``: see :func:`render_seats`).
 
     Under 3-player confusion the title says which hand is to act and both of the person's
-    hands are shown, the acting one marked."""
-    names = names if names is not None else _view_names(view)
-    phase = Phase.NAMES.get(view.phase, "")
+    hands are shown, the acting one marked.  ``lang``: the language of every word and card."""
+    names = names if names is not None else _view_names(view, lang)
+    phase = _t(lang, _PHASE_IDS[view.phase]) if view.phase in _PHASE_IDS else ""
     if view.phase == Phase.ONE and view.sluff_window and view.seat in view.sluff_window:
-        what = "sluff a card of a rank in the trick, or pass"
+        what = _t(lang, N_("sluff a card of a rank in the trick, or pass"))
     elif view.phase == Phase.ONE:
-        what = "play to the trick"
+        what = _t(lang, N_("play to the trick"))
     elif view.table:
-        what = "beat it or pick up"
+        what = _t(lang, N_("beat it or pick up"))
     else:
-        what = "lead"
-    who = f", {hand_word(view.seat)}" if view.rules.confusion else ""
-    title = f"{SCREEN_TITLE}{who} · {view.rules.name} · {phase} · {what}"
-    hands = [render_hand(view)]
+        what = _t(lang, N_("lead"))
+    who = f", {_hand_word(view.seat, lang)}" if view.rules.confusion else ""
+    title = f"{_t(lang, SCREEN_TITLE)}{who} · {view.rules.name} · {phase} · {what}"
+    hands = [render_hand(view, lang=lang)]
     if view.rules.confusion:  # both of the person's hands, right hand first (ruling CF1)
-        hands = [render_hand(view, seat=s) for s in sorted((view.seat, (view.seat + 3) % 6))]
+        hands = [render_hand(view, seat=s, lang=lang) for s in sorted((view.seat, (view.seat + 3) % 6))]
     return Group(
         Title(title),
-        render_seats(view, labels, open_hands),
-        render_trick(view, names),
+        render_seats(view, labels, open_hands, lang=lang),
+        render_trick(view, names, lang=lang),
         *hands,
-        Text("Moves:", style="bold"),
-        render_moves(ordered_moves(view.legal, view.trump_suit)),
+        Text(_t(lang, N_("Moves:")), style="bold"),
+        render_moves(ordered_moves(view.legal, view.trump_suit, lang), lang=lang),
     )
 
 
@@ -488,6 +624,7 @@ class Session:
 
     ``run()`` plays to the end (or until the human quits) and returns the exit code:
     0 at the end of the game, on ``q`` or on end of input (``EOFError``), 130 on Ctrl-C.
+    ``lang`` (a code of :data:`LANGUAGES`) is the language of everything it prints.
     """
 
     def __init__(
@@ -501,8 +638,10 @@ class Session:
         rng: random.Random,
         labels: Sequence[str] | None = None,
         open_hands: bool = False,
+        lang: str = "en",
     ) -> None:
         self.state = state
+        self.lang = lang
         self.open_hands = open_hands
         self.human = human_seat
         partner = state.partner(human_seat)
@@ -511,7 +650,8 @@ class Session:
         self.console = console
         self.read_line = read_line
         self.rng = rng
-        self.names = seat_names(state.players, human_seat, confusion=state.rules.confusion)
+        self.names = seat_names(state.players, human_seat, confusion=state.rules.confusion, lang=lang)
+        self.you = frozenset(self.seats)
         self.labels = list(labels) if labels is not None else list(self.names)
         self._passes: list[int] = []
         self._dreck = 0
@@ -524,7 +664,7 @@ class Session:
 
     def _flush_passes(self) -> None:
         if self._passes:
-            self._say(describe_pass(self.names, self._passes))
+            self._say(_tell_passes(self.names, self._passes, self.lang, self.you))
             self._passes = []
 
     def run(self) -> int:
@@ -539,7 +679,7 @@ class Session:
                     chosen = self._ask(seat)
                     if chosen is None:
                         self._flush_passes()
-                        self._say("Goodbye: you left the game.")
+                        self._say(_t(self.lang, N_("Goodbye: you left the game.")))
                         return 0
                     action = chosen
                 else:
@@ -549,10 +689,10 @@ class Session:
                         raise ValueError(f"bot at seat {seat} chose {action}, which is not legal")
                 self._apply(seat, action)
         except KeyboardInterrupt:
-            self._say("\nInterrupted: goodbye.")
+            self._say("\n" + _t(self.lang, N_("Interrupted: goodbye.")))
             return 130
         except EOFError:
-            self._say("\nEnd of input: goodbye.")
+            self._say("\n" + _t(self.lang, N_("End of input: goodbye.")))
             return 0
         self._flush_passes()
         self._summary()
@@ -563,21 +703,25 @@ class Session:
         outcome = state.outcome
         if outcome is None:  # pragma: no cover - run() only calls this once the game is over
             return
+        lang = self.lang
         if outcome.loser is None:
-            self._say("Game over: nobody loses.", "bold")
+            self._say(_t(lang, N_("Game over: nobody loses.")), "bold")
         elif state.rules.confusion:  # the player of the losing hand loses (ruling CF2)
-            line = describe_event(Event("loser", outcome.loser), self.names, state.rules)
+            line = _tell(Event("loser", outcome.loser), self.names, state.rules, lang=lang, you=self.you)
             player = state.player_of(outcome.loser)
             if outcome.loser in self.seats:
-                self._say(f"Game over: {line}, so you lose (both hands are yours).", "bold red")
+                self._say(_t(lang, N_("Game over: {line}, so you lose (both hands are yours)."), line=line),
+                          "bold red")
             else:
-                self._say(f"Game over: {line}, so player {player} (Seat {player} and Seat {player + 3}) "
-                          f"loses; you are safe.", "bold red")
+                self._say(_t(lang, N_("Game over: {line}, so player {player} ({right} and {left}) loses; you "
+                                      "are safe."), line=line, player=player, right=self.names[player],
+                             left=self.names[player + 3]), "bold red")
         else:
-            line = describe_event(Event("loser", outcome.loser), self.names, state.rules)
-            self._say(f"Game over: {line}.", "bold red")
+            line = _tell(Event("loser", outcome.loser), self.names, state.rules, lang=lang, you=self.you)
+            self._say(_t(lang, N_("Game over: {line}."), line=line), "bold red")
         if outcome.out_order:
-            self._say("Out, in order: " + ", ".join(self.names[s] for s in outcome.out_order))
+            order = ", ".join(self.names[s] for s in outcome.out_order)
+            self._say(_t(lang, N_("Out, in order: {seats}"), seats=order))
 
     def _apply(self, seat: int, action: Action) -> None:
         state = self.state
@@ -590,15 +734,16 @@ class Session:
             self._flush_passes()
             if ev.kind == "dreck":
                 self._dreck = ev.cards
-            line = describe_event(ev, self.names, state.rules, dreck=self._dreck)
+            line = _tell(ev, self.names, state.rules, dreck=self._dreck, lang=self.lang, you=self.you)
             if line is not None:
                 style = _EVENT_STYLE.get(ev.kind, "")
                 if ev.kind in ("draw", "trump-aside") and (ev.to == -1 or ev.kind == "trump-aside"):
                     style = "magenta"
                 self._say(line, style)
         if state.phase == Phase.TWO and phase != Phase.TWO:
-            self._say(f"Phase two: beat it or pick it up.  {self.names[state.to_act]} to lead; "
-                      f"a trick is killed after {state.kill_at} plays.", "bold")
+            self._say(_t(self.lang, N_("Phase two: beat it or pick it up.  {seat} to lead; a trick is killed "
+                                       "after {n} plays."), seat=self.names[state.to_act], n=state.kill_at),
+                      "bold")
 
     def _ask(self, seat: int) -> Action | None:
         """Show the table to ``seat`` (one of the human's seats) and read until a legal move
@@ -606,27 +751,28 @@ class Session:
         self._flush_passes()
         view = view_of(self.state, seat)
         shown = self.state.hands if self.open_hands else None
-        self.console.print(render_screen(view, self.labels, self.names, shown))
-        who = f", {hand_word(seat)}" if len(self.seats) > 1 else ""
-        prompt = move_prompt(view.legal, who)
+        lang = self.lang
+        self.console.print(render_screen(view, self.labels, self.names, shown, lang=lang))
+        who = f", {_hand_word(seat, lang)}" if len(self.seats) > 1 else ""
+        prompt = move_prompt(view.legal, who, lang=lang)
         while True:
             text = self.read_line(prompt).strip()
             low = text.lower()
             if low in ("q", "quit", "exit"):
                 return None
             if low in ("h", "help"):
-                self._say(render_help(self.state.rules))
+                self._say(render_help(self.state.rules, lang=lang))
                 continue
             if low in ("?", "hint"):
-                self._say(render_hints(self.state, seat))
+                self._say(render_hints(self.state, seat, lang=lang, names=self.names))
                 continue
             if low in ("t", "table"):
-                self.console.print(render_screen(view, self.labels, self.names, shown))
+                self.console.print(render_screen(view, self.labels, self.names, shown, lang=lang))
                 continue
             action, reason = self.resolve(text, view)
             if action is not None:
                 return action
-            self._say(f"Not accepted: {reason}", "bold red")
+            self._say(_t(lang, N_("Not accepted: {reason}"), reason=reason), "bold red")
 
     def resolve(self, text: str, view: View) -> tuple[Action | None, str]:
         """Turn the human's answer into one of ``view.legal``, or explain why not.
@@ -636,20 +782,23 @@ class Session:
         as a sluff; with a single legal move, an empty answer (Enter) takes it.  Returns
         ``(action, "")`` or ``(None, reason)``; never changes the state.
         """
-        legal = ordered_moves(view.legal, view.trump_suit)
+        lang = self.lang
+        legal = ordered_moves(view.legal, view.trump_suit, lang)
         if not text and len(legal) == 1:
             return legal[0], ""
         if not text:
-            return None, f"type a move number 1-{len(legal)}, a move such as 7h, or h for help"
+            return None, _t(lang, N_("type a move number 1-{n}, a move such as 7h, or h for help"),
+                            n=len(legal))
         if text.isdigit():
             n = int(text)
             if 1 <= n <= len(legal):
                 return legal[n - 1], ""
-            return None, f"there is no move {n}: choose a number from 1 to {len(legal)}"
+            return None, _t(lang, N_("there is no move {n}: choose a number from 1 to {k}"), n=n,
+                            k=len(legal))
         try:
             action = self.state.resolve(view.seat, parse_action(text))  # two packs: the copy held
         except ActionParseError as e:
-            return None, str(e)
+            return None, str(e) if lang == "en" else _not_a_move(text, lang)
         if action in legal:
             return action, ""
         sluff = self.state.resolve(view.seat, Action(Kind.SLUFF, action.cards))
@@ -658,20 +807,36 @@ class Session:
         return None, self._explain(action, view)
 
     def _explain(self, action: Action, view: View) -> str:
+        lang = self.lang
         if action.kind is Kind.DRECK:
-            return "the dreck is dealt by chance, not by a seat"
+            return _t(lang, N_("the dreck is dealt by chance, not by a seat"))
         missing = action.cards & ~view.hand
         partner = self.state.partner(view.seat)
         if missing and partner >= 0 and missing & view.known[partner] == missing:
-            verb = "is" if missing.bit_count() == 1 else "are"
-            return (f"{card_list(missing)} {verb} in your {hand_word(partner)}; your {hand_word(view.seat)} "
-                    "is to act")
+            n = missing.bit_count()
+            cards = cards_label_in(missing, lang)
+            if partner < 3:
+                return _count(lang, Plural("{cards} is in your right hand; your left hand is to act",
+                                           "{cards} are in your right hand; your left hand is to act", n),
+                              cards=cards)
+            return _count(lang, Plural("{cards} is in your left hand; your right hand is to act",
+                                       "{cards} are in your left hand; your right hand is to act", n),
+                          cards=cards)
         if missing:
-            return f"you do not hold {card_list(missing)}"
+            return _t(lang, N_("you do not hold {cards}"), cards=cards_label_in(missing, lang))
         if (view.phase == Phase.ONE and view.seat in view.sluff_window
                 and action.kind in (Kind.PLAY, Kind.STOCK)):
-            return "the trick waits for sluffs: sluff a card of a rank already in the trick, or pass"
-        return self.state.explain(action, view.seat)
+            return _t(lang, N_("the trick waits for sluffs: sluff a card of a rank already in the trick, or "
+                               "pass"))
+        if lang == "en":
+            return self.state.explain(action, view.seat)
+        return render(self.state.explain_message(action, view.seat), lang, self.names, self.you)
+
+
+def _not_a_move(text: str, lang: str) -> str:
+    """Why ``text`` is not a move, in ``lang`` (moves are typed in the notation in every language)."""
+    return _t(lang, N_("'{text}' is not a move: type a move number, or a move in the notation, e.g. 7h, "
+                       "play 5d 6d, sluff 7c, stock, pass, pick (h: help)"), text=text)
 
 
 def _bare_card(text: str) -> bool:
@@ -694,6 +859,7 @@ def play_game(
     read_line: ReadLine,
     open_hands: bool = False,
     start: State | None = None,
+    lang: str = "en",
 ) -> int:
     """Play one game in the terminal: the human at ``human_seat``, bots at the other seats.
 
@@ -715,6 +881,8 @@ def play_game(
         open_hands: show every hand face up (a teaching table; the bots play as usual).
         start: play on from this state (a phase-two position, or a record replayed part of
             the way) instead of dealing; ``rules`` and ``players`` must match it.
+        lang: the language of everything printed (a code of :data:`LANGUAGES`; an unknown code
+            prints English).  Moves are typed in the notation in every language.
 
     The dealer is seat ``players - 1``, so seat 0 leads the first trick.  The first line names
     the rules, the table and the seed (with how to deal the same cards again).  Returns 0 at the
@@ -742,24 +910,31 @@ def play_game(
     except ValueError as e:
         console.print(Text(f"error: {e}", style="bold red"), soft_wrap=True)  # one line, however long
         return 2
-    names = seat_names(players, human_seat, confusion=rules.confusion)
-    labels = [names[s] if s in mine else f"Seat {s} ({bots[s].name})" for s in range(players)]
-    where = "seat 0 leads" if start is None else f"seat {state.to_act} to act"
-    again = f" (deal the same cards again with --seed {seed})" if start is None else ""
+    names = seat_names(players, human_seat, confusion=rules.confusion, lang=lang)
+    labels = [names[s] if s in mine else _t(lang, N_("{seat} ({bot})"), seat=names[s], bot=bots[s].name)
+              for s in range(players)]
+    where = (_t(lang, N_("seat 0 leads")) if start is None
+             else _t(lang, N_("seat {seat} to act"), seat=state.to_act))
+    again = (_t(lang, N_(" (deal the same cards again with --seed {seed})"), seed=seed) if start is None
+             else "")
+    loser = _loser(rules, lang)
     if rules.confusion:
         p = human_seat % 3
-        who = (f"3-player confusion, 6 seats, seed {seed}{again}.  You are player {p}: seat {p} is your "
-               f"right hand and seat {p + 3} your left hand; you see both and play each when it is to act; "
-               f"{where}.  The player whose hand is left holding cards is {loser_title(rules)}.")
+        who = _t(lang, N_("3-player confusion, 6 seats, seed {seed}{again}.  You are player {player}: seat "
+                          "{player} is your right hand and seat {left} your left hand; you see both and play "
+                          "each when it is to act; {where}.  The player whose hand is left holding cards is "
+                          "{loser}."), seed=seed, again=again, player=p, left=p + 3, where=where, loser=loser)
     else:
-        who = (f"{players} players, seed {seed}{again}.  You are seat {human_seat}; "
-               f"{where}.  The last seat holding cards is {loser_title(rules)}.")
+        who = _t(lang, N_("{players} players, seed {seed}{again}.  You are seat {seat}; {where}.  The last "
+                          "seat holding cards is {loser}."), players=players, seed=seed, again=again,
+                 seat=human_seat, where=where, loser=loser)
     console.print(Text(
         f"{rules.name}: {who}"
-        + ("  All hands are open." if open_hands else "") + "  Type h for help, ? for hints.",
+        + ("  " + _t(lang, N_("All hands are open.")) if open_hands else "")
+        + "  " + _t(lang, N_("Type h for help, ? for hints.")),
         style="bold"))
     session = Session(state, human_seat=human_seat, bots=bots, console=console, read_line=read_line,
-                      rng=random.Random(seed), labels=labels, open_hands=open_hands)
+                      rng=random.Random(seed), labels=labels, open_hands=open_hands, lang=lang)
     code = session.run()
     if record_dir is None:
         return code
@@ -770,19 +945,21 @@ def play_game(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except (OSError, ValueError) as e:
-        console.print(Text(f"could not write the record to {path}: {e}", style="bold red"))
+        console.print(Text(_t(lang, N_("could not write the record to {path}: {error}"), path=path, error=e),
+                           style="bold red"))
         return 1 if code == 0 else code
     # (paths and commands are printed unwrapped, so that they can be copied whole)
     if over:
-        console.print(Text(f"Record saved: {path}"), highlight=False, soft_wrap=True)
+        console.print(Text(_t(lang, N_("Record saved: {path}"), path=path)), highlight=False, soft_wrap=True)
     else:
         quoted = shlex.quote(str(path))
         given = [kinds[s] for s in others]
         period = next(k for k in range(1, len(given) + 1)  # the shortest --bots that cycles to them
                       if all(n == given[i % k] for i, n in enumerate(given)))
         resume = (f"skitgubbe play --from {quoted} --seat {human_seat} --bots {','.join(given[:period])}"
-                  + (" --open" if open_hands else ""))
-        for line in (f"Unfinished game saved: {path}", "Play on with:", f"  {resume}",
-                     "Your moves there, with why:", f"  skitgubbe hint {quoted}"):
+                  + (" --open" if open_hands else "") + (f" --lang {lang}" if lang != "en" else ""))
+        for line in (_t(lang, N_("Unfinished game saved: {path}"), path=path), _t(lang, N_("Play on with:")),
+                     f"  {resume}", _t(lang, N_("Your moves there, with why:")),
+                     f"  skitgubbe hint {quoted}"):
             console.print(Text(line), highlight=False, soft_wrap=True)
     return code

@@ -209,9 +209,9 @@ class Room:
     per slot, the running tally of goats); ``last_n`` (per slot, the number of the last
     move message accepted); ``chat`` (``{"name", "text"}`` dicts); ``narration``
     (the narration of the current deal, as messages each client reads in its language:
-    :func:`~skitgubbe.server.protocol.render_lines`; :attr:`lines` is it in English); ``entries`` (entries applied); ``turn_started``
-    (monotonic seconds when the seat to act began its turn; ``window_started`` the same for a
-    settled trick's sluff window).
+    :func:`~skitgubbe.server.protocol.render_lines`; :attr:`lines` is it in English); ``entries``
+    (entries applied); ``turn_started`` (monotonic seconds when the seat to act began its turn;
+    ``window_started`` the same for a settled trick's sluff window).
     """
 
     code: str

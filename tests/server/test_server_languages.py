@@ -324,3 +324,18 @@ def test_the_language_message_is_in_the_documented_client_types() -> None:
     for kind in protocol.CLIENT_TYPES:
         assert f"| `{kind}` |" in doc or f"`{kind}` /" in doc or f"/ `{kind}`" in doc, kind
     assert json.dumps({"type": "lang", "lang": "fi"})  # the example of the docs parses
+
+
+def test_a_flood_of_lang_messages_is_refused_not_answered_with_syncs(tmp_path: Path) -> None:
+    async def body(hub: Hub, clock: Clock) -> None:
+        code, clients = await human_table(hub, "goat", 3)
+        c = clients[0]
+        answers = []
+        for lang in ["sv", "nb", "fi", "en", "sv"]:
+            await hub.receive(c, json.dumps({"type": "lang", "lang": lang}))
+            answers += [m["type"] if m["type"] != "error" else m["code"] for m in out(c)]
+        assert answers == ["sync"] * 4 + ["rate-limited"] and c.lang == "en"
+        clock.t += 2.0  # one more in two seconds
+        await hub.receive(c, '{"type": "lang", "lang": "nb"}')
+        assert [m["type"] for m in out(c)] == ["sync"] and c.lang == "nb"
+    run(tmp_path, body)

@@ -218,6 +218,13 @@ HELLO_REFUSALS = 3
 """Refused ``hello`` messages after which a connection is closed: a room code or seat token is not
 guessed on one connection (a new one counts against :attr:`Limits.connections_per_client`)."""
 
+LANG_RATE = 0.5
+"""``lang`` messages one connection may send, per second on average (each is answered with a whole
+``sync``, which can be tens of kB: a flood of them would be a flood of syncs)."""
+
+LANG_BURST = 4.0
+"""``lang`` messages one connection may send at once (see :data:`LANG_RATE`)."""
+
 REPLAY_CACHE = 256
 """Replay messages the hub keeps ready, across every room (a finished deal's replay of 8 seats is
 about 120 kB; see :meth:`Hub.replay_text`)."""
@@ -237,7 +244,8 @@ class Client:
     is queued), ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal
     already sent), ``limit`` (its :class:`RateLimit`), ``refused`` (messages refused for the rate
     limit), ``hellos_refused`` (``hello`` messages refused), ``lang`` (the language the client reads, one
-    of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``hello`` or ``lang`` message chose it)."""
+    of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``hello`` or ``lang`` message chose it) and
+    ``lang_limit`` (its :class:`RateLimit` of ``lang`` messages)."""
 
     def __init__(self, *, rate: float = 20.0, burst: float = 40.0, key: str = "",
                  outbox_bytes: int = Limits.outbox_bytes) -> None:
@@ -256,6 +264,7 @@ class Client:
         self.refused = 0
         self.ack: int | None = None
         self.lang = "en"
+        self.lang_limit = RateLimit(LANG_RATE, LANG_BURST, LANG_BURST)
 
     def send(self, data: dict[str, Any] | str) -> None:
         """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
@@ -784,6 +793,10 @@ class Hub:
         room = self.rooms[client.room]
         live = self.live[room.code]
         if msg.type == "lang":
+            if not client.lang_limit.allow(self.clock()):
+                wait = client.lang_limit.wait()
+                raise TooManyRequests(f"the language may be changed {LANG_BURST:g} times at once and once in "
+                                      f"{1 / LANG_RATE:g} seconds after that: wait {wait} seconds", wait)
             client.lang = msg.fields["lang"]
             client.send(self._message(room, live, client, full=True))
             return

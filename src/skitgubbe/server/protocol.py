@@ -13,6 +13,12 @@ most :data:`MAX_JSON_DEPTH` deep, with a ``type`` from :data:`CLIENT_TYPES`;
 :func:`parse_client_message` checks every field (:func:`load_json_object` the text itself, for
 the HTTP bodies too) and raises :class:`ProtocolError` naming what was wrong and what is allowed.
 :func:`check_name` checks display names.
+
+Every text a person reads is written for its reader's language (``hello``'s or ``lang``'s ``lang``,
+one of :data:`~skitgubbe.engine.i18n.LANGUAGES`): :func:`narrate` gives the narration as the
+engine's messages (through :mod:`skitgubbe.server.words`), which :func:`render_lines` writes per
+reader with the seats' names; :func:`reasons` and :func:`public_part` take the language.  Refusals
+(:class:`ProtocolError`) stay English: the page translates them by their code.
 See docs/server.md for every message.
 """
 

@@ -5,10 +5,10 @@ World A is a seeded deal; world B is the same deal with two cards swapped that s
 (in other hands or in the stock).  Every seat is a person, so only the moves below and chance act;
 the same moves are made in both worlds, chosen at random among those that name neither swapped card,
 until either card can be seen by seat 0.  Up to then, every message seat 0 and a spectator receive
-must be the same text, and the server's own next step (who it waits for, a timer, a bot or chance
-move, and when) the same plan.  Under the plain live protocol, where a settled trick's sluff window
-lists only the seats that can sluff, the same comparison finds differences: the test shows the check
-can fail."""
+(each read in English and in Swedish) must be the same text, and the server's own next step (who it
+waits for, a timer, a bot or chance move, and when) the same plan.  Under the plain live protocol,
+where a settled trick's sluff window lists only the seats that can sluff, the same comparison finds
+differences: the test shows the check can fail."""
 
 from __future__ import annotations
 
@@ -72,6 +72,9 @@ async def play_world(hub: Hub, clock: Clock, rules_name: str, players: int, deck
         await hub._commit(room, "start", payload)
     clients = [await hello(hub, code, i, t) for i, t in enumerate(tokens)]
     watcher = await hello(hub, code, None, None, spectate=True)
+    # the same seat and a spectator reading Swedish: its card words and names must leak nothing either
+    swedish = [await hello(hub, code, 0, tokens[0], lang="sv"),
+               await hello(hub, code, None, None, spectate=True, lang="sv")]
     state = room.state
     rng = random.Random(seed)
     made: list[tuple[int, str]] = []
@@ -84,7 +87,8 @@ async def play_world(hub: Hub, clock: Clock, rules_name: str, players: int, deck
 
     def snapshot() -> None:
         plan = hub._plan(room, live)
-        seen.append({"seat 0": [m for m in out(clients[0])], "spectator": out(watcher), "plan": plan})
+        seen.append({"seat 0": [m for m in out(clients[0])], "spectator": out(watcher), "plan": plan,
+                     "seat 0 in Swedish": out(swedish[0]), "spectator in Swedish": out(swedish[1])})
         for c in clients[1:]:
             out(c)
 

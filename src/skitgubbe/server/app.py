@@ -20,6 +20,11 @@ HTTP routes (docs/server.md):
   Neither is in the OpenAPI schema (they are for probes and scrapers, not for the page).
 * ``WS /ws`` the game: see :mod:`skitgubbe.server.protocol`.
 
+The texts a person reads in a JSON answer (the presets' lines and the bots' labels of
+``/api/options``, the seats of ``/api/rooms/{code}``, the narration of a replay) are in the language
+the request asks for: ``?lang=sv``, else its ``Accept-Language`` header (:func:`request_language`).
+Refusals stay English; the page translates them by their ``code``.
+
 Bad requests are answered ``{"error": code, "message": text}`` with status 400 (404 for
 a room or deal that does not exist, 409 for a full table or a name already at it, 413 for an
 oversized body, 429 for a client over its limit of rooms, 503 when the server cannot
@@ -58,7 +63,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
-from ..engine.i18n import LANGUAGES
+from ..engine.i18n import LANGUAGES, pick_language
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
@@ -167,16 +172,16 @@ class Refused(Exception):
 
 
 def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] | None,
-                   most_moves: int, most_bytes: int) -> tuple[int, str, bytes]:
+                   most_moves: int, most_bytes: int, lang: str = "en") -> tuple[int, str, bytes]:
     """Build a replay in a worker: ``kind`` ``"record"`` (an uploaded record ``text``, at most
     ``most_moves`` moves and an answer of ``most_bytes``; 0: no limit) or ``"deal"`` (stored deal
-    ``deal``, its ``data``).  Returns ``(status, code, body)``: 200, ``""`` and the JSON of the
-    ``replay`` message, or the status, the error code and the JSON refusal (never raises for a bad
-    record: exceptions with arguments do not all cross a process boundary)."""
+    ``deal``, its ``data``), its texts in language ``lang``.  Returns ``(status, code, body)``: 200,
+    ``""`` and the JSON of the ``replay`` message, or the status, the error code and the JSON refusal
+    (never raises for a bad record: exceptions with arguments do not all cross a process boundary)."""
     try:
         if kind == "deal":
             assert deal is not None and data is not None
-            message = stored_replay(deal, data)
+            message = stored_replay(deal, data, lang)
         else:
             if most_moves:
                 try:
@@ -186,7 +191,7 @@ def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] 
                 if moves > most_moves:
                     return _refusal(413, "too-large", f"a record may have at most {most_moves} moves; this "
                                     f"one has {moves}")
-            message = record_replay(text)
+            message = record_replay(text, lang)
         body = dumps(message).encode("utf-8")
     except RoomError as e:
         return _refusal(_STATUS.get(e.code, 400), e.code, str(e))
@@ -194,6 +199,23 @@ def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] 
         return _refusal(413, "too-large", f"the replay of this record would be {len(body)} bytes; at most "
                         f"{most_bytes} are sent (a record with fewer moves)")
     return 200, "", body
+
+
+def request_language(request: Request) -> str:
+    """The language a request asks for, one of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``lang``
+    query parameter (``?lang=sv``; a tag such as ``sv-SE`` is read as its language), else its
+    ``Accept-Language`` header (:func:`~skitgubbe.engine.i18n.pick_language`), else English.  A
+    ``lang`` the table does not speak is passed over for the header, never refused."""
+    asked = request.query_params.get("lang", "")[:35]
+    chosen = pick_language(asked, "") if asked else ""
+    return chosen or pick_language(request.headers.get("accept-language", "")[:400])
+
+
+def _language_headers(response: Response, lang: str) -> None:
+    """Say which language an answer is in (``Content-Language``) and that it depends on the
+    request's ``Accept-Language`` (``Vary``, for caches)."""
+    response.headers["Content-Language"] = lang
+    response.headers["Vary"] = "Accept-Language"
 
 
 def _refusal(status: int, code: str, message: str) -> tuple[int, str, bytes]:
@@ -622,7 +644,7 @@ def create_app(
         limit(replays_per_client, request, "replays")
         hub: Hub = request.app.state.hub
         data = await asyncio.to_thread(hub.stored_deal, deal)
-        answer = await replays[0].run("deal", "", deal, data, 0, 0)
+        answer = await replays[0].run("deal", "", deal, data, 0, 0, request_language(request))
         return replay_response(answer, "deal")  # type: ignore[return-value]
 
     @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429, 503))
@@ -631,7 +653,8 @@ def create_app(
         finished deal, seats named "Seat 0", "Seat 1", ...; ``bad-record`` names the line at fault."""
         body = await _body(request, Text)
         limit(replays_per_client, request, "replays")
-        answer = await replays[0].run("record", body.text, None, None, http.record_moves, http.replay_bytes)
+        answer = await replays[0].run("record", body.text, None, None, http.record_moves, http.replay_bytes,
+                                      request_language(request))
         if answer[0] != 200:
             _log_refusal(request, answer[0], answer[1], answer[2].decode("utf-8", "replace"))
         return replay_response(answer, "record")  # type: ignore[return-value]
@@ -663,18 +686,21 @@ def create_app(
         return JSONResponse(page_catalog(lang), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/options")
-    async def options() -> dict[str, Any]:
+    async def options(request: Request, response: Response) -> dict[str, Any]:
         """Presets with their seat ranges and a line about each, bot names (and how the page labels
-        them) and difficulties, the longest chat line."""
+        them) and difficulties, the longest chat line; the lines and labels in the language asked
+        for (:func:`request_language`)."""
+        lang = request_language(request)
+        _language_headers(response, lang)
         bots = available_bots()
         return {
             "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players,
-                         "description": describe(name, r), "loser_title": r.loser_title,
+                         "description": describe(name, r, lang), "loser_title": r.loser_title,
                          "options": r.options()}
                         for name, r in PRESETS.items()],
             "rule_fields": houserules.option_fields(),
             "bots": bots,
-            "bot_labels": {b: bot_label(b) for b in bots},
+            "bot_labels": {b: bot_label(b, lang) for b in bots},
             "difficulties": [d for d in DIFFICULTIES if d in bots],
             "max_chat": MAX_CHAT_CHARS,
             "max_name": MAX_NAME_CHARS,
@@ -704,11 +730,13 @@ def create_app(
             preset=body.preset, house_rules=body.house_rules, turn_seconds=body.turn_seconds)
 
     @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404, 429))
-    async def room_info(code: str, request: Request) -> dict[str, Any]:
-        """What the lobby shows of room ``code``."""
+    async def room_info(code: str, request: Request, response: Response) -> dict[str, Any]:
+        """What the lobby shows of room ``code`` (its seats' words in the language asked for)."""
         before_lookup(request)
         hub: Hub = request.app.state.hub
-        return hub.room_info(code)
+        lang = request_language(request)
+        _language_headers(response, lang)
+        return hub.room_info(code, lang)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatToken, openapi_extra=_request_body(JoinRoom),
               responses=_refusals(400, 404, 409, 413, 415, 429, 503))

@@ -44,6 +44,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..engine.actions import CHANCE
+from ..engine.i18n import N_, gettext_in
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
@@ -217,9 +218,21 @@ HELLO_REFUSALS = 3
 """Refused ``hello`` messages after which a connection is closed: a room code or seat token is not
 guessed on one connection (a new one counts against :attr:`Limits.connections_per_client`)."""
 
+LANG_RATE = 0.5
+"""``lang`` messages one connection may send, per second on average (each is answered with a whole
+``sync``, which can be tens of kB: a flood of them would be a flood of syncs)."""
+
+LANG_BURST = 4.0
+"""``lang`` messages one connection may send at once (see :data:`LANG_RATE`)."""
+
 REPLAY_CACHE = 256
 """Replay messages the hub keeps ready, across every room (a finished deal's replay of 8 seats is
 about 120 kB; see :meth:`Hub.replay_text`)."""
+
+
+def _replay_data(room: Room, seat: int | None, lang: str) -> dict[str, Any]:
+    """``room.replay_data(seat)`` in ``lang`` (English, the default, asked without it)."""
+    return room.replay_data(seat) if lang == "en" else room.replay_data(seat, lang)
 
 
 class Client:
@@ -230,7 +243,9 @@ class Client:
     text in ``outbox``), ``dropped`` (the connection was closed for reading too slowly: nothing more
     is queued), ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal
     already sent), ``limit`` (its :class:`RateLimit`), ``refused`` (messages refused for the rate
-    limit), ``hellos_refused`` (``hello`` messages refused)."""
+    limit), ``hellos_refused`` (``hello`` messages refused), ``lang`` (the language the client reads, one
+    of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``hello`` or ``lang`` message chose it) and
+    ``lang_limit`` (its :class:`RateLimit` of ``lang`` messages)."""
 
     def __init__(self, *, rate: float = 20.0, burst: float = 40.0, key: str = "",
                  outbox_bytes: int = Limits.outbox_bytes) -> None:
@@ -248,6 +263,8 @@ class Client:
         self.limit = RateLimit(rate, burst, burst)
         self.refused = 0
         self.ack: int | None = None
+        self.lang = "en"
+        self.lang_limit = RateLimit(LANG_RATE, LANG_BURST, LANG_BURST)
 
     def send(self, data: dict[str, Any] | str) -> None:
         """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
@@ -697,18 +714,19 @@ class Hub:
         for room in (*old, *new):
             self._broadcast(room, self.live[room.code])
 
-    def room_info(self, code: str) -> dict[str, Any]:
+    def room_info(self, code: str, lang: str = "en") -> dict[str, Any]:
         """Public facts about room ``code``: rules, seats, status.  ``seats`` names each seat (``"open
-        seat"`` for one a friend may still take, though the fill bot plays it once the deal starts)
-        and ``kinds`` says what it is: ``"person"``, ``"open"`` or ``"bot"``.  Raises ``RoomError``
-        ``no-room``."""
+        seat"`` in language ``lang`` for one a friend may still take, though the fill bot plays it
+        once the deal starts) and ``kinds`` says what it is: ``"person"``, ``"open"`` or ``"bot"``.
+        Raises ``RoomError`` ``no-room``."""
         room = self._room(code)
         free = set(room.open_slots())
         kinds = ["open" if s in free else "person" if room.players[s] is not None else "bot"
                  for s in range(room.spec.players)]
         return {"room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
                 "status": room.status, "open": len(free),
-                "seats": ["open seat" if k == "open" else room.slot_name(s) for s, k in enumerate(kinds)],
+                "seats": [gettext_in(lang, N_("open seat")) if k == "open" else room.slot_name(s)
+                          for s, k in enumerate(kinds)],
                 "kinds": kinds}
 
     def _room(self, code: str) -> Room:
@@ -774,9 +792,17 @@ class Hub:
                             '"token": ...}')
         room = self.rooms[client.room]
         live = self.live[room.code]
+        if msg.type == "lang":
+            if not client.lang_limit.allow(self.clock()):
+                wait = client.lang_limit.wait()
+                raise TooManyRequests(f"the language may be changed {LANG_BURST:g} times at once and once in "
+                                      f"{1 / LANG_RATE:g} seconds after that: wait {wait} seconds", wait)
+            client.lang = msg.fields["lang"]
+            client.send(self._message(room, live, client, full=True))
+            return
         if msg.type == "replay":
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
-            text = await self.replay_message(room, seat)
+            text = await self.replay_message(room, seat, client.lang)
             self._spend_replay(client, len(text))
             client.send(text)
             return
@@ -851,6 +877,7 @@ class Hub:
                                 f"room {room.code}")
         client.room = room.code
         client.slot = None if spectate else slot
+        client.lang = msg.get("lang", client.lang)
         live.clients.append(client)
         live.last_active = self.clock()
         if client.slot is not None:
@@ -968,18 +995,25 @@ class Hub:
                  cache: dict[Any, Any] | None = None) -> str:
         """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text: the table, the
         seat's own part, and the table talk and events (as this seat or a spectator may see them)
-        since the client's last message of this deal (all of the deal's in a ``sync``)."""
+        since the client's last message of this deal (all of the deal's in a ``sync``).  Every text a
+        person reads (narration, reasons, the kill count, the loser's title) is in the client's
+        language (``client.lang``), with the seats called by their names."""
         cache = {} if cache is None else cache
         state = room.state
         seat = room.seat_of(client.slot) if client.slot is not None else None
-        if "head" not in cache:
+        lang = client.lang
+        if "names" not in cache:
+            cache["names"] = room.seat_names()
+        names: list[str] = cache["names"]
+        head_key = ("head", lang)
+        if head_key not in cache:
             away = self._away(room, live)
             deadline = self._deadline(room, live)
             left = None if deadline is None else max(0.0, deadline - self.clock())
             pub = None
             if state is not None:
-                pub = protocol.public_part(public_view(state), room.seq)
-            cache["head"] = protocol.dumps({
+                pub = protocol.public_part(public_view(state), room.seq, lang, names)
+            cache[head_key] = protocol.dumps({
                 "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
                 "status": room.status, "game": room.game,
                 "seats": room.seats_info(live.connected, away), "timer": left,
@@ -987,19 +1021,22 @@ class Hub:
                 "session": self.sessions[self.session_of[room.code]].info(room.code)
                 if room.code in self.session_of else None,
             })
-        key = ("me", seat)
+        key = ("me", seat, lang)
         if key not in cache:
             me = None
             if state is not None and seat is not None:
                 me = protocol.seat_part(view_of(state, seat))
                 p = room.players[room.seating[seat]]
                 me["left"] = p is not None and p.left
-                me["why"] = protocol.reasons(state, seat)
+                me["why"] = protocol.reasons(state, seat, lang, names)
             cache[key] = protocol.dumps(me) if me is not None else "null"
         if full or client.game_sent != room.game:
             client.lines_sent = client.events_sent = 0
-        lines = room.lines[client.lines_sent:]
-        client.lines_sent = len(room.lines)
+        lines_key = ("lines", lang, client.lines_sent, len(room.narration))
+        if lines_key not in cache:
+            cache[lines_key] = protocol.render_lines(room.narration[client.lines_sent:], lang, names)
+        lines: list[str] = cache[lines_key]
+        client.lines_sent = len(room.narration)
         client.game_sent = room.game
         first = client.events_sent
         events: list[dict[str, Any]] = []
@@ -1020,7 +1057,7 @@ class Hub:
                                                       "name": room.slot_name(client.slot)
                                                       if client.slot is not None else None}})
         kind = "sync" if full else "state"
-        head: str = cache["head"]
+        head: str = cache[head_key]
         mine: str = cache[key]
         return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
 
@@ -1045,27 +1082,27 @@ class Hub:
                                   f"each client and this one has {size} bytes: try again in {wait} seconds",
                                   wait)
 
-    async def replay_message(self, room: Room, seat: int | None) -> str:
-        """:meth:`replay_text`, with the replay of a finished deal built on a worker thread the first
-        time (the whole deal step by step: a long two-pack deal of 15,000 moves takes more than a
-        second, benchmarks/replay_cost.py), so that the other tables do not wait for it; requests
-        that come while it is being built wait for the same build."""
+    async def replay_message(self, room: Room, seat: int | None, lang: str = "en") -> str:
+        """:meth:`replay_text` (its texts in ``lang``), with the replay of a finished deal built on a
+        worker thread the first time (the whole deal step by step: a long two-pack deal of 15,000
+        moves takes more than a second, benchmarks/replay_cost.py), so that the other tables do not
+        wait for it; requests that come while it is being built wait for the same build."""
         state = room.state
         if state is None or not state.is_over:
-            return self.replay_text(room, seat)  # no frames: quick
-        key = (room.code, room.game, room.seq, room.status, None)
+            return self.replay_text(room, seat, lang)  # no frames: quick
+        key = (room.code, room.game, room.seq, room.status, None, lang)
         text = self._replays.get(key)
         if text is not None:
             self._replays.move_to_end(key)
             return text
         building = self._building.get(key)
         if building is None:
-            building = asyncio.ensure_future(asyncio.to_thread(room.replay_data, seat))
+            building = asyncio.ensure_future(asyncio.to_thread(_replay_data, room, seat, lang))
             self._building[key] = building
             building.add_done_callback(lambda _: self._building.pop(key, None))
         data = await asyncio.shield(building)
         if room.state is not state or room.game != key[1]:  # the next deal began while it was built
-            return self.replay_text(room, seat)
+            return self.replay_text(room, seat, lang)
         text = self._replays.get(key)
         if text is None:
             text = protocol.dumps(data)
@@ -1078,16 +1115,17 @@ class Hub:
         if len(self._replays) > REPLAY_CACHE:
             self._replays.popitem(last=False)
 
-    def replay_text(self, room: Room, seat: int | None) -> str:
-        """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text
-        (:meth:`~skitgubbe.server.rooms.Room.replay_data`), built once for each state of the deal
-        and kept for the next requests (at most :data:`REPLAY_CACHE` messages across all rooms)."""
+    def replay_text(self, room: Room, seat: int | None, lang: str = "en") -> str:
+        """The ``replay`` message of ``room`` for ``seat`` (None: a spectator) as JSON text, its texts
+        in language ``lang`` (:meth:`~skitgubbe.server.rooms.Room.replay_data`), built once for each
+        state of the deal and kept for the next requests (at most :data:`REPLAY_CACHE` messages across
+        all rooms)."""
         state = room.state
         complete = state is not None and state.is_over
-        key = (room.code, room.game, room.seq, room.status, None if complete else seat)
+        key = (room.code, room.game, room.seq, room.status, None if complete else seat, lang)
         text = self._replays.get(key)
         if text is None:
-            text = protocol.dumps(room.replay_data(seat))
+            text = protocol.dumps(_replay_data(room, seat, lang))
             self._remember(key, text)
             self.metrics.replay_built("room")
         else:

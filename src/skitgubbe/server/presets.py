@@ -57,15 +57,18 @@ def features(rules: Rules) -> str:
     return ", ".join(parts)
 
 
-def describe(name: str, rules: Rules) -> str:
-    """The lobby's line for preset ``name``: its source, then :func:`features`."""
+def describe(name: str, rules: Rules, lang: str = "en") -> str:
+    """The lobby's line for preset ``name``: its source, then :func:`features`, for a reader of
+    language ``lang`` (one of :data:`~skitgubbe.engine.i18n.LANGUAGES`; the lines are English for
+    now)."""
     source = SOURCES.get(name)
     return f"{source}: {features(rules)}" if source else features(rules)
 
 
-def bot_label(name: str) -> str:
+def bot_label(name: str, lang: str = "en") -> str:
     """How the lobby names a bot: a difficulty with the bot it is in the command line
-    (``"easy (heuristic)"``), any other bot by its own name."""
+    (``"easy (heuristic)"``), any other bot by its own name; for a reader of language ``lang`` (the
+    labels are English for now)."""
     try:
         bot = make_bot(name, random.Random(0))
     except ValueError:

@@ -13,6 +13,12 @@ most :data:`MAX_JSON_DEPTH` deep, with a ``type`` from :data:`CLIENT_TYPES`;
 :func:`parse_client_message` checks every field (:func:`load_json_object` the text itself, for
 the HTTP bodies too) and raises :class:`ProtocolError` naming what was wrong and what is allowed.
 :func:`check_name` checks display names.
+
+Every text a person reads is written for its reader's language (``hello``'s or ``lang``'s ``lang``,
+one of :data:`~skitgubbe.engine.i18n.LANGUAGES`): :func:`narrate` gives the narration as the
+engine's messages (through :mod:`skitgubbe.server.words`), which :func:`render_lines` writes per
+reader with the seats' names; :func:`reasons` and :func:`public_part` take the language.  Refusals
+(:class:`ProtocolError`) stay English: the page translates them by their code.
 See docs/server.md for every message.
 """
 
@@ -31,11 +37,12 @@ from confusable_homoglyphs import confusables
 from ..engine.actions import Action, Kind
 from ..engine.base import PUBLIC, Event, Phase
 from ..engine.cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
-from ..engine.narration import describe_event, kill_text, loser_title
+from ..engine.i18n import LANGUAGES, Message, render
 from ..engine.phase_two import pick_up_take
 from ..engine.rules import FirstPhase, Rules
 from ..engine.state import State
 from ..engine.view import SPECTATOR, View, event_for
+from . import words
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -58,6 +65,8 @@ __all__ = [
     "table_words",
     "events_part",
     "narrate",
+    "render_lines",
+    "check_language",
     "dumps",
 ]
 
@@ -88,11 +97,12 @@ ERROR_CODES = (
 """Every ``code`` a refusal may carry: in an ``error`` message on the websocket and in an HTTP answer
 ``{"error": code, "message": ...}`` (docs/server.md says what each means)."""
 
-CLIENT_TYPES = ("hello", "act", "chat", "leave", "reclaim", "start", "again", "replay", "ping")
+CLIENT_TYPES = ("hello", "act", "chat", "leave", "reclaim", "start", "again", "replay", "lang", "ping")
 """The ``type`` values a client may send (docs/server.md, "Client messages")."""
 
 _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "hello": {"room": str, "player": (int, type(None)), "token": (str, type(None)), "spectate": bool},
+    "hello": {"room": str, "player": (int, type(None)), "token": (str, type(None)), "spectate": bool,
+              "lang": str},
     "act": {"n": int, "move": str},
     "chat": {"text": str},
     "leave": {},
@@ -100,9 +110,10 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "start": {},
     "again": {"roving": bool},
     "replay": {},
+    "lang": {"lang": str},
     "ping": {},
 }
-_REQUIRED = {"hello": ("room",), "act": ("n", "move"), "chat": ("text",)}
+_REQUIRED = {"hello": ("room",), "act": ("n", "move"), "chat": ("text",), "lang": ("lang",)}
 
 
 class ProtocolError(ValueError):
@@ -251,7 +262,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     or a chat text that is empty, longer than :data:`MAX_CHAT_CHARS` characters, holds control
     characters or invisible and direction-changing format characters (U+202E, U+2066, U+200B,
     U+FEFF, ...: every Unicode format character but the zero-width joiner and non-joiner and the
-    emoji tags).
+    emoji tags), a ``lang`` (of ``hello`` or ``lang``) that is not one of
+    :data:`~skitgubbe.engine.i18n.LANGUAGES`.
     """
     data = load_json_object(raw, max_bytes=MAX_MESSAGE_BYTES, what="the message", example='{"type": "ping"}')
     kind = data.get("type")
@@ -290,9 +302,21 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
                                 f"characters (it holds U+{ord(hidden):04X} {unicodedata.name(hidden, '')}): "
                                 "send plain text")
         fields["text"] = text
+    if "lang" in fields:
+        fields["lang"] = check_language(fields["lang"], f"{kind}.lang")
     if kind == "hello" and (len(fields["room"]) > 32 or len(fields.get("token") or "") > 100):
         raise ProtocolError("bad-field", "hello.room or hello.token is too long to be real")
     return ClientMessage(kind, fields)
+
+
+def check_language(lang: object, what: str = "lang") -> str:
+    """``lang`` if it is a language the table speaks (one of :data:`~skitgubbe.engine.i18n.LANGUAGES`,
+    a language code such as ``"sv"``); ``what`` names the field in the refusal.
+
+    Raises :class:`ProtocolError` (``bad-field``) listing the languages otherwise."""
+    if not isinstance(lang, str) or lang not in LANGUAGES:
+        raise ProtocolError("bad-field", f"{what} must be one of {', '.join(LANGUAGES)}, not {lang!r:.40}")
+    return lang
 
 
 _RESERVED_NAME = re.compile(r"you|spectators?|(?:seat|bot)(?: ?\d+)?|.*\bbots? ?\d+|.*\(you\).*")
@@ -388,12 +412,14 @@ def _hand_order(hand: int, trump: int) -> list[str]:
     return out
 
 
-def public_part(view: View, seq: int) -> dict[str, Any]:
+def public_part(view: View, seq: int, lang: str = "en", names: Sequence[str] | None = None) -> dict[str, Any]:
     """The fields every seat may see, as JSON-ready data.
 
     ``view`` must be the spectator's view (``view_of(state, SPECTATOR)``, see
     :func:`skitgubbe.server.rooms.public_view`); ``seq`` is the number of actions taken in the
-    deal so far.  Raises ``ValueError`` for any other view: one seat's view may hold cards the
+    deal so far.  The texts a person reads (``kill``, ``loser_title``) are in language ``lang``
+    (one of :data:`~skitgubbe.engine.i18n.LANGUAGES`; ``names``, the seats' names, fill in any seat
+    they name).  Raises ``ValueError`` for any other view: one seat's view may hold cards the
     others have not seen (the face-down trump card, a 3-player-confusion partner hand).
     """
     if view.seat != SPECTATOR:
@@ -423,12 +449,12 @@ def public_part(view: View, seq: int) -> dict[str, Any]:
         "window": list(view.sluff_window),
         "table": [[s, _cards(p)] for s, p in view.table],
         "kill_at": view.kill_at,
-        "kill": kill_text(len(view.table), view.kill_at) if view.table else "",
+        "kill": _text(words.kill_message(len(view.table), view.kill_at), lang, names) if view.table else "",
         "to_beat": _to_beat(view),
         "pick_up": _cards(pick_up_take([p for _, p in view.table], rules.pick_up)[0]),
         "out": list(view.out_order),
         "loser": view.loser,
-        "loser_title": loser_title(rules),
+        "loser_title": _text(words.loser_message(rules), lang, names),
         "sluffing": rules.sluffing and one,
         "must_match": rules.must_match,
         "first_phase": rules.first_phase.value,
@@ -482,23 +508,27 @@ def table_words(text: str) -> str:
     return _TEN.sub("10", text)
 
 
-def reasons(state: State, seat: int) -> dict[str, str]:
+def reasons(state: State, seat: int, lang: str = "en", names: Sequence[str] | None = None) -> dict[str, str]:
     """Why ``seat`` may or may not make its moves now, in the rules' words, keyed by move in
-    notation: for every legal move the engine's :meth:`~skitgubbe.engine.state.State.reason`, and for
-    every card of the seat's hand that no legal one-card move plays,
-    :meth:`~skitgubbe.engine.state.State.explain`
+    notation: for every legal move the engine's :meth:`~skitgubbe.engine.state.State.reason_message`, and
+    for every card of the seat's hand that no legal one-card move plays,
+    :meth:`~skitgubbe.engine.state.State.explain_message`
     of playing it (of sluffing it, when the rules sluff and it is another seat's turn in phase one).
     Empty outside phase one and two.  The texts speak of the seat's own hand and the table only (the
     leak test holds them to that): the page shows them on hover, long-press and keyboard focus.  They
-    write ranks as the page does (:func:`table_words`: 10, not T); the keys stay in notation."""
+    are written in language ``lang`` (one of :data:`~skitgubbe.engine.i18n.LANGUAGES`) for the reader
+    who holds ``seat``, with the other seats called by ``names`` (a seat's name per seat; None: the
+    engine's words); ranks are written as the page writes them (in English :func:`table_words`: 10, not
+    T; elsewhere the catalog's card words).  The keys stay in notation."""
     if state.phase not in (Phase.ONE, Phase.TWO):
         return {}
     legal = state.legal_actions(seat)
     out: dict[str, str] = {}
     singles: set[str] = set()
+    you = frozenset((seat,))
     for action in legal:
         text = str(action)
-        out[text] = table_words(state.reason(action, seat))
+        out[text] = _text(words.reason_message(state, action, seat), lang, names, you)
         if action.kind in (Kind.PLAY, Kind.SLUFF) and action.cards.bit_count() == 1:
             singles.add(card_name(action.cards.bit_length() - 1))
     sluff = state.phase == Phase.ONE and state.rules.sluffing and state.to_act != seat
@@ -507,8 +537,26 @@ def reasons(state: State, seat: int) -> dict[str, str]:
         if name in singles:
             continue
         action = Action(Kind.SLUFF if sluff else Kind.PLAY, 1 << c)
-        out.setdefault(str(action), table_words(state.explain(action, seat)))
+        if str(action) not in out:
+            out[str(action)] = _text(words.explain_message(state, action, seat), lang, names, you)
     return out
+
+
+_PLACE = re.compile("\x00([0-9]+)\x01")
+
+
+def _text(message: Message, lang: str, names: Sequence[str] | None,
+          you: frozenset[int] = frozenset()) -> str:
+    """``message`` rendered in ``lang`` with the seats called ``names`` (None: the engine's words), as
+    the table writes it: in English with :func:`table_words` applied to the engine's words only, so a
+    player's name (say "T") is never changed."""
+    if lang != "en":
+        return render(message, lang, names, you)
+    if names is None:
+        return table_words(render(message, lang, None, you))
+    marks = [f"\x00{i}\x01" for i in range(len(names))]
+    text = table_words(render(message, lang, marks, you))
+    return _PLACE.sub(lambda m: names[int(m.group(1))], text)
 
 
 def events_part(events: Sequence[Event], seat: int, *, partner: int = -1) -> list[dict[str, Any]]:
@@ -534,19 +582,27 @@ _KIND_WORDS = {kind: str(Action(kind)) for kind in Kind}
 (``"play"``, ``"pick"``, ``"store"``, ``"exchange"``, ...), so every kind has one."""
 
 
-def narrate(events: Sequence[Event], names: list[str], rules: Rules, dreck: int) -> list[str]:
+def narrate(events: Sequence[Event], rules: Rules, dreck: int) -> list[Message]:
     """Narration lines for ``events`` (events as a spectator sees them, see
-    :class:`~skitgubbe.engine.base.Event`) under ``rules`` with the seats called ``names``; ``dreck`` is
-    the card set of the dreck last collected (public).  Uses
-    :func:`skitgubbe.engine.narration.describe_event`."""
+    :class:`~skitgubbe.engine.base.Event`) under ``rules``, as messages each reader renders in their
+    language (:func:`render_lines`); ``dreck`` is the card set of the dreck last collected (public).
+    Uses :func:`skitgubbe.engine.narration.event_message`; passes are not told (the table shows who is
+    still asked to sluff)."""
     lines = []
     for ev in events:
         if ev.kind == "pass":  # (the table shows who is still asked to sluff)
             continue
-        line = describe_event(ev, names, rules, dreck=dreck)
+        line = words.event_message(ev, rules, dreck=dreck)
         if line is not None:
             lines.append(line)
     return lines
+
+
+def render_lines(lines: Sequence[Message | str], lang: str, names: Sequence[str]) -> list[str]:
+    """Narration ``lines`` (:func:`narrate`'s messages; a ``str`` is text already written) in language
+    ``lang`` with the seats called ``names``, in the third person for every seat (the page shows the
+    reader's own name).  English is exactly the engine's English sentence."""
+    return [render(line, lang, names) for line in lines]
 
 
 def action_text(action: Action) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.base import IllegalActionError
+from ..engine.i18n import N_, gettext_in
 from ..engine.record import RecordFormatError, ReplayError, loads, record_of, replay, start_state
 from ..engine.record import dumps as record_dumps
 from . import protocol
@@ -41,41 +42,46 @@ def archive_entry(room: Room) -> tuple[str, dict[str, Any]]:
                             "record": record_dumps(record_of(state))}
 
 
-def _message(text: str, names: list[str], *, game: int, deal: str | None) -> dict[str, Any]:
-    """The replay message of record ``text`` (raises what :func:`loads` and :func:`replay` raise)."""
+def _message(text: str, names: list[str], *, game: int, deal: str | None, lang: str) -> dict[str, Any]:
+    """The replay message of record ``text``, its texts in ``lang`` (raises what :func:`loads` and
+    :func:`replay` raise)."""
     record = loads(text)
     final = replay(record)  # every move checked, and the loser it claims
     start = start_state(record)
     hands = [protocol.cards_list(h) for h in start.hands]
-    names = names if len(names) == final.players else [f"Seat {s}" for s in range(final.players)]
-    frames = deal_frames(start, record.moves, names)
+    if len(names) != final.players:
+        seat = gettext_in(lang, N_("Seat {n}"))
+        names = [seat.format(n=s) for s in range(final.players)]
+    frames = deal_frames(start, record.moves, names, lang)
     return {"type": "replay", "game": game, "complete": True, "names": names, "hands": hands,
             "moves": [[s, str(a)] for s, a in record.moves], "record": text, "frames": frames,
             "deal": deal, "over": final.is_over}
 
 
-def stored_replay(deal: str, data: dict[str, Any]) -> dict[str, Any]:
-    """The replay message of the deal ``deal`` stored as ``data`` (:func:`archive_entry`).  Raises
+def stored_replay(deal: str, data: dict[str, Any], lang: str = "en") -> dict[str, Any]:
+    """The replay message of the deal ``deal`` stored as ``data`` (:func:`archive_entry`), its texts
+    (narration, kill count, loser's title) in language ``lang``.  Only the names and the record are
+    stored, never a text, so a deal stored before the table spoke languages replays in any.  Raises
     :class:`~skitgubbe.server.rooms.RoomError` ``corrupt`` if the stored record no longer replays
     (rules changed since it was stored)."""
     try:
         names = [str(n) for n in data["names"]]
-        return _message(str(data["record"]), names, game=int(data["game"]), deal=deal)
+        return _message(str(data["record"]), names, game=int(data["game"]), deal=deal, lang=lang)
     except (KeyError, TypeError, ValueError, IllegalActionError) as e:
         raise RoomError("corrupt", f"deal {deal} no longer replays: {e}") from None
 
 
-def record_replay(text: str | bytes) -> dict[str, Any]:
+def record_replay(text: str | bytes, lang: str = "en") -> dict[str, Any]:
     """The replay message of an uploaded game record ``text`` (docs/record-format.md; seats are named
-    "Seat 0", "Seat 1", ...; ``game`` 0 and ``deal`` None: it has no permanent link).
+    "Seat 0", "Seat 1", ... in ``lang``; ``game`` 0 and ``deal`` None: it has no permanent link).
 
     Raises :class:`~skitgubbe.server.rooms.RoomError` ``bad-record`` with the engine's message,
     which names the line (and field, or move) at fault: a record that does not parse, or a move that
-    is not legal where it stands, or a loser that is not the deal's."""
+    is not legal where it stands, or a loser that is not the deal's.  Its texts are in ``lang``."""
     if len(text) > MAX_RECORD_BYTES:
         raise RoomError("bad-record", f"a record is at most {MAX_RECORD_BYTES} bytes, not {len(text)}")
     try:
-        return _message(text if isinstance(text, str) else _utf8(text), [], game=0, deal=None)
+        return _message(text if isinstance(text, str) else _utf8(text), [], game=0, deal=None, lang=lang)
     except (RecordFormatError, ReplayError) as e:
         raise RoomError("bad-record", str(e)) from None
 

@@ -29,6 +29,7 @@ from ..bots import BOT_NAMES, make_bot
 from ..engine.actions import Action, ActionParseError, Kind, parse_action
 from ..engine.base import Event, IllegalActionError, Phase
 from ..engine.cards import card_name, parse_cards
+from ..engine.i18n import N_, Message, Plural, Seat
 from ..engine.record import dumps as record_dumps
 from ..engine.record import record_of
 from ..engine.rules import Rules, RulesError
@@ -206,10 +207,11 @@ class Room:
     ``status`` (``"lobby"``, ``"playing"`` or ``"over"``); ``game`` (deals started);
     ``state`` (the current or last deal); ``seating`` (seat -> slot); ``tally`` (losses
     per slot, the running tally of goats); ``last_n`` (per slot, the number of the last
-    move message accepted); ``chat`` (``{"name", "text"}`` dicts); ``lines`` (narration
-    of the current deal); ``entries`` (entries applied); ``turn_started`` (monotonic
-    seconds when the seat to act began its turn; ``window_started`` the same for a
-    settled trick's sluff window).
+    move message accepted); ``chat`` (``{"name", "text"}`` dicts); ``narration``
+    (the narration of the current deal, as messages each client reads in its language:
+    :func:`~skitgubbe.server.protocol.render_lines`; :attr:`lines` is it in English); ``entries``
+    (entries applied); ``turn_started`` (monotonic seconds when the seat to act began its turn;
+    ``window_started`` the same for a settled trick's sluff window).
     """
 
     code: str
@@ -222,7 +224,7 @@ class Room:
     tally: list[int] = field(default_factory=list)
     last_n: list[int] = field(default_factory=list)
     chat: list[dict[str, str]] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
+    narration: list[Message] = field(default_factory=list)
     entries: int = 0
     dreck: int = 0
     turn_started: float = 0.0
@@ -265,6 +267,12 @@ class Room:
             return p.name
         bot = self.bot_for(slot)
         return f"{bot} bot {slot}"
+
+    @property
+    def lines(self) -> list[str]:
+        """The narration of the current deal in English, each seat by its name (what an English
+        client reads)."""
+        return protocol.render_lines(self.narration, "en", self.seat_names())
 
     def seat_names(self) -> list[str]:
         """The name of each seat of the current deal."""
@@ -431,9 +439,10 @@ class Room:
         self.game = int(payload["game"])
         self.status = "playing"
         self.dreck = 0
-        names = self.seat_names()
-        self.lines = [f"Deal {self.game}: {self.spec.rules.name}, {self.spec.players} players; "
-                      f"{names[state.to_act]} leads."]
+        self.narration = [Message(N_("Deal {game}: {rules}, {players} players; {seat} leads."),
+                              {"game": self.game, "rules": self.spec.rules.name,
+                               "players": self.spec.players, "seat": Seat(state.to_act)},
+                              seat=state.to_act)]
         self.turn_started = self.window_started = t
 
     def _act(self, payload: dict[str, Any], t: float, checked: bool) -> None:
@@ -463,15 +472,17 @@ class Room:
     def _narrate(self, events: tuple[Event, ...], phase: int) -> None:
         state = self.state
         assert state is not None
-        names = self.seat_names()
         for ev in events:
             if ev.kind == "dreck":
                 self.dreck = ev.cards
-        self.lines += protocol.narrate(events, names, state.rules, self.dreck)
+        self.narration += protocol.narrate(events, state.rules, self.dreck)
         if state.phase == Phase.TWO and phase != Phase.TWO:
-            self.lines.append(f"Phase two: {names[state.to_act]} leads; a trick is killed after "
-                              f"{state.kill_at} plays.")
-        del self.lines[:-400]
+            self.narration.append(Message(N_("Phase two: {seat} leads; {kill}"),
+                                      {"seat": Seat(state.to_act),
+                                       "kill": Plural("a trick is killed after {n} play.",
+                                                      "a trick is killed after {n} plays.", state.kill_at)},
+                                      seat=state.to_act))
+        del self.narration[:-400]
 
     # -- what a client sees ------------------------------------------------------------------
 
@@ -498,12 +509,13 @@ class Room:
         deck = " ".join(card_name(c) for c in self.state.deck)
         return hashlib.sha256(f"{self.code}:{self.game}:{deck}".encode()).hexdigest()[:16]
 
-    def replay_data(self, seat: int | None) -> dict[str, Any]:
+    def replay_data(self, seat: int | None, lang: str = "en") -> dict[str, Any]:
         """The replay of the current (or last) deal.  Once the deal is over: ``complete``
         true, every seat's starting hand (``hands``), every move and the game record
         (``record``, docs/record-format.md), the steps (``frames``, :func:`deal_frames`) and the deal's
         permanent name (``deal``, :meth:`deal_id`).  While it runs: only the public moves from the
-        view of ``seat`` (a spectator: any seat's public history), no hands, no record."""
+        view of ``seat`` (a spectator: any seat's public history), no hands, no record.  The frames'
+        texts are in language ``lang`` (one of :data:`~skitgubbe.engine.i18n.LANGUAGES`)."""
         state = self.state
         if state is None:
             return {"type": "replay", "game": 0, "complete": False, "moves": [], "hands": None,
@@ -516,7 +528,7 @@ class Room:
             return {"type": "replay", "game": self.game, "complete": True, "names": names,
                     "hands": hands, "moves": [[s, str(a)] for s, a in state.history],
                     "record": record_dumps(record_of(state)),
-                    "frames": deal_frames(start, state.history, names),
+                    "frames": deal_frames(start, state.history, names, lang),
                     "deal": self.deal_id()}
         view = view_of(state, seat) if seat is not None else public_view(state)
         return {"type": "replay", "game": self.game, "complete": False, "names": names, "hands": None,
@@ -536,15 +548,16 @@ class Room:
 
 
 def deal_frames(start: State, history: Sequence[tuple[int, Action]],
-                names: list[str]) -> list[dict[str, Any]]:
+                names: list[str], lang: str = "en") -> list[dict[str, Any]]:
     """A deal step by step for the replay, from ``start`` (its first state, which is played on: pass a
     fresh one) through the moves ``history`` (``(seat, action)``; seat ``CHANCE`` for the dreck order):
     per step (the deal, then each move) ``seat`` and ``move`` (None for the deal), ``lines`` (the
     narration of what happened with every card told: only for a deal whose every hand may be shown),
     ``public`` (the table as every seat saw it then, :func:`protocol.public_part`: in the first step
     whole, after it only the fields that changed) and ``hands`` (``{seat: cards}``: every hand in the
-    first step, after it the hands that changed).  Raises ``IllegalActionError`` for a move that is not
-    legal where it stands."""
+    first step, after it the hands that changed).  The texts (``lines``, the public part's ``kill`` and
+    ``loser_title``) are in language ``lang`` with the seats called ``names``.  Raises
+    ``IllegalActionError`` for a move that is not legal where it stands."""
     frames: list[dict[str, Any]] = []
     dreck = 0
     last_pub: dict[str, Any] = {}
@@ -555,14 +568,15 @@ def deal_frames(start: State, history: Sequence[tuple[int, Action]],
         for ev in events:
             if ev.kind == "dreck":
                 dreck = ev.cards
-        pub = protocol.public_part(public_view(start), len(start.history))
+        pub = protocol.public_part(public_view(start), len(start.history), lang, names)
         hands: dict[str, list[str]] = {}
         for s, h in enumerate(start.hands):
             cards = protocol.cards_list(h)
             if cards != last_hands[s]:
                 hands[str(s)] = last_hands[s] = cards
         frames.append({"seat": seat, "move": move,
-                       "lines": protocol.narrate(events, names, start.rules, dreck),
+                       "lines": protocol.render_lines(protocol.narrate(events, start.rules, dreck), lang,
+                                                      names),
                        "public": {k: v for k, v in pub.items() if last_pub.get(k, ...) != v},
                        "hands": hands})
         last_pub = pub

@@ -53,8 +53,8 @@ def test_the_template_holds_every_marked_message() -> None:
                extract_from_dir(str(ROOT / "src"), method_map, options_map, KEYWORDS)))}
     missing = found - set(_template())
     stale = set(_template()) - found
-    assert not missing, f"messages missing from skitgubbe.pot (run make catalogs): {sorted(missing, key=str)[:10]}"
-    assert not stale, f"skitgubbe.pot holds messages no code has (run make catalogs): {sorted(stale, key=str)[:10]}"
+    assert not missing, f"not in skitgubbe.pot (run make catalogs): {sorted(missing, key=str)[:10]}"
+    assert not stale, f"in skitgubbe.pot but in no code (run make catalogs): {sorted(stale, key=str)[:10]}"
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -58,7 +58,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
-from ..engine.i18n import LANGUAGES
+from ..engine.i18n import LANGUAGES, pick_language
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
@@ -66,7 +66,7 @@ from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
-from .presets import bot_label, describe
+from .presets import bot_label, describe, lobby_games
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .replays import MAX_RECORD_BYTES, record_replay, stored_replay
 from .rooms import DIFFICULTIES, RoomError, available_bots
@@ -663,18 +663,24 @@ def create_app(
         return JSONResponse(page_catalog(lang), headers={"Cache-Control": "no-cache"})
 
     @app.get("/api/options")
-    async def options() -> dict[str, Any]:
-        """Presets with their seat ranges and a line about each, bot names (and how the page labels
-        them) and difficulties, the longest chat line."""
+    async def options(request: Request) -> dict[str, Any]:
+        """The lobby's games (:func:`~skitgubbe.server.presets.lobby_games`: names, homes, pitches,
+        recommended tables, variants and what each changes), presets with their seat ranges and a
+        line about each, bot names (and how the page labels them) and difficulties, the longest
+        chat line.  Person-read text is in the language of ``?lang=xx``, else of the
+        ``Accept-Language`` header, else English."""
+        lang = pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
         bots = available_bots()
         return {
+            "lang": lang,
+            "games": lobby_games(lang),
             "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players,
-                         "description": describe(name, r), "loser_title": r.loser_title,
+                         "description": describe(name, r, lang), "loser_title": r.loser_title,
                          "options": r.options()}
                         for name, r in PRESETS.items()],
             "rule_fields": houserules.option_fields(),
             "bots": bots,
-            "bot_labels": {b: bot_label(b) for b in bots},
+            "bot_labels": {b: bot_label(b, lang) for b in bots},
             "difficulties": [d for d in DIFFICULTIES if d in bots],
             "max_chat": MAX_CHAT_CHARS,
             "max_name": MAX_NAME_CHARS,

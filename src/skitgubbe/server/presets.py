@@ -139,7 +139,8 @@ _STOCK_END = {
     StockEnd.PLAY_ON: N_("when the stock is gone, phase one plays on"),
     StockEnd.STOP: N_("when the stock is gone, phase one ends after that trick"),
     StockEnd.STOP_UNLESS_TWO: N_("when the stock is gone, phase one ends unless every seat holds two cards"),
-    StockEnd.SKIP_EMPTY: N_("when the stock is gone, the seats still holding cards play on until all are played"),
+    StockEnd.SKIP_EMPTY: N_("when the stock is gone, the seats still holding cards play on until all are "
+                            "played"),
 }
 _SECOND_LEAD = {
     SecondLead.TRUMP_DRAWER: N_("the seat that drew the trump card leads phase two"),
@@ -264,7 +265,8 @@ def feature_messages(rules: Rules) -> list[Message]:
         parts.append(Message(N_("a face-down avstickshög")))
     if rules.dreck_below:
         parts.append(Message(N_("the dreck")))
-    parts.append(Message(N_("single cards in phase two") if rules.plays is Plays.SINGLE else N_("runs in phase two")))
+    single = rules.plays is Plays.SINGLE
+    parts.append(Message(N_("single cards in phase two") if single else N_("runs in phase two")))
     if rules.empty_hand is EmptyHand.BLAMATTIS:
         parts.append(Message(N_("Blåmattis")))
     return parts
@@ -281,7 +283,8 @@ def describe(name: str, rules: Rules, lang: str = "en") -> str:
     found = features(rules, lang)
     if not source:
         return found
-    return gettext_in(lang, N_("{source}: {features}")).format(source=gettext_in(lang, source), features=found)
+    line = gettext_in(lang, N_("{source}: {features}"))
+    return line.format(source=gettext_in(lang, source), features=found)
 
 
 _DIFFICULTY = {"easy": NC_("bot", "easy"), "medium": NC_("bot", "medium"), "hard": NC_("bot", "hard")}

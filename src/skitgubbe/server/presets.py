@@ -107,7 +107,7 @@ def recommended_table(preset: str) -> dict[str, Any]:
 
 def _players(rules: Rules) -> Message:
     if rules.min_players == rules.max_players:
-        return Message(N_("for {players}"), {"players": Plural(N_("{n} player"), N_("{n} players"),
+        return Message(N_("for {players}"), {"players": Plural("{n} player", "{n} players",
                                                                  rules.min_players)})
     return Message(N_("for {low} to {high} players"), {"low": rules.min_players, "high": rules.max_players})
 
@@ -207,7 +207,7 @@ def change_message(option: str, rules: Rules) -> Message:
         if not rules.reserve:
             return Message(N_("no avstickshög"))
         return Message(N_("{cards} face down in an avstickshög, drawn from after each kill"),
-                       {"cards": Plural(N_("{n} card"), N_("{n} cards"), rules.reserve)})
+                       {"cards": Plural("{n} card", "{n} cards", rules.reserve)})
     if option == "max_equal_play":
         if rules.max_equal_play <= 1:
             return Message(N_("one card at a time in phase one"))

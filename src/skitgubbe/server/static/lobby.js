@@ -61,8 +61,8 @@ function fillPresetList() {
 
 // -- the games and "Play now" ------------------------------------------------------------------------------
 function tableText(table) {
-  return tn("{n} player: you", "{n} players: you and {bots}", table.players,
-            { bots: tn("{n} bot", "{n} bots", table.players - 1) });
+  const bots = tn("{n} bot", "{n} bots", table.players - 1);
+  return tn("{n} player: you", "{n} players: you and {bots}", table.players, { bots });
 }
 function pickEl(preset, table, label, cls) {
   const id = "pick-" + preset;

@@ -17,8 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import LiveServer
-from test_server_browser import (axe_check, browsers, on_screen, open_page, open_setup, shot,  # noqa: F401
-                                 uncovered, wait)
+from test_server_browser import axe_check, browsers, on_screen, open_page, open_setup, shot, uncovered, wait  # noqa: F401
 from test_server_replays import _finished_deal, _record_text
 
 from skitgubbe.engine.actions import Kind

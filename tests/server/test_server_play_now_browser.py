@@ -51,10 +51,20 @@ def test_the_desktop_lobby_lists_the_games_by_name(server: LiveServer,
     skit.find_element(By.CSS_SELECTOR, ".variants > summary").click()
     assert "avstickshög" in skit.find_element(By.CSS_SELECTOR, ".variants").text
     skit.find_element(By.CSS_SELECTOR, "label[for=pick-two-player]").click()
-    assert "2 players: you and 1 bot" in d.find_element(By.ID, "play-about").text
+    assert d.find_element(By.ID, "play-about").text == "Skitgubbe, Two players · 2 players: you and 1 bot"
     d.find_element(By.CSS_SELECTOR, "#setup > summary").click()
     assert d.find_element(By.ID, "preset-two-player").is_selected()
     assert d.find_element(By.ID, "make-players").get_attribute("value") == "2"
+    # the language picker writes the lobby again: the choices stay
+    assert d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import("/static/lobby.js").then((m) => m.refreshLobby()).then(() => done(true), (e) => done(String(e)));
+    """) is True
+    assert d.find_element(By.ID, "pick-two-player").is_selected()
+    assert d.find_element(By.ID, "preset-two-player").is_selected()
+    assert len(d.find_elements(By.CSS_SELECTOR, "#game-list .game-card")) == 6
+    assert len(d.find_elements(By.CSS_SELECTOR, "#preset-list input")) == len(httpx.get(
+        server.http + "/api/options").json()["presets"])
     shot(d, "lobby-desktop")
     axe_check(d, "desktop: the lobby with the set-up open")
     d.find_element(By.ID, "make-name").send_keys("Ann")

@@ -64,10 +64,10 @@ function tableText(table) {
   const bots = tn("{n} bot", "{n} bots", table.players - 1);
   return tn("{n} player: you", "{n} players: you and {bots}", table.players, { bots });
 }
-function pickEl(preset, table, label, cls) {
+function pickEl(preset, table, label, cls, about) {
   const id = "pick-" + preset;
   return el("label", { class: cls, for: id },
-    el("input", { type: "radio", name: "game-pick", id, value: preset, "data-players": table.players }),
+    el("input", { type: "radio", name: "game-pick", id, value: preset, "data-players": table.players, "data-about": about }),
     el("span", { class: "pick-name", text: label }),
     el("span", { class: "pick-table", text: tableText(table) }));
 }
@@ -82,11 +82,12 @@ function gameCard(g) {
     card.append(el("p", { class: "game-terminal" }, t("In the terminal only:") + " ", el("code", { text: g.command })));
     return card;
   }
-  card.append(pickEl(g.preset, g.table, t("Play {game}", { game: g.name }), "pick pick-main"));
+  card.append(pickEl(g.preset, g.table, t("Play {game}", { game: g.name }), "pick pick-main", g.name));
   if (g.variants.length) {
     const list = el("ul", { class: "variant-list" });
     for (const v of g.variants) {
-      list.append(el("li", { class: "variant" }, pickEl(v.preset, v.table, v.name, "pick pick-variant"),
+      list.append(el("li", { class: "variant" }, pickEl(v.preset, v.table, v.name, "pick pick-variant",
+                                               t("{game}, {variant}", { game: g.name, variant: v.name })),
         el("p", { class: "variant-changes", text: t("Changes: {changes}", { changes: v.changes.join("; ") }) })));
     }
     card.append(el("details", { class: "variants" },
@@ -96,7 +97,7 @@ function gameCard(g) {
 }
 function picked() {
   const r = document.querySelector("input[name=game-pick]:checked");
-  return r ? { preset: r.value, players: +r.dataset.players } : null;
+  return r ? { preset: r.value, players: +r.dataset.players, about: r.dataset.about } : null;
 }
 /** A game or variant chosen: the set-up follows it (its preset, its recommended seat count). */
 function onPick(ev) {
@@ -106,8 +107,13 @@ function onPick(ev) {
   if (r) r.checked = true;
   if (ev) { H.S.house = null; resetBuilder(p.preset); }  // not when the lobby opens: the builder starts there
   fillPlayers(p.players);
-  const label = document.querySelector("label[for=pick-" + CSS.escape(p.preset) + "] .pick-name");
-  $("play-about").textContent = (label ? label.textContent + " · " : "") + tableText({ players: p.players });
+  showPick();
+}
+/** Say under "Play now" what it will make, and mark the chosen game's card. */
+function showPick() {
+  const p = picked();
+  if (!p) return;
+  $("play-about").textContent = p.about + " · " + tableText({ players: p.players });
   for (const c of document.querySelectorAll(".game-card")) c.classList.toggle("chosen", !!c.querySelector("input:checked"));
 }
 async function playNow() {
@@ -195,5 +201,27 @@ export async function lobby(host) {
     $("make-go").disabled = false;
   });
   H.show("lobby");
+  H.status(t("Pick a game and play now, or open an invitation link."));
+}
+
+/** Write the lobby again in the page's language (after the language picker changed it): the games,
+ * their pitches and variants, the presets' lines and the seat choices, in that language from the
+ * server; the game chosen, the preset and the seats stay as they were. */
+export async function refreshLobby() {
+  if (!H || !H.S.options) return;
+  const S = H.S, keep = picked(), preset = chosenPreset().name;
+  const seats = [...document.querySelectorAll("#make-seats select")].map((s) => s.value);
+  const fresh = await H.api("/api/options?lang=" + encodeURIComponent(lang()));
+  S.options = { ...S.options, ...fresh };
+  $("game-list").replaceChildren(...S.options.games.map(gameCard));
+  $("preset-list").replaceChildren();
+  fillPresetList();
+  const r = $("preset-" + preset);
+  if (r) r.checked = true;
+  const again = keep && $("pick-" + keep.preset);
+  if (again) { again.checked = true; showPick(); }
+  fillSeats();
+  [...document.querySelectorAll("#make-seats select")].forEach((s, k) => { if (seats[k]) s.value = seats[k]; });
+  $("make-name").placeholder = t("Player");
   H.status(t("Pick a game and play now, or open an invitation link."));
 }

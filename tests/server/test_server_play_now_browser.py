@@ -58,7 +58,8 @@ def test_the_desktop_lobby_lists_the_games_by_name(server: LiveServer,
     # the language picker writes the lobby again: the choices stay
     assert d.execute_async_script("""
         const done = arguments[arguments.length - 1];
-        import("/static/lobby.js").then((m) => m.refreshLobby()).then(() => done(true), (e) => done(String(e)));
+        import("/static/lobby.js").then((m) => m.refreshLobby())
+          .then(() => done(true), (e) => done(String(e)));
     """) is True
     assert d.find_element(By.ID, "pick-two-player").is_selected()
     assert d.find_element(By.ID, "preset-two-player").is_selected()

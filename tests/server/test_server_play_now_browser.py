@@ -68,6 +68,15 @@ def test_the_desktop_lobby_lists_the_games_by_name(server: LiveServer,
         server.http + "/api/options").json()["presets"])
     shot(d, "lobby-desktop")
     axe_check(d, "desktop: the lobby with the set-up open")
+    # and a preset chosen in the set-up becomes Play now's game
+    mas = d.find_element(By.ID, "preset-mas")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", mas)
+    mas.click()
+    assert d.find_element(By.ID, "pick-mas").is_selected()
+    assert d.find_element(By.ID, "play-about").text == "Mas · 3 players: you and 2 bots"
+    back = d.find_element(By.CSS_SELECTOR, "label[for=pick-two-player]")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", back)
+    back.click()
     d.find_element(By.ID, "make-name").send_keys("Ann")
     d.find_element(By.ID, "play-now").click()
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))

@@ -109,6 +109,11 @@ function onPick(ev) {
   fillPlayers(p.players);
   showPick();
 }
+/** A preset chosen in the set-up: the game (or variant) it belongs to becomes "Play now"'s choice too. */
+function followPreset(name) {
+  const r = $("pick-" + name);
+  if (r && !r.checked) { r.checked = true; showPick(); }
+}
 /** Say under "Play now" what it will make, and mark the chosen game's card. */
 function showPick() {
   const p = picked();
@@ -166,11 +171,17 @@ export async function lobby(host) {
   S.options = await H.api("/api/options?lang=" + encodeURIComponent(lang()));
   $("game-list").replaceChildren(...S.options.games.map(gameCard));
   fillPresetList();
-  $("preset-list").addEventListener("change", () => { S.house = null; resetBuilder(chosenPreset().name); fillPlayers(); });
+  $("preset-list").addEventListener("change", () => {
+    S.house = null; resetBuilder(chosenPreset().name); fillPlayers(); followPreset(chosenPreset().name);
+  });
   $("make-players").addEventListener("change", fillSeats);
   initBuilder(S.options, {
     preset: chosenPreset().name,
-    choosePreset: (name) => { const r = $("preset-" + name); if (r) r.checked = true; S.house = null; fillPlayers(); },
+    choosePreset: (name) => {
+      const r = $("preset-" + name);
+      if (r) r.checked = true;
+      S.house = null; fillPlayers(); followPreset(name);
+    },
     onChange: (rules) => {  // the seats are rebuilt only when the house rules change the player range
       const before = chosenPreset();
       S.house = rules;
@@ -206,14 +217,16 @@ export async function lobby(host) {
 
 /** Write the lobby again in the page's language (after the language picker changed it): the games,
  * their pitches and variants, the presets' lines and the seat choices, in that language from the
- * server; the game chosen, the preset and the seats stay as they were. */
+ * server; the game chosen, the variants open, the preset and the seats stay as they were. */
 export async function refreshLobby() {
   if (!H || !H.S.options) return;
   const S = H.S, keep = picked(), preset = chosenPreset().name;
   const seats = [...document.querySelectorAll("#make-seats select")].map((s) => s.value);
+  const open = [...document.querySelectorAll(".game-card .variants[open]")].map((v) => v.closest(".game-card").id);
   const fresh = await H.api("/api/options?lang=" + encodeURIComponent(lang()));
   S.options = { ...S.options, ...fresh };
   $("game-list").replaceChildren(...S.options.games.map(gameCard));
+  for (const id of open) $(id)?.querySelector(".variants")?.setAttribute("open", "");
   $("preset-list").replaceChildren();
   fillPresetList();
   const r = $("preset-" + preset);

@@ -133,15 +133,29 @@ def tap(d: webdriver.Chrome, elem: WebElement) -> None:
         elem.click()
 
 
+def open_setup(d: webdriver.Chrome) -> None:
+    """Open the lobby's full set-up ("More options", one step past "Play now") once the lobby is drawn."""
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    if not d.find_element(By.ID, "setup").get_attribute("open"):
+        summary = d.find_element(By.CSS_SELECTOR, "#setup > summary")
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", summary)
+        summary.click()
+
+
 def make_table(d: webdriver.Chrome, preset: str, players: int, *, name: str = "Ann",
                seats: list[str] | None = None) -> str:
-    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    open_setup(d)
+    d.find_element(By.ID, "make-name").clear()
     d.find_element(By.ID, "make-name").send_keys(name)
-    d.find_element(By.ID, f"preset-{preset}").click()
+    choice = d.find_element(By.ID, f"preset-{preset}")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", choice)
+    choice.click()
     Select(d.find_element(By.ID, "make-players")).select_by_value(str(players))
-    for k, choice in enumerate(seats or [], start=1):
-        Select(d.find_element(By.ID, f"seat-{k}")).select_by_value(choice)
-    d.find_element(By.ID, "make-go").click()
+    for k, seat in enumerate(seats or [], start=1):
+        Select(d.find_element(By.ID, f"seat-{k}")).select_by_value(seat)
+    go = d.find_element(By.ID, "make-go")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", go)
+    go.click()
     wait(d).until(lambda d: "room=" in d.current_url)
     return d.current_url.split("room=")[1][:6]
 

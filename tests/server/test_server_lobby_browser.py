@@ -17,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 from server_helpers import LiveServer
-from test_server_browser import axe_check, browsers, on_screen, open_page, shot, uncovered, wait  # noqa: F401
+from test_server_browser import axe_check, browsers, on_screen, open_page, open_setup, shot, uncovered, wait  # noqa: F401
 from test_server_replays import _finished_deal, _record_text
 
 from skitgubbe.engine.actions import Kind
@@ -64,6 +64,7 @@ def test_a_late_answer_for_the_last_preset_does_not_change_the_new_ones_players(
     d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_GOAT_CHECK})
     d.get(server.http + "/")
     wait(d).until(lambda d: d.execute_script("return window.checksSent"))  # the goat's check is under way
+    open_setup(d)
     d.find_element(By.ID, "preset-pagat").click()
 
     def offered() -> list[str | None]:
@@ -102,6 +103,7 @@ def test_the_house_rules_builder(server: LiveServer, browsers: list[webdriver.Ch
                                  tmp_path: Path) -> None:
     d = open_page(browsers, server, size)
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#house-fields [name]"))
+    open_setup(d)
     d.find_element(By.ID, "preset-goat").click()
     d.find_element(By.CSS_SELECTOR, "#house > summary").click()
     fields = d.find_elements(By.CSS_SELECTOR, "#house-fields [name]")
@@ -158,6 +160,7 @@ def test_the_house_rules_builder(server: LiveServer, browsers: list[webdriver.Ch
     bad.write_text('preset = "goat"\n[options]\nhand_size = 9\n', encoding="utf-8")
     d.get(server.http + "/")
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#house-fields [name]"))
+    open_setup(d)
     assert not d.find_element(By.ID, "house-fields").is_displayed()  # closed: hidden from everything
     d.find_element(By.CSS_SELECTOR, "#house > summary").click()
     # ... even when a check of the form is still on its way: its late answer must not clear the refusal
@@ -194,6 +197,7 @@ def test_a_deals_link_and_a_record_file_replay(server: LiveServer, browsers: lis
     # a record file: a malformed one names its line; a good one opens in the stepper
     bad = tmp_path / "bad.txt"
     bad.write_text(_record_text().replace("players = 4", "players = 40"), encoding="utf-8")
+    open_setup(d)  # the record box is in the full set-up
     d.find_element(By.ID, "record-upload").send_keys(str(bad))
     wait(d).until(lambda d: "line 3" in d.find_element(By.ID, "record-error").text)
     good = tmp_path / "good.txt"
@@ -234,6 +238,7 @@ def test_a_big_hand_in_the_replay_stays_on_its_table(server: LiveServer, browser
     record.write_text(_big_hand_record(), encoding="utf-8")
     d = open_page(browsers, server, size)
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    open_setup(d)
     d.find_element(By.ID, "record-upload").send_keys(str(record))
     wait(d).until(lambda d: d.find_element(By.ID, "replay").is_displayed())
     d.find_element(By.ID, "rp-last").click()
@@ -256,6 +261,7 @@ def test_a_big_hand_in_the_replay_stays_on_its_table(server: LiveServer, browser
 def test_two_tables_are_set_up_from_the_lobby(server: LiveServer, browsers: list[webdriver.Chrome]) -> None:  # noqa: F811
     d = open_page(browsers, server, "phone")
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#preset-list input"))
+    open_setup(d)
     _click(d, "preset-pagat")  # pagat seats at most 4: refused with the reason
     d.find_element(By.ID, "make-name").send_keys("Ann")
     Select(d.find_element(By.ID, "two-people")).select_by_value("11")

@@ -71,7 +71,7 @@ from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
-from .presets import bot_label, describe
+from .presets import bot_label, describe, lobby_games
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
 from .replays import MAX_RECORD_BYTES, record_replay, stored_replay
 from .rooms import DIFFICULTIES, RoomError, available_bots
@@ -687,13 +687,16 @@ def create_app(
 
     @app.get("/api/options")
     async def options(request: Request, response: Response) -> dict[str, Any]:
-        """Presets with their seat ranges and a line about each, bot names (and how the page labels
-        them) and difficulties, the longest chat line; the lines and labels in the language asked
-        for (:func:`request_language`)."""
+        """The lobby's games (:func:`~skitgubbe.server.presets.lobby_games`: names, homes, pitches,
+        recommended tables, variants and what each changes), presets with their seat ranges and a
+        line about each, bot names (and how the page labels them) and difficulties, the longest
+        chat line; person-read text in the language asked for (:func:`request_language`)."""
         lang = request_language(request)
         _language_headers(response, lang)
         bots = available_bots()
         return {
+            "lang": lang,
+            "games": lobby_games(lang),
             "presets": [{"name": name, "min_players": r.min_players, "max_players": r.max_players,
                          "description": describe(name, r, lang), "loser_title": r.loser_title,
                          "options": r.options()}

@@ -6,7 +6,7 @@
 import { cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
 import { banner, bannerEnds, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
 import { announcement, clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
-import { houseRules, initBuilder, resetBuilder } from "./builder.js";
+import { lobby as openLobby } from "./lobby.js";
 import { openReplay } from "./replay.js";
 
 const $ = (id) => document.getElementById(id);
@@ -55,102 +55,18 @@ async function api(path, body) {
 }
 function botLabel(name) { return (S.options && S.options.bot_labels && S.options.bot_labels[name]) || name; }
 
-// -- making a table --------------------------------------------------------------------------------
-function fillPlayers() {
-  const p = chosenPreset();
-  const sel = $("make-players"), keep = +sel.value || 4;
-  sel.replaceChildren();
-  for (let k = p.min_players; k <= p.max_players; k++) sel.append(el("option", { value: k, text: k }));
-  sel.value = Math.min(Math.max(keep, p.min_players), p.max_players);
-  fillSeats();
+// -- making a table: the lobby (lobby.js) -----------------------------------------------------------------
+/** Sit down at the table just made (`made`: POST /api/rooms or /api/twotables's answer) as `name`. */
+function enter(made, name) {
+  roomCode = made.room;
+  localStorage.setItem("skitgubbe:name", name);
+  localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: made.player, token: made.token }));
+  history.replaceState(null, "", "/?room=" + roomCode);
+  connect();
 }
-function chosenPreset() {
-  const checked = document.querySelector("input[name=preset]:checked");
-  const p = S.options.presets.find((x) => x.name === (checked ? checked.value : "pagat")) || S.options.presets[0];
-  return S.house ? { ...p, min_players: S.house.min_players, max_players: S.house.max_players } : p;
-}
-function fillSeats() {
-  const box = $("make-seats");
-  const keep = [...box.querySelectorAll("select")].map((s) => s.value);
-  box.replaceChildren(el("legend", { text: "The other seats" }));
-  for (let s = 1; s < +$("make-players").value; s++) {
-    const sel = el("select", { id: "seat-" + s });
-    sel.append(el("option", { value: "open", text: "a friend (send the invite link)" }));
-    for (const b of S.options.bots) sel.append(el("option", { value: b, text: "bot: " + botLabel(b) }));
-    sel.value = keep[s - 1] || S.options.difficulties[0] || S.options.bots[0];
-    box.append(el("label", { class: "field seat-choice", text: "Seat " + (s + 1) + " " }, sel));
-  }
-}
-async function lobby() {
-  S.options = await api("/api/options");
-  const list = $("preset-list");
-  for (const p of S.options.presets) {
-    const id = "preset-" + p.name;
-    list.append(el("label", { class: "preset", for: id },
-      el("input", { type: "radio", name: "preset", id, value: p.name, checked: p.name === "goat" }),
-      el("span", { class: "preset-name", text: p.name }),
-      el("span", { class: "preset-range", text: p.min_players === p.max_players ? p.min_players + " players" : p.min_players + "–" + p.max_players + " players" }),
-      el("span", { class: "preset-desc", text: p.description })));
-  }
-  list.addEventListener("change", () => { S.house = null; resetBuilder(chosenPreset().name); fillPlayers(); });
-  $("make-players").addEventListener("change", fillSeats);
-  initBuilder(S.options, {
-    preset: chosenPreset().name,
-    choosePreset: (name) => { const r = $("preset-" + name); if (r) r.checked = true; S.house = null; fillPlayers(); },
-    onChange: (rules) => {  // the seats are rebuilt only when the house rules change the player range
-      const before = chosenPreset();
-      S.house = rules;
-      const after = chosenPreset();
-      if (before.min_players !== after.min_players || before.max_players !== after.max_players) fillPlayers();
-    },
-  });
-  $("record-upload").addEventListener("change", uploadRecord);
-  $("two-form").addEventListener("submit", makeTwoTables);
-  fillPlayers();
-  $("make-name").value = localStorage.getItem("skitgubbe:name") || "";
-  $("make-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const name = $("make-name").value.trim();
-    if (!name) { $("make-error").textContent = "Give your name: 1 to 24 characters."; $("make-name").focus(); return; }
-    const seats = [...document.querySelectorAll("#make-seats select")].map((s) => s.value);
-    const body = { name, players: +$("make-players").value, seats, turn_seconds: +$("make-timer").value };
-    $("make-go").disabled = true;
-    try {
-      const house = await houseRules();
-      if (house) body.house_rules = house.toml; else body.preset = chosenPreset().name;
-      const made = await api("/api/rooms", body);
-      roomCode = made.room;
-      localStorage.setItem("skitgubbe:name", name);
-      localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: made.player, token: made.token }));
-      history.replaceState(null, "", "/?room=" + roomCode);
-      connect();
-    } catch (e) { $("make-error").textContent = e.message; }
-    $("make-go").disabled = false;
-  });
-  show("lobby");
-  status("Make a table, or open an invitation link.");
-}
+const lobby = () => openLobby({ S, api, show, status, enter });
 
 // -- two linked tables (the Flurst page): made from the lobby, players moved between rounds -------------
-async function makeTwoTables(ev) {
-  ev.preventDefault();
-  const name = $("make-name").value.trim();
-  $("two-error").textContent = "";
-  if (!name) { $("two-error").textContent = "Give your name above: 1 to 24 characters."; $("make-name").focus(); return; }
-  const body = { name, people: +$("two-people").value, turn_seconds: +$("make-timer").value };
-  $("two-go").disabled = true;
-  try {
-    const house = await houseRules();
-    if (house) body.house_rules = house.toml; else body.preset = chosenPreset().name;
-    const made = await api("/api/twotables", body);
-    roomCode = made.room;
-    localStorage.setItem("skitgubbe:name", name);
-    localStorage.setItem("skitgubbe:" + roomCode, JSON.stringify({ player: made.player, token: made.token }));
-    history.replaceState(null, "", "/?room=" + roomCode);
-    connect();
-  } catch (e) { $("two-error").textContent = e.message; }
-  $("two-go").disabled = false;
-}
 /** Where this player sits in the session's next round, or null (not there yet, or a spectator). */
 function nextTable() {
   const ses = S.table && S.table.session;
@@ -180,18 +96,6 @@ function sessionLines(ses) {
 }
 
 // -- replays that outlive their table: a deal's permanent link, an uploaded record ------------------------
-async function uploadRecord(ev) {
-  const file = ev.target.files[0];
-  if (!file) return;
-  const text = await file.text();
-  ev.target.value = "";
-  $("record-error").textContent = "";
-  try {
-    const r = await api("/api/records", { text });
-    $("lobby").hidden = true;  // the replay covers the page: nothing behind it to reach
-    openReplay(r, { room: null, me: 0, onClose: () => { show("lobby"); $("record-upload").focus(); } });
-  } catch (e) { $("record-error").textContent = file.name + ": " + e.message; }
-}
 async function storedReplay(deal) {
   try {
     const r = await api("/api/deals/" + encodeURIComponent(deal));

@@ -123,7 +123,7 @@ def _aim(r: Rules) -> Section:
             "hand_size",
             _m(
                 N_("Each seat is dealt {cards}; the rest of the pack is the stock, face down."),
-                cards=Plural(N_("{n} card"), N_("{n} cards"), r.hand_size),
+                cards=Plural("{n} card", "{n} cards", r.hand_size),
             ),
         ),
     ]
@@ -136,7 +136,7 @@ def _aim(r: Rules) -> Section:
                         "{cards} more are set aside face down as a second pile, the "
                         "avstickshög, for phase two."
                     ),
-                    cards=Plural(N_("{n} card"), N_("{n} cards"), r.reserve),
+                    cards=Plural("{n} card", "{n} cards", r.reserve),
                 ),
             )
         )
@@ -175,7 +175,7 @@ def _aim(r: Rules) -> Section:
         N_("The aim"),
         tuple(lines),
         _cards(*hand),
-        _m(N_("A starting hand of {cards}."), cards=Plural(N_("{n} card"), N_("{n} cards"), len(hand))),
+        _m(N_("A starting hand of {cards}."), cards=Plural("{n} card", "{n} cards", len(hand))),
     )
 
 

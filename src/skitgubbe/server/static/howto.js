@@ -112,9 +112,9 @@ function glossaryOf(code) {
         const tail = code === "en" ? "(?:s|es|ed|en|n|ing)?" : "\\p{L}{0,3}";
         PATTERN[code] = terms.length ? new RegExp("(?<![\\p{L}\\p{N}])(" + esc.join("|") + ")" + tail + "(?![\\p{L}\\p{N}])", "giu") : null;
         for (const node of document.querySelectorAll("[data-terms-wanted]")) {
-          const once = node.dataset.termsWanted === "once";
+          const [once, focusable] = node.dataset.termsWanted.split(" ").map((w) => w === "1");
           delete node.dataset.termsWanted;
-          explainTerms(node, { once });
+          explainTerms(node, { once, focusable });
         }
       });
   }
@@ -129,14 +129,15 @@ function definitionOf(words, found) {
 
 /** Wrap the glossary's terms found in `element`'s text (in the page's language) in
  * <abbr class="term"> with the definition as its title (hover), focusable (focus shows it) and a
- * popover on tap (`once`: only each term's first place in `element`).  Text already wrapped, and
+ * popover on tap (`once`: only each term's first place in `element`; `focusable: false` for the log,
+ * whose many lines would otherwise each add tab stops: there hover and tap explain them).  Text already wrapped, and
  * buttons, links and inputs, are left alone.  Returns
  * `element`.  Before the glossary has loaded, the element is remembered and done once it is. */
-export function explainTerms(element, { once = false } = {}) {
+export function explainTerms(element, { once = false, focusable = true } = {}) {
   if (!element) return element;
   const code = lang();
   const words = glossaryOf(code);
-  if (!words) { element.dataset.termsWanted = once ? "once" : "all"; return element; }
+  if (!words) { element.dataset.termsWanted = (once ? "1" : "0") + " " + (focusable ? "1" : "0"); return element; }
   const re = PATTERN[code];
   if (!re) return element;
   const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT, {
@@ -158,7 +159,7 @@ export function explainTerms(element, { once = false } = {}) {
       const abbr = document.createElement("abbr");
       abbr.className = "term";
       abbr.title = def[0] + ": " + def[1];
-      abbr.tabIndex = 0;
+      if (focusable) abbr.tabIndex = 0;
       abbr.dataset.term = def[0];
       abbr.textContent = m[0];
       abbr.addEventListener("click", (ev) => { ev.stopPropagation(); showPop(abbr); });

@@ -368,7 +368,7 @@ function apply(msg) {
   if (newGame) { $("log").replaceChildren(); S.selected.clear(); }
   S.table = msg.table; S.me = msg.me;
   if (msg.ack !== undefined && S.pending && msg.ack === S.pending.n) S.pending = null;
-  for (const line of msg.lines) $("log").append(explainTerms(el("li", { text: tidy(line) })));
+  for (const line of msg.lines) $("log").append(explainTerms(el("li", { text: tidy(line) }), { focusable: false }));
   $("log").scrollTop = $("log").scrollHeight;
   if (msg.lines.length) explainTerms(Object.assign($("ticker"), { textContent: tidy(msg.lines[msg.lines.length - 1]) }));
   S.timerAt = S.table.timer === null ? null : Date.now() + S.table.timer * 1000;

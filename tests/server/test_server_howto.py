@@ -21,7 +21,7 @@ def test_the_rules_and_the_glossary_over_http(server: LiveServer) -> None:
     assert pagat["lang"] == "sv"
     assert "sluffing" not in {ln["key"] for s in pagat["sections"] for ln in s["lines"]}
     missing = httpx.get(server.http + "/api/howto?preset=nope")
-    assert missing.status_code == 404 and missing.json()["error"] == "no-preset"
+    assert missing.status_code == 400 and missing.json()["error"] == "bad-rules"
     made = server.make_room(preset="goat", players=3, seats=["easy", "easy"])
     room = httpx.get(f"{server.http}/api/rooms/{made['room'].lower()}/howto?lang=fi").json()
     assert room["rules"] == "goat" and room["lang"] == "fi" and len(room["sections"]) == 4

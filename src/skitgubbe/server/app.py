@@ -664,13 +664,13 @@ def create_app(
         return JSONResponse(page_catalog(lang), headers={"Cache-Control": "no-cache"})
 
     # -- how to play: the table's rules and the glossary, in the reader's language (server/howto.py) --
-    @app.get("/api/howto", responses=_refusals(404))
+    @app.get("/api/howto", responses=_refusals(400))
     async def howto_preset(request: Request, preset: str = "pagat", lang: str | None = None) -> Any:
         """How to play preset ``preset`` (:func:`~skitgubbe.server.howto.how_to_play`) in ``lang``, else
-        the ``Accept-Language`` header's language; 404 ``no-preset`` for an unknown name."""
+        the ``Accept-Language`` header's language; 400 ``bad-rules`` for an unknown name."""
         rules = preset_rules(preset)
         if rules is None:
-            return _fail("no-preset", f"there is no preset {preset[:40]!r}", 404)
+            return _fail("bad-rules", f"there is no preset {preset[:40]!r}")
         return how_to_play(rules, reader_language(lang, request.headers.get("accept-language")))
 
     @app.get("/api/rooms/{code}/howto", responses=_refusals(404, 429))

@@ -43,7 +43,8 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 ROUTES = [("GET", "/"), ("GET", "/api/options"), ("POST", "/api/rooms"), ("GET", "/api/rooms/{code}"),
           ("POST", "/api/rooms/{code}/join"), ("POST", "/api/rules/check"), ("POST", "/api/rules/read"),
           ("POST", "/api/twotables"), ("GET", "/replay/{deal}"), ("GET", "/api/deals/{deal}"),
-          ("POST", "/api/records")]
+          ("POST", "/api/records"),
+          ("GET", "/api/howto"), ("GET", "/api/rooms/{code}/howto"), ("GET", "/api/glossary")]
 
 
 @pytest.fixture(scope="module")

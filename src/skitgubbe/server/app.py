@@ -69,6 +69,7 @@ from ..engine.variants import PRESETS
 from . import houserules, logs
 from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
+from .howto import glossary, how_to_play, preset_rules, reader_language
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe, lobby_games
@@ -684,6 +685,31 @@ def create_app(
             return _fail("no-language", f"no catalog for {lang[:16]!r}: the languages are "
                          + ", ".join(LANGUAGES), 404)
         return JSONResponse(page_catalog(lang), headers={"Cache-Control": "no-cache"})
+
+    # -- how to play: the table's rules and the glossary, in the reader's language (server/howto.py) --
+    @app.get("/api/howto", responses=_refusals(400))
+    async def howto_preset(request: Request, preset: str = "pagat", lang: str | None = None) -> Any:
+        """How to play preset ``preset`` (:func:`~skitgubbe.server.howto.how_to_play`) in ``lang``, else
+        the ``Accept-Language`` header's language; 400 ``bad-rules`` for an unknown name."""
+        rules = preset_rules(preset)
+        if rules is None:
+            return _fail("bad-rules", f"there is no preset {preset[:40]!r}")
+        return how_to_play(rules, reader_language(lang, request.headers.get("accept-language")))
+
+    @app.get("/api/rooms/{code}/howto", responses=_refusals(404, 429))
+    async def howto_room(code: str, request: Request, lang: str | None = None) -> dict[str, Any]:
+        """How to play room ``code``'s own rules (its preset or house rules), as ``/api/howto``."""
+        before_lookup(request)
+        hub: Hub = request.app.state.hub
+        room = hub.rooms.get(code.strip().upper()) if len(code) <= 32 else None
+        if room is None:
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        return how_to_play(room.spec.rules, reader_language(lang, request.headers.get("accept-language")))
+
+    @app.get("/api/glossary")
+    async def glossary_words(request: Request, lang: str | None = None) -> dict[str, str]:
+        """The game words a player meets and what each means, ``{term: definition}``, both in ``lang``."""
+        return glossary(reader_language(lang, request.headers.get("accept-language")))
 
     @app.get("/api/options")
     async def options(request: Request, response: Response) -> dict[str, Any]:

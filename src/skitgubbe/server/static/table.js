@@ -8,6 +8,8 @@ import { banner, bannerEnds, backsFly, flyAway, flyIn, motion, sleep } from "./m
 import { announcement, clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
 import { lobby as openLobby } from "./lobby.js";
 import { openReplay } from "./replay.js";
+import { explainTerms, initHowto } from "./howto.js";
+import { updateCoach } from "./coach.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -39,7 +41,7 @@ function words(text) {
 function stored() {
   try { return JSON.parse(localStorage.getItem("skitgubbe:" + roomCode) || "null"); } catch (e) { return null; }
 }
-function status(text) { $("status").textContent = text; }
+function status(text) { $("status").textContent = text; explainTerms($("status")); }
 function show(id) { for (const s of ["lobby", "join", "missing", "game"]) $(s).hidden = s !== id; document.body.dataset.page = id; }
 
 async function api(path, body) {
@@ -174,7 +176,7 @@ function act(move) {
   send({ type: "act", n: S.n, move });
   renderDock();
 }
-function showError(text) { $("error").textContent = words(text || ""); }
+function showError(text) { $("error").textContent = words(text || ""); explainTerms($("error")); }
 
 function setConn(state) {
   const c = $("conn");
@@ -270,9 +272,9 @@ function apply(msg) {
   if (newGame) { $("log").replaceChildren(); S.selected.clear(); }
   S.table = msg.table; S.me = msg.me;
   if (msg.ack !== undefined && S.pending && msg.ack === S.pending.n) S.pending = null;
-  for (const line of msg.lines) $("log").append(el("li", { text: tidy(line) }));
+  for (const line of msg.lines) $("log").append(explainTerms(el("li", { text: tidy(line) }), { focusable: false }));
   $("log").scrollTop = $("log").scrollHeight;
-  if (msg.lines.length) $("ticker").textContent = tidy(msg.lines[msg.lines.length - 1]);
+  if (msg.lines.length) explainTerms(Object.assign($("ticker"), { textContent: tidy(msg.lines[msg.lines.length - 1]) }));
   S.timerAt = S.table.timer === null ? null : Date.now() + S.table.timer * 1000;
   if (S.table.status !== "playing") S.pending = null;
 }
@@ -413,6 +415,7 @@ function render(opts = {}) {
   renderDock();
   renderSide();
   renderResult();
+  updateCoach(S);
 }
 
 function renderStatus() {
@@ -569,7 +572,7 @@ function whyCard(c) {
     (o.multi ? "part of a run you may play: choose its cards, then Play" : "");
   return text ? cardText(c) + ": " + words(text) : "";
 }
-function hint(text) { $("hint").textContent = S.table && S.table.status === "over" ? "" : text; }
+function hint(text) { $("hint").textContent = S.table && S.table.status === "over" ? "" : text; explainTerms($("hint")); }
 
 function renderDock() {
   if (!S.table) return;
@@ -875,6 +878,7 @@ $("chat-form").addEventListener("submit", (ev) => {
 window.addEventListener("resize", () => { if (S.table && S.me) { layoutHand(); sizeDock(); } });
 
 installSprite();
+initHowto(() => roomCode);
 const dealLink = location.pathname.match(/^\/replay\/([^/]+)$/);
 if (dealLink) lobby().then(() => storedReplay(decodeURIComponent(dealLink[1]))).catch((e) => status(e.message));
 else if (!roomCode) lobby().catch((e) => status(e.message));

@@ -1,0 +1,98 @@
+"""How to play at the table (issue 29, item 2): the rules endpoints, and in a real browser the
+"How to play" panel opened during a deal (it shows the table's rules, Esc closes it and the deal is
+still there), the glossary's terms explained in the log, and the first-deal coach at your turn,
+hidden with one tap on "Hide tips"."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import LiveServer
+
+
+def test_the_rules_and_the_glossary_over_http(server: LiveServer) -> None:
+    goat = httpx.get(server.http + "/api/howto", params={"preset": "flurst", "lang": "en"}).json()
+    keys = {line["key"] for s in goat["sections"] for line in s["lines"]}
+    assert goat["rules"] == "goat" and "sluffing" in keys and "must_match" in keys
+    pagat = httpx.get(server.http + "/api/howto?preset=pagat", headers={"Accept-Language": "sv-SE,sv"}).json()
+    assert pagat["lang"] == "sv"
+    assert "sluffing" not in {ln["key"] for s in pagat["sections"] for ln in s["lines"]}
+    missing = httpx.get(server.http + "/api/howto?preset=nope")
+    assert missing.status_code == 400 and missing.json()["error"] == "bad-rules"
+    made = server.make_room(preset="goat", players=3, seats=["easy", "easy"])
+    room = httpx.get(f"{server.http}/api/rooms/{made['room'].lower()}/howto?lang=fi").json()
+    assert room["rules"] == "goat" and room["lang"] == "fi" and len(room["sections"]) == 4
+    assert httpx.get(server.http + "/api/rooms/ZZZZZZ/howto").status_code == 404
+    words = httpx.get(server.http + "/api/glossary?lang=en").json()
+    assert "sluff" in words and "kill" in words and "dreck" in words
+
+
+selenium = pytest.importorskip("selenium")
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from test_server_browser import (  # noqa: E402
+    CHROMIUM,
+    DRIVER,
+    axe_check,
+    make_table,
+    open_page,
+    shot,
+    wait,
+)
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
+                                    reason="needs chromium and chromedriver")
+
+
+@pytest.fixture
+def browsers() -> Iterator[list[Any]]:
+    """Browsers a test opens, all closed at its end."""
+    opened: list[Any] = []
+    yield opened
+    for d in opened:
+        d.quit()
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_how_to_play_during_a_deal_and_the_coach(server: LiveServer, browsers: list[Any], size: str) -> None:
+    d = open_page(browsers, server, size)
+    code = make_table(d, "goat", 3, seats=["easy", "easy"])
+    wait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand button.card"))
+    # the coach: on for a newcomer, at your turn
+    wait(d, 30).until(lambda d: d.find_element(By.ID, "coach").is_displayed())
+    line = d.find_element(By.ID, "coach-line").text
+    assert "Phase one" in line and "raised" in line, line
+    shot(d, f"howto-coach-{size}")
+    # the panel: the table's own rules, over the deal
+    d.find_element(By.ID, "howto-btn").click()
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#howto-body .howto-section"))
+    panel = d.find_element(By.ID, "howto")
+    assert panel.is_displayed() and d.find_element(By.ID, "howto-body").get_attribute("data-rules") == "goat"
+    keys = {li.get_attribute("data-key") for li in d.find_elements(By.CSS_SELECTOR, "#howto-body li")}
+    assert "sluffing" in keys and "must_match" in keys
+    assert len(d.find_elements(By.CSS_SELECTOR, "#howto-body .howto-picture .card")) >= 4
+    assert d.find_elements(By.CSS_SELECTOR, "#howto-body abbr.term")  # its words explained too
+    shot(d, f"howto-panel-{size}")
+    axe_check(d, "the how-to-play panel")
+    d.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait(d).until(lambda d: not d.find_element(By.ID, "howto").is_displayed())
+    assert f"room={code}" in d.current_url and d.find_element(By.ID, "game").is_displayed()
+    assert d.find_elements(By.CSS_SELECTOR, "#hand button.card")  # the deal is still there
+    # the glossary in the log: a term with its definition
+    wait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#log abbr.term"))
+    term = d.find_element(By.CSS_SELECTOR, "#log abbr.term")
+    assert ":" in (term.get_attribute("title") or "")
+    # "Hide tips": gone, and remembered
+    if not d.find_element(By.ID, "coach").is_displayed():
+        wait(d, 30).until(lambda d: d.find_element(By.ID, "coach").is_displayed())
+    d.find_element(By.ID, "coach-hide").click()
+    assert not d.find_element(By.ID, "coach").is_displayed()
+    assert d.execute_script("return localStorage.getItem('skitgubbe:coach')") == "off"
+    d.refresh()
+    wait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand button.card"))
+    assert not d.find_element(By.ID, "coach").is_displayed()

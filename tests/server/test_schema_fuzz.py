@@ -44,7 +44,8 @@ ROUTES = [("GET", "/"), ("GET", "/api/options"), ("POST", "/api/rooms"), ("GET",
           ("POST", "/api/rooms/{code}/join"), ("POST", "/api/rules/check"), ("POST", "/api/rules/read"),
           ("POST", "/api/twotables"), ("GET", "/replay/{deal}"), ("GET", "/api/deals/{deal}"),
           ("POST", "/api/records"),
-          ("GET", "/api/howto"), ("GET", "/api/rooms/{code}/howto"), ("GET", "/api/glossary")]
+          ("GET", "/api/howto"), ("GET", "/api/rooms/{code}/howto"), ("GET", "/api/glossary"),
+          ("GET", "/api/catalog/{lang}")]
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ def page_catalog(lang: str) -> dict[str, Any]:
             if not m.id or not m.string:
                 continue
             value: Any
-            if isinstance(m.id, tuple):
+            if isinstance(m.id, (tuple, list)):
                 forms = list(m.string)
                 if not all(forms):
                     continue

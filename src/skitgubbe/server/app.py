@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -202,13 +202,16 @@ def _replay_answer(kind: str, text: str, deal: str | None, data: dict[str, Any] 
     return 200, "", body
 
 
-def request_language(request: Request) -> str:
-    """The language a request asks for, one of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``lang``
-    query parameter (``?lang=sv``; a tag such as ``sv-SE`` is read as its language), else its
+_LANG_QUERY = Query("", description="the language of the texts a person reads (en, sv, nb, "
+                    "fi); default: the Accept-Language header's")
+
+
+def request_language(request: Request, asked: str = "") -> str:
+    """The language a request asks for, one of :data:`~skitgubbe.engine.i18n.LANGUAGES`: ``asked``, its
+    ``lang`` query parameter (``?lang=sv``; a tag such as ``sv-SE`` is read as its language), else its
     ``Accept-Language`` header (:func:`~skitgubbe.engine.i18n.pick_language`), else English.  A
     ``lang`` the table does not speak is passed over for the header, never refused."""
-    asked = request.query_params.get("lang", "")[:35]
-    chosen = pick_language(asked, "") if asked else ""
+    chosen = pick_language(asked[:35], "") if asked else ""
     return chosen or pick_language(request.headers.get("accept-language", "")[:400])
 
 
@@ -638,24 +641,24 @@ def create_app(
                             headers={"Cache-Control": CACHE_CONTROL})
 
     @app.get("/api/deals/{deal}", responses=_refusals(404, 429, 503))
-    async def stored_deal(deal: str, request: Request) -> dict[str, Any]:
+    async def stored_deal(deal: str, request: Request, lang: str = _LANG_QUERY) -> dict[str, Any]:
         """The replay of finished deal ``deal``, from the database (it outlives its room): the
         ``replay`` message of a finished deal (docs/server.md)."""
         before_lookup(request)
         limit(replays_per_client, request, "replays")
         hub: Hub = request.app.state.hub
         data = await asyncio.to_thread(hub.stored_deal, deal)
-        answer = await replays[0].run("deal", "", deal, data, 0, 0, request_language(request))
+        answer = await replays[0].run("deal", "", deal, data, 0, 0, request_language(request, lang))
         return replay_response(answer, "deal")  # type: ignore[return-value]
 
     @app.post("/api/records", openapi_extra=_request_body(Text), responses=_refusals(400, 413, 415, 429, 503))
-    async def record(request: Request) -> dict[str, Any]:
+    async def record(request: Request, lang: str = _LANG_QUERY) -> dict[str, Any]:
         """The replay of an uploaded game record (docs/record-format.md): the ``replay`` message of a
         finished deal, seats named "Seat 0", "Seat 1", ...; ``bad-record`` names the line at fault."""
         body = await _body(request, Text)
         limit(replays_per_client, request, "replays")
         answer = await replays[0].run("record", body.text, None, None, http.record_moves, http.replay_bytes,
-                                      request_language(request))
+                                      request_language(request, lang))
         if answer[0] != 200:
             _log_refusal(request, answer[0], answer[1], answer[2].decode("utf-8", "replace"))
         return replay_response(answer, "record")  # type: ignore[return-value]
@@ -712,12 +715,12 @@ def create_app(
         return glossary(reader_language(lang, request.headers.get("accept-language")))
 
     @app.get("/api/options")
-    async def options(request: Request, response: Response) -> dict[str, Any]:
+    async def options(request: Request, response: Response, lang: str = _LANG_QUERY) -> dict[str, Any]:
         """The lobby's games (:func:`~skitgubbe.server.presets.lobby_games`: names, homes, pitches,
         recommended tables, variants and what each changes), presets with their seat ranges and a
         line about each, bot names (and how the page labels them) and difficulties, the longest
         chat line; person-read text in the language asked for (:func:`request_language`)."""
-        lang = request_language(request)
+        lang = request_language(request, lang)
         _language_headers(response, lang)
         bots = available_bots()
         return {
@@ -759,11 +762,12 @@ def create_app(
             preset=body.preset, house_rules=body.house_rules, turn_seconds=body.turn_seconds)
 
     @app.get("/api/rooms/{code}", response_model=RoomInfo, responses=_refusals(404, 429))
-    async def room_info(code: str, request: Request, response: Response) -> dict[str, Any]:
+    async def room_info(code: str, request: Request, response: Response,
+                        lang: str = _LANG_QUERY) -> dict[str, Any]:
         """What the lobby shows of room ``code`` (its seats' words in the language asked for)."""
         before_lookup(request)
         hub: Hub = request.app.state.hub
-        lang = request_language(request)
+        lang = request_language(request, lang)
         _language_headers(response, lang)
         return hub.room_info(code, lang)
 

@@ -21,11 +21,6 @@ export function suitWord(s) {
     default: return tc("suit", "spades");
   }
 }
-/** The suits ("CDHS" letters) in the order the page's language sorts them (catalog "suit order"). */
-export function suitOrder() {
-  const order = [...tc("suit order", "♣♦♥♠")].map((sym) => "CDHS"["♣♦♥♠".indexOf(sym)]);
-  return order.length === 4 && new Set(order).size === 4 && !order.includes(undefined) ? order.join("") : "CDHS";
-}
 /** Rank ``r`` ("T", "J") as the corner of a card shows it in the page's language ("10", "Kn"). */
 function rankLabel(r) {
   let s;

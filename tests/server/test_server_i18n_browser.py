@@ -129,7 +129,7 @@ def test_the_picker_turns_a_table_swedish_and_tells_the_server(
     # a court card's corner in Swedish letters (knekt Kn, dam D, kung K, ess E); never J, Q or A
     assert not corners(d) & {"J", "Q", "A"}, corners(d)
     assert {"type": "lang", "lang": "sv"} in d.execute_script("return window.sent")
-    wait(d).until(lambda d: "Din tur" in status(d) or "ska spela" in status(d))
+    wait(d).until(lambda d: "Din tur" in status(d) or "är på tur" in status(d))
     assert d.find_element(By.ID, "motion-btn").text == "Rörelse"
     trump = d.find_element(By.CSS_SELECTOR, "#piles .trump .pile-label")
     assert trump.get_attribute("textContent") == "trumf"
@@ -145,4 +145,4 @@ def test_the_language_chosen_is_kept_and_said_in_the_hello(
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
     assert d.execute_script("return document.documentElement.lang") == "sv"
     assert all(any(s in label for s in SWEDISH_SUITS) for label in hand_labels(d))
-    wait(d).until(lambda d: "Din tur" in status(d) or "ska spela" in status(d))
+    wait(d).until(lambda d: "Din tur" in status(d) or "är på tur" in status(d))

@@ -3,6 +3,7 @@
 // rules with the engine (POST /api/rules/check) and answers with their TOML or the engine's refusal
 // naming the options at fault; a TOML file can be downloaded and uploaded back (POST /api/rules/read).
 
+import { lang, t, tn } from "./i18n.js";
 import { el } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,8 +16,8 @@ const presetOptions = () => B.options.presets.find((p) => p.name === B.preset).o
 async function post(path, body) {
   let r;
   try {
-    r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  } catch (e) { return { ok: false, data: { message: "the server cannot be reached: check the connection" } }; }
+    r = await fetch(path + "?lang=" + lang(), { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (e) { return { ok: false, data: { message: t("the server cannot be reached: check the connection") } }; }
   let data = {};
   try { data = await r.json(); } catch (e) { /* not JSON */ }
   return { ok: r.ok, data };
@@ -34,7 +35,7 @@ function field(f) {
     input = el("input", { type: "number", id, name: f.name, step: 1, min: Math.min(...lows), max: Math.max(...highs),
                           inputmode: "numeric" });
   } else input = el("input", { type: "text", id, name: f.name, maxlength: f.max_chars, autocomplete: "off",
-                               spellcheck: "false", placeholder: f.name === "name" ? "e.g. our-goat" : null });
+                               spellcheck: "false", placeholder: f.name === "name" ? t("e.g. our-goat") : null });
   input.setAttribute("aria-describedby", help);
   input.dataset.kind = f.kind;
   input.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", changed);
@@ -80,13 +81,17 @@ function mark(fields) {
 
 function show() {
   const n = B.result ? B.result.changed.length : 0;
-  $("house-error").textContent = B.error ? "These rules are not allowed: " + B.error.message +
-    (B.error.fields && B.error.fields.length ? " (see " + B.error.fields.map(words).join(", ") + ")" : "") : "";
+  const fields = B.error && B.error.fields && B.error.fields.length ? B.error.fields.map(words).join(", ") : "";
+  $("house-error").textContent = !B.error ? ""
+    : fields ? t("These rules are not allowed: {why} (see {fields})", { why: B.error.message, fields })
+    : t("These rules are not allowed: {why}", { why: B.error.message });
   if (B.error) $("house-state").textContent = "";
   else if (B.result) {
-    $("house-state").textContent = n ? n + (n === 1 ? " change" : " changes") + " from " + B.preset + ": " +
-      B.result.changed.map(words).join(", ") + ". The table is made with these house rules, called " + B.result.name + "."
-      : "No change from " + B.preset + " yet.";
+    $("house-state").textContent = n
+      ? tn("{n} change from {preset}: {changes}. The table is made with these house rules, called {name}.",
+           "{n} changes from {preset}: {changes}. The table is made with these house rules, called {name}.", n,
+           { preset: B.preset, changes: B.result.changed.map(words).join(", "), name: B.result.name })
+      : t("No change from {preset} yet.", { preset: B.preset });
   }
   const dl = $("house-download");
   if (B.url) URL.revokeObjectURL(B.url);
@@ -106,7 +111,7 @@ async function check() {
     B.result = data; B.error = null;
     // the engine may set an option by itself (two packs raise the most players): show what it made
     for (const input of inputs()) if (input.name !== "name" && valueOf(input) !== data.options[input.name]) setValue(input, data.options[input.name]);
-  } else { B.error = { message: data.message || "the server refused these rules", fields: data.fields || [] }; }
+  } else { B.error = { message: data.message || t("the server refused these rules"), fields: data.fields || [] }; }
   show();
   B.onChange(active());
 }
@@ -129,7 +134,7 @@ function cancelCheck() {
  * ``{toml, min_players, max_players, name}``; throws an Error naming the fault when the engine refused. */
 export async function houseRules() {
   if (B.busy) await B.busy;
-  if (B.error) throw new Error("The house rules are not allowed: " + B.error.message);
+  if (B.error) throw new Error(t("The house rules are not allowed: {why}", { why: B.error.message }));
   return active();
 }
 function active() {
@@ -171,7 +176,11 @@ export function initBuilder(options, { preset, choosePreset, onChange }) {
     ev.target.value = "";
     cancelCheck();
     const { ok, data } = await post("/api/rules/read", { text });
-    if (!ok) { B.error = { message: file.name + ": " + (data.message || "not house rules"), fields: data.fields || [] }; show(); return; }
+    if (!ok) {
+      B.error = { message: t("{file}: {why}", { file: file.name, why: data.message || t("not house rules") }), fields: data.fields || [] };
+      show();
+      return;
+    }
     choosePreset(data.preset);
     resetBuilder(data.preset, data.options, data.name);
     $("house").open = true;

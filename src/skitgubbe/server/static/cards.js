@@ -1,6 +1,9 @@
 // Card faces and backs drawn as SVG by this file (no image files, no font needed for the suits),
-// and the one card notation of the page: "10" for the ten everywhere, suit symbols in text.
-// Cards arrive in action notation ("7H", "TD"); the narration's "T♦" is shown as "10♦" (tidy).
+// and the one card notation of the page: "10" for the ten everywhere, suit symbols in text, the
+// court cards' letters and the suits' names in the page's language (i18n.js: "card rank", "suit").
+// Cards arrive in action notation ("7H", "TD"); English narration's "T♦" is shown as "10♦" (tidy).
+
+import { lang, t, tc } from "./i18n.js";
 
 export const SUITS = {
   C: { sym: "♣", word: "clubs", red: false },
@@ -8,16 +11,66 @@ export const SUITS = {
   H: { sym: "♥", word: "hearts", red: true },
   S: { sym: "♠", word: "spades", red: false },
 };
-const RANK_TEXT = { T: "10", J: "J", Q: "Q", K: "K", A: "A" };
-const RANK_WORD = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 
-export const rankText = (c) => RANK_TEXT[c[0]] || c[0];
+/** Suit ``s`` ("H") named in the page's language ("hearts", "hjärter"). */
+export function suitWord(s) {
+  switch (s) {
+    case "C": return tc("suit", "clubs");
+    case "D": return tc("suit", "diamonds");
+    case "H": return tc("suit", "hearts");
+    default: return tc("suit", "spades");
+  }
+}
+/** Rank ``r`` ("T", "J") as the corner of a card shows it in the page's language ("10", "Kn"). */
+function rankLabel(r) {
+  let s;
+  switch (r) {
+    case "2": s = tc("card rank", "2"); break;
+    case "3": s = tc("card rank", "3"); break;
+    case "4": s = tc("card rank", "4"); break;
+    case "5": s = tc("card rank", "5"); break;
+    case "6": s = tc("card rank", "6"); break;
+    case "7": s = tc("card rank", "7"); break;
+    case "8": s = tc("card rank", "8"); break;
+    case "9": s = tc("card rank", "9"); break;
+    case "T": s = tc("card rank", "T"); break;
+    case "J": s = tc("card rank", "J"); break;
+    case "Q": s = tc("card rank", "Q"); break;
+    case "K": s = tc("card rank", "K"); break;
+    default: s = tc("card rank", "A");
+  }
+  return s === "T" ? "10" : s;  // the page shows the ten as 10 (English's catalog is the ids)
+}
+/** Rank ``r`` as a word for a card's spoken name ("ten", "knekt"). */
+function rankName(r) {
+  switch (r) {
+    case "2": return tc("rank name", "two");
+    case "3": return tc("rank name", "three");
+    case "4": return tc("rank name", "four");
+    case "5": return tc("rank name", "five");
+    case "6": return tc("rank name", "six");
+    case "7": return tc("rank name", "seven");
+    case "8": return tc("rank name", "eight");
+    case "9": return tc("rank name", "nine");
+    case "T": return tc("rank name", "ten");
+    case "J": return tc("rank name", "jack");
+    case "Q": return tc("rank name", "queen");
+    case "K": return tc("rank name", "king");
+    default: return tc("rank name", "ace");
+  }
+}
+
+/** Card ``c``'s rank as its corner shows it ("10", "J"; "Kn" in Swedish). */
+export const rankText = (c) => rankLabel(c[0]);
+/** Card ``c`` ("TH") in short: rank and suit symbol ("10♥"). */
 export const cardText = (c) => rankText(c) + SUITS[c[1]].sym;
-export const cardWords = (c) => (RANK_WORD[c[0]] || c[0]) + " of " + SUITS[c[1]].word;
+/** Card ``c``'s spoken name in the page's language ("ten of hearts", "hjärter tio"). */
+export const cardWords = (c) => t("{rank} of {suit}", { rank: rankName(c[0]), suit: suitWord(c[1]) });
 export const cardsText = (list) => list.map(cardText).join(" ");
 export const isRed = (c) => SUITS[c[1]].red;
-/** Text from the server (narration, reasons) in the page's notation: "T♦" becomes "10♦". */
-export const tidy = (text) => String(text).replace(/(^|[^A-Za-z0-9])T([♣♦♥♠])/g, "$110$2");
+/** Text from the server (narration, reasons) in the page's notation: English's "T♦" becomes "10♦"
+ * (the server writes other languages' ranks from their catalogs already). */
+export const tidy = (text) => String(text).replace(/(^|[^\p{L}\p{N}])T([♣♦♥♠])/gu, "$110$2");
 
 const RED = "#c8102e", BLACK = "#15171a";
 
@@ -68,11 +121,12 @@ function index(rank, s, colour) {
   return text + use(s, 17, 46, 22);
 }
 
-const faces = new Map();
+const faces = new Map();  // by language and card: the court letters differ
 
 /** The SVG of card ``c``'s face ("7H"): corner indices and pips (a framed letter on a court card). */
 export function faceSVG(c) {
-  let svg = faces.get(c);
+  const key = lang() + ":" + c;
+  let svg = faces.get(key);
   if (svg) return svg;
   const r = c[0], s = c[1], colour = SUITS[s].red ? RED : BLACK, rank = rankText(c);
   let middle;
@@ -83,13 +137,13 @@ export function faceSVG(c) {
   } else {
     middle = `<rect x="24" y="24" width="52" height="92" rx="4" fill="#f6ecd2" stroke="${colour}" stroke-width="1.5"/>
       <text x="50" y="72" text-anchor="middle" font-size="40" font-weight="700"
-        font-family="Georgia, 'Times New Roman', serif" fill="${colour}">${rank}</text>` + use(s, 50, 94, 22);
+        font-family="Georgia, 'Times New Roman', serif" fill="${colour}"${rank.length > 1 ? ' textLength="44" lengthAdjust="spacingAndGlyphs"' : ""}>${rank}</text>` + use(s, 50, 94, 22);
   }
   svg = `<svg viewBox="0 0 100 140" class="svg-card" aria-hidden="true" focusable="false">
     <rect x="1" y="1" width="98" height="138" rx="8" fill="#fff" stroke="#8a8f98" stroke-width="2"/>
     <g fill="${colour}">${index(rank, s, colour)}${middle}
     <g transform="rotate(180 50 70)">${index(rank, s, colour)}</g></g></svg>`;
-  faces.set(c, svg);
+  faces.set(key, svg);
   return svg;
 }
 
@@ -128,7 +182,7 @@ export function suitEl(s, cls = "suit") {
   const e = document.createElement("span");
   e.className = cls + (SUITS[s].red ? " red" : "");
   e.setAttribute("role", "img");
-  e.setAttribute("aria-label", SUITS[s].word);
+  e.setAttribute("aria-label", suitWord(s));
   e.innerHTML = `<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false"><use href="#suit-${s}"
     fill="${SUITS[s].red ? RED : BLACK}"/></svg>`;
   return e;

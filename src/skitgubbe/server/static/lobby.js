@@ -238,3 +238,8 @@ export async function refreshLobby() {
   $("make-name").placeholder = t("Player");
   H.status(t("Pick a game and play now, or open an invitation link."));
 }
+
+// the language picker (table.js) changed the page's language: write the lobby again in it
+document.addEventListener("skitgubbe:language", () => {
+  if (!document.getElementById("lobby").hidden) refreshLobby();
+});

@@ -2,7 +2,8 @@
 // or the phase-two table in the middle.  Used by the live table (table.js) and the replay
 // (replay.js); nothing here talks to the server.
 
-import { SUITS, backEl, cardEl, cardText, cardWords, cardsText, suitEl } from "./cards.js";
+import { backEl, cardEl, cardText, cardWords, cardsText, suitEl, suitWord } from "./cards.js";
+import { lang, t, tn } from "./i18n.js";
 
 export function el(tag, props = {}, ...kids) {
   const e = document.createElement(tag);
@@ -17,31 +18,36 @@ export function el(tag, props = {}, ...kids) {
   return e;
 }
 
-/** "Ann", "Ann and Bo", "Ann, Bo and Cy". */
-export const listOf = (names) => names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+/** "Ann", "Ann and Bo", "Ann, Bo and Cy" (in the page's language). */
+export const listOf = (names) => names.length < 2 ? names.join("")
+  : t("{first} and {last}", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 
 const NEWS = new Set(["end-one", "trump", "dreck-dealt"]);  // a new phase: held up against the next play
 
 /** What the banner says of one update's ``events``: ``{lines, ms, hold}`` for ``banner`` (motion.js).
  * The big news (war, bounce, phase two, the trump, the dreck, a seat out) is kept, in the order it
  * happened; else the last small one (one card left, a killed trick; three cards only alone).
- * ``nameOf(seat)`` names a seat ("You" for yours: "you" inside a sentence); ``over``: the deal is over. */
+ * ``nameOf(seat)`` names a seat, the English word "You" marking the reader's own (said "You" or
+ * "you" in the page's language, as the sentence needs); ``over``: the deal is over. */
 export function announcement(events, nameOf, over = false) {
   const big = [];
   let small = "", news = false;
-  const names = (seats, start) => seats.map((s, k) => { const n = nameOf(s); return n === "You" && !(start && k === 0) ? "you" : n; });
+  const names = (seats, start) => seats.map((s, k) => {
+    const n = nameOf(s);
+    return n !== "You" ? n : start && k === 0 ? t("You") : t("you");
+  });
   for (const ev of events) {
     const who = ev.seat >= 0 ? nameOf(ev.seat) : "";
     const you = who === "You";
-    if (ev.kind === "war") big.push("War! " + listOf(names(ev.seats, true)) + " play again");
-    else if (ev.kind === "bounce") big.push("Bounce! " + listOf(names(ev.seats, true)) + " play again");
-    else if (ev.kind === "end-one") big.push("Phase two: get rid of your cards");
-    else if (ev.kind === "trump" && ev.seats.length) big.push("Trump: " + SUITS["CDHS"[ev.seats[0]]].word);
-    else if (ev.kind === "dreck-dealt") big.push("The dreck goes to " + listOf(names(ev.seats, false)));
-    else if (ev.kind === "out" && !over) big.push(who + (you ? " are" : " is") + " out");
-    else if (ev.kind === "one-card") small = who + (you ? " have" : " has") + " one card";
-    else if (ev.kind === "three-cards" && !small) small = who + (you ? " have" : " has") + " three cards";
-    else if (ev.kind === "kill") small = who + " killed the trick";
+    if (ev.kind === "war") big.push(t("War! {seats} play again", { seats: listOf(names(ev.seats, true)) }));
+    else if (ev.kind === "bounce") big.push(t("Bounce! {seats} play again", { seats: listOf(names(ev.seats, true)) }));
+    else if (ev.kind === "end-one") big.push(t("Phase two: get rid of your cards"));
+    else if (ev.kind === "trump" && ev.seats.length) big.push(t("Trump: {suit}", { suit: suitWord("CDHS"[ev.seats[0]]) }));
+    else if (ev.kind === "dreck-dealt") big.push(t("The dreck goes to {seats}", { seats: listOf(names(ev.seats, false)) }));
+    else if (ev.kind === "out" && !over) big.push(you ? t("You are out") : t("{name} is out", { name: who }));
+    else if (ev.kind === "one-card") small = you ? t("You have one card") : t("{name} has one card", { name: who });
+    else if (ev.kind === "three-cards" && !small) small = you ? t("You have three cards") : t("{name} has three cards", { name: who });
+    else if (ev.kind === "kill") small = you ? t("You killed the trick") : t("{name} killed the trick", { name: who });
     else continue;
     news = news || NEWS.has(ev.kind);
   }
@@ -49,8 +55,14 @@ export function announcement(events, nameOf, over = false) {
   return { lines, ms: 1600 + 800 * (lines.length - 1), hold: news ? 1400 : 0 };
 }
 
-export const ordinal = (k) => k + (k % 100 >= 11 && k % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][k % 10] || "th");
+/** "3 seats": English only (kept for older callers; new text uses tn() from i18n.js). */
 export const plural = (k, word) => k + " " + word + (k === 1 ? "" : "s");
+
+/** "1st", "2nd", ... in the page's language ("nr 1" in Swedish, "1." in Norwegian and Finnish). */
+export function ordinal(k) {
+  if (lang() !== "en") return t("{n}th", { n: k });  // one form does for the other languages
+  return k + (k % 100 >= 11 && k % 100 <= 13 ? "th" : ["th", "st", "nd", "rd"][k % 10] || "th");
+}
 
 /** Where the seats other than the bottom one sit around an oval, clockwise from the bottom seat's
  * left: [x%, y%] each. */
@@ -86,7 +98,7 @@ function fan(count, cls = "") {
  * in a replay), pile, known cards (small, marked "known"), to act, out, bot, away, tally. */
 export function plateEl(i, ctx) {
   const { pub, seats, hands, timer } = ctx;
-  const info = seats[i] || { name: "Seat " + i };
+  const info = seats[i] || { name: t("Seat {n}", { n: i }) };
   const toAct = pub.to_act === i;
   const out = pub.out.indexOf(i);
   const lost = pub.loser === i;
@@ -94,45 +106,45 @@ export function plateEl(i, ctx) {
   const cls = ["plate", toAct ? "to-act" : "", out >= 0 ? "is-out" : "", lost ? "lost" : "",
                sluff ? "may-sluff" : "", i === ctx.me ? "mine" : ""].join(" ");
   const size = pub.hand_sizes[i];
-  const words = [info.name, plural(size, "card") + " in hand"];
+  const words = [info.name, tn("{n} card in hand", "{n} cards in hand", size)];
   const head = el("div", { class: "plate-head" }, el("span", { class: "pname", text: info.name }));
-  if (pub.dealer === i) { head.append(el("span", { class: "chip dealer", title: "dealer", text: "D" })); words.push("dealer"); }
-  if (info.bot && !/\bbot\b/.test(info.name)) head.append(el("span", { class: "chip", text: "bot" }));
-  else if (!info.bot && info.connected === false) { head.append(el("span", { class: "chip away", text: "away" })); words.push("away"); }
+  if (pub.dealer === i) { head.append(el("span", { class: "chip dealer", title: t("dealer"), text: t("D") })); words.push(t("dealer")); }
+  if (info.bot && !/\bbot\b/.test(info.name)) head.append(el("span", { class: "chip", text: t("bot") }));
+  else if (!info.bot && info.connected === false) { head.append(el("span", { class: "chip away", text: t("away") })); words.push(t("away")); }
   const plate = el("div", { class: cls, "data-seat": i, role: "group" }, head);
   if (hands && hands[i]) {
     const row = el("div", { class: "open-hand" });
     for (const c of hands[i]) row.append(cardEl(c, { cls: "mini" + (pub.trump_suit === c[1] ? " trump" : "") }));
-    if (!hands[i].length) row.append(el("span", { class: "muted", text: "no cards" }));
+    if (!hands[i].length) row.append(el("span", { class: "muted", text: t("no cards") }));
     plate.append(row);
   } else {
     plate.append(el("div", { class: "plate-hand" }, fan(size), el("span", { class: "count", text: String(size) })));
   }
   const stats = el("div", { class: "pstats" });
   if (pub.phase === "phase one") {
-    stats.append(el("span", { text: "pile " + pub.piles[i] }));
-    words.push(plural(pub.piles[i], "card") + " won");
+    stats.append(el("span", { text: t("pile {n}", { n: pub.piles[i] }) }));
+    words.push(tn("{n} card won", "{n} cards won", pub.piles[i]));
   }
-  if (info.goats) stats.append(el("span", { class: "tally", text: ctx.title + " ×" + info.goats }));
+  if (info.goats) stats.append(el("span", { class: "tally", text: t("{title} ×{n}", { title: ctx.title, n: info.goats }) }));
   plate.append(stats);
   const known = pub.known[i] || [];
   if (known.length && i === ctx.me) {
     // your own hand: only how much of it the others know (the cards are in your hand below)
-    stats.append(el("span", { class: "known-count", title: "everyone knows these cards of yours: " + cardsText(known),
-                              text: known.length + " known" }));
-    words.push("everyone knows " + cardsText(known) + " in your hand");
+    stats.append(el("span", { class: "known-count", title: t("everyone knows these cards of yours: {cards}", { cards: cardsText(known) }),
+                              text: t("{n} known", { n: known.length }) }));
+    words.push(t("everyone knows {cards} in your hand", { cards: cardsText(known) }));
   } else if (known.length && !(hands && hands[i])) {
-    const row = el("div", { class: "known", title: "cards everyone knows are in this hand" },
-      el("span", { class: "known-tag", text: "known" }));
-    for (const c of known) row.append(cardEl(c, { cls: "micro", label: cardWords(c) + ", known to be in " + info.name + "'s hand" }));
+    const row = el("div", { class: "known", title: t("cards everyone knows are in this hand") },
+      el("span", { class: "known-tag", text: t("known") }));
+    for (const c of known) row.append(cardEl(c, { cls: "micro", label: t("{card}, known to be in {name}'s hand", { card: cardWords(c), name: info.name }) }));
     plate.append(row);
-    words.push("known: " + cardsText(known));
+    words.push(t("known: {cards}", { cards: cardsText(known) }));
   }
   let state = "";
-  if (lost) state = "the " + ctx.title;
-  else if (out >= 0) state = "out, " + ordinal(out + 1);
-  else if (toAct) state = i === ctx.me ? "your turn" : "to play";
-  else if (sluff) state = "may sluff";
+  if (lost) state = t("the {title}", { title: ctx.title });
+  else if (out >= 0) state = t("out, {place}", { place: ordinal(out + 1) });
+  else if (toAct) state = i === ctx.me ? t("your turn") : t("to play");
+  else if (sluff) state = t("may sluff");
   if (toAct && timer !== null && timer !== undefined) state += " · " + timer + " s";
   if (state) { plate.append(el("div", { class: "pstate", text: state })); words.push(state); }
   plate.setAttribute("aria-label", words.join(", "));
@@ -147,26 +159,27 @@ export function pilesInto(box, ctx) {
   const stack = el("div", { class: "stack" });
   const trumpCard = ctx.trumpCard || pub.trump_card;
   if (trumpCard && pub.stock > 0 && pub.phase === "phase one") {
-    stack.append(cardEl(trumpCard, { cls: "small under", label: "trump card " + cardWords(trumpCard) + ", under the stock" }));
+    stack.append(cardEl(trumpCard, { cls: "small under", label: t("trump card {card}, under the stock", { card: cardWords(trumpCard) }) }));
   }
-  if (pub.exposed) stack.append(cardEl(pub.exposed, { cls: "small under", label: "face up under the stock: " + cardWords(pub.exposed) }));
+  if (pub.exposed) stack.append(cardEl(pub.exposed, { cls: "small under", label: t("face up under the stock: {card}", { card: cardWords(pub.exposed) }) }));
   for (let k = 0; k < Math.min(pub.stock, 3); k++) stack.append(backEl("small pile-card"));
   if (ctx.stockButton && pub.stock > 0) {
-    const b = el("button", { type: "button", class: "stack-btn", "aria-label": "Turn up the top stock card (T)", onclick: ctx.stockButton });
+    const b = el("button", { type: "button", class: "stack-btn", "aria-label": t("Turn up the top stock card (T)"), onclick: ctx.stockButton });
     stack.append(b);
   }
-  stock.append(stack, el("span", { class: "pile-label", text: pub.phase === "phase one" || pub.stock ? "stock " + pub.stock : "no stock" }));
-  if (pub.reserve) stock.append(el("span", { class: "pile-label", text: "reserve " + pub.reserve }));
+  stock.append(stack, el("span", { class: "pile-label", text: pub.phase === "phase one" || pub.stock ? t("stock {n}", { n: pub.stock }) : t("no stock") }));
+  if (pub.reserve) stock.append(el("span", { class: "pile-label", text: t("reserve {n}", { n: pub.reserve }) }));
   const trump = el("div", { class: "trump" });
   if (pub.trump_suit) {
-    trump.append(el("span", { class: "pile-label", text: "trump" }), suitEl(pub.trump_suit, "suit big"),
-                 el("span", { class: "trump-word", text: SUITS[pub.trump_suit].word }));
+    trump.append(el("span", { class: "pile-label", text: t("trump") }), suitEl(pub.trump_suit, "suit big"),
+                 el("span", { class: "trump-word", text: suitWord(pub.trump_suit) }));
     if (trumpCard && !(pub.stock > 0 && pub.phase === "phase one")) trump.append(el("span", { class: "muted", text: "(" + cardText(trumpCard) + ")" }));
   } else {
-    trump.append(el("span", { class: "pile-label", text: "trump" }), el("span", { class: "trump-unknown", text: "?" }));
+    trump.append(el("span", { class: "pile-label", text: t("trump") }), el("span", { class: "trump-unknown", text: "?" }));
     const holder = pub.trump_holder;
-    const who = holder >= 0 ? (holder === ctx.me ? "you hold" : ctx.seats[holder].name + " holds") + " the face-down trump card" : "the last stock card will name it";
-    if (ctx.trumpCard && holder === ctx.me) trump.append(el("span", { class: "muted", text: "yours: " + cardText(ctx.trumpCard) }));
+    const who = holder < 0 ? t("the last stock card will name it") : holder === ctx.me ? t("you hold the face-down trump card")
+      : t("{name} holds the face-down trump card", { name: ctx.seats[holder].name });
+    if (ctx.trumpCard && holder === ctx.me) trump.append(el("span", { class: "muted", text: t("yours: {card}", { card: cardText(ctx.trumpCard) }) }));
     else trump.append(el("span", { class: "muted small-text", text: who }));
   }
   box.append(stock, trump);
@@ -176,22 +189,27 @@ export function pilesInto(box, ctx) {
 export function phaseText(ctx) {
   const { pub, seats } = ctx;
   if (pub.phase === "phase one") {
-    return pub.leader >= 0 ? "Phase one · trick led by " + seats[pub.leader].name : "Phase one";
+    return pub.leader >= 0 ? t("Phase one · trick led by {name}", { name: seats[pub.leader].name }) : t("Phase one");
   }
   if (pub.phase === "phase two") {
-    if (!pub.table.length) return "Phase two · " + (pub.to_act >= 0 ? seats[pub.to_act].name + " leads" : "") + " · " + pub.kill_at + " plays kill a trick";
-    return "Phase two · " + pub.kill;
+    const kill = tn("{n} play kills a trick", "{n} plays kill a trick", pub.kill_at);
+    if (!pub.table.length) {
+      return pub.to_act >= 0 ? t("Phase two · {name} leads · {kill}", { name: seats[pub.to_act].name, kill })
+                             : t("Phase two · {kill}", { kill });
+    }
+    return t("Phase two · {kill}", { kill: pub.kill });
   }
-  if (pub.phase === "dreck deal") return "The dreck is dealt";
-  return "The deal is over";
+  if (pub.phase === "dreck deal") return t("The dreck is dealt");
+  return t("The deal is over");
 }
 
 function playEl(seat, cards, ctx, { tag = "", beat = false } = {}) {
-  const who = seat === ctx.me ? "You" : ctx.seats[seat].name;
+  const who = seat === ctx.me ? t("You") : ctx.seats[seat].name;
   const box = el("div", { class: "play" + (beat ? " to-beat" : ""), "data-seat": seat, "data-key": seat + ":" + cards.join(" ") });
   const row = el("div", { class: "play-cards" });
-  for (const c of cards) row.append(cardEl(c, { cls: "tc" + (beat ? " beat-me" : ""), label: cardWords(c) + ", " + who + (beat ? ", to beat" : "") }));
-  if (beat || tag) box.append(el("span", { class: "tag", text: beat && !tag ? "high" : tag }));
+  for (const c of cards) row.append(cardEl(c, { cls: "tc" + (beat ? " beat-me" : ""), label: beat ? t("{card}, {name}, to beat", { card: cardWords(c), name: who })
+                                                                                   : t("{card}, {name}", { card: cardWords(c), name: who }) }));
+  if (beat || tag) box.append(el("span", { class: "tag", text: beat && !tag ? t("high") : tag }));
   box.append(row, el("span", { class: "who", text: who }));
   return box;
 }
@@ -210,21 +228,23 @@ export function trickInto(box, ctx) {
     pub.rounds.forEach((rnd, k) => {
       if (!rnd.length && k < last) return;
       const row = el("div", { class: "round" + (k < last ? " done" : "") + (rnd.length ? "" : " empty"), "data-round": k });
-      if (k > 0) row.append(el("span", { class: "round-tag", text: ctx.pairs ? "bounce" : "war" }));
+      if (k > 0) row.append(el("span", { class: "round-tag", text: ctx.pairs ? t("bounce") : t("war") }));
       for (const [s, c] of rnd) row.append(playEl(s, [c], ctx, { beat: k === head && beat.has(c) && pub.winner < 0 }));
       if (k === last && pub.round_seats.length && pub.winner < 0) {
-        row.append(el("div", { class: "due", text: "next: " + pub.round_seats.map((s) => s === ctx.me ? "you" : seats[s].name).join(", ") }));
+        row.append(el("div", { class: "due", text: t("next: {names}", { names: pub.round_seats.map((s) => s === ctx.me ? t("you") : seats[s].name).join(", ") }) }));
       }
       box.append(row);
     });
     if (pub.sluffs.length) {
-      const row = el("div", { class: "round sluffs" }, el("span", { class: "round-tag", text: "sluffed" }));
+      const row = el("div", { class: "round sluffs" }, el("span", { class: "round-tag", text: t("sluffed") }));
       for (const [s, c] of pub.sluffs) row.append(playEl(s, [c], ctx));
       box.append(row);
     }
     if (pub.winner >= 0) {
-      const who = pub.winner === ctx.me ? "You take" : seats[pub.winner].name + " takes";
-      box.append(el("p", { class: "note", text: who + " the trick" + (pub.window.length ? " once everyone is done sluffing" : "") }));
+      const mine = pub.winner === ctx.me, name = seats[pub.winner].name, later = pub.window.length > 0;
+      const text = mine ? (later ? t("You take the trick once everyone is done sluffing") : t("You take the trick"))
+        : later ? t("{name} takes the trick once everyone is done sluffing", { name }) : t("{name} takes the trick", { name });
+      box.append(el("p", { class: "note", text }));
     }
     return;
   }
@@ -232,13 +252,13 @@ export function trickInto(box, ctx) {
     const row = el("div", { class: "table-plays" });
     pub.table.forEach(([s, cards], k) => {
       const top = k === pub.table.length - 1;
-      row.append(playEl(s, cards, ctx, { beat: top, tag: top ? "to beat" : "" }));
+      row.append(playEl(s, cards, ctx, { beat: top, tag: top ? t("to beat") : "" }));
     });
     box.append(row);
-    if (pub.pick_up.length) box.append(el("p", { class: "note", text: "picking up takes " + cardsText(pub.pick_up) }));
+    if (pub.pick_up.length) box.append(el("p", { class: "note", text: t("picking up takes {cards}", { cards: cardsText(pub.pick_up) }) }));
     return;
   }
-  const lead = pub.to_act >= 0 && pub.phase !== "game over" ? (pub.to_act === ctx.me ? "You lead" : seats[pub.to_act].name + " leads") : "";
+  const lead = pub.to_act >= 0 && pub.phase !== "game over" ? (pub.to_act === ctx.me ? t("You lead") : t("{name} leads", { name: seats[pub.to_act].name })) : "";
   const empty = el("div", { class: "empty-trick" });
   if (lead) empty.append(el("p", { class: "lead-note", text: lead }));
   if (ctx.lastTrick && ctx.lastTrick.plays.length) empty.append(lastTrickEl(ctx.lastTrick, ctx, true));
@@ -247,12 +267,18 @@ export function trickInto(box, ctx) {
 
 /** A collected trick: who took (or killed, or picked up) which cards, each play with its seat. */
 export function lastTrickEl(last, ctx, small = false) {
-  const who = last.seat === ctx.me ? "You" : ctx.seats[last.seat] ? ctx.seats[last.seat].name : "";
-  const verb = { win: who + (last.seat === ctx.me ? " took" : " took"), kill: who + " killed", "pick-up": who + " picked up" }[last.kind] || who;
+  const mine = last.seat === ctx.me;
+  const name = ctx.seats[last.seat] ? ctx.seats[last.seat].name : "";
+  const cards = cardsText(last.cards);
+  let said;
+  if (last.kind === "win") said = mine ? t("You took the trick") : t("{name} took the trick", { name });
+  else if (last.kind === "kill") said = mine ? t("You killed the trick") : t("{name} killed the trick", { name });
+  else if (last.kind === "pick-up") said = mine ? t("You picked up {cards}", { cards }) : t("{name} picked up {cards}", { name, cards });
+  else said = mine ? t("You") : name;
   const box = el("div", { class: "last-trick" + (small ? " small" : "") });
-  box.append(el("p", { class: "note", text: (small ? "Last trick: " : "") + verb + " " + (last.kind === "pick-up" ? cardsText(last.cards) : "the trick") }));
+  box.append(el("p", { class: "note", text: small ? t("Last trick: {what}", { what: said }) : said }));
   const row = el("div", { class: "table-plays" });
-  for (const p of last.plays) row.append(playEl(p.seat, p.cards, ctx, { tag: p.kind === "sluff" ? "sluff" : "" }));
+  for (const p of last.plays) row.append(playEl(p.seat, p.cards, ctx, { tag: p.kind === "sluff" ? t("sluff") : "" }));
   box.append(row);
   return box;
 }

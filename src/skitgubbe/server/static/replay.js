@@ -2,7 +2,8 @@
 // (forward, back, jump to any move) from the server's replay message ("frames": the table after
 // each move, sent once the deal is over).
 
-import { tidy } from "./cards.js";
+import { cardText, tidy } from "./cards.js";
+import { t, tc } from "./i18n.js";
 import { flyIn } from "./motion.js";
 import { clockwise, el, phaseText, pilesInto, plateEl, ring, trickInto } from "./render.js";
 
@@ -22,9 +23,27 @@ function build(r) {
 }
 
 function moveText(f) {
-  if (f.move === null) return "The deal";
-  const who = f.seat >= 0 ? R.names[f.seat] : "Chance";
-  return who + ": " + tidy(f.move.replace(/\b([2-9TJQKA])([CDHS])\b/g, (_, r, s) => r + "♣♦♥♠"["CDHS".indexOf(s)]));
+  if (f.move === null) return t("The deal");
+  const who = f.seat >= 0 ? R.names[f.seat] : t("Chance");
+  // the move in action notation ("play 7H"): its verb in the page's language, its cards as the page
+  // writes them ("7♥", "Kn♥")
+  const [verb, ...rest] = f.move.split(" ");
+  const move = [verbWord(verb), ...rest].join(" ").replace(/\b([2-9TJQKA][CDHS])\b/g, (_, c) => cardText(c));
+  return t("{name}: {move}", { name: who, move });
+}
+/** An action's verb ("play", "pick") as a word of the page's language; another (a chance move's) as it is. */
+function verbWord(verb) {
+  switch (verb) {
+    case "play": return tc("move", "play");
+    case "stock": return tc("move", "stock");
+    case "sluff": return tc("move", "sluff");
+    case "pass": return tc("move", "pass");
+    case "pick": return tc("move", "pick");
+    case "dreck": return tc("move", "dreck");
+    case "store": return tc("move", "store");
+    case "exchange": return tc("move", "exchange");
+    default: return verb;
+  }
 }
 
 function draw(animate) {
@@ -61,9 +80,24 @@ function draw(animate) {
     trick.querySelectorAll(".play").forEach((e) => { if (!before.has(e.dataset.key)) flyIn(e, plates[e.dataset.seat]); });
   }
   $("rp-step").value = R.k;
-  $("rp-pos").textContent = "move " + R.k + " of " + (R.frames.length - 1);
+  $("rp-pos").textContent = t("move {k} of {n}", { k: R.k, n: R.frames.length - 1 });
   $("rp-line").textContent = f.lines.length ? tidy(f.lines.join(" · ")) : moveText(f);
   $("rp-moves").querySelectorAll("button").forEach((b, k) => b.classList.toggle("here", k === R.k));
+}
+
+/** The replay's own words (title, the list of moves) in the page's language. */
+function words() {
+  $("replay-title").textContent = R.game ? t("Replay of deal {n}", { n: R.game }) : t("Replay of a game record");
+  $("rp-moves").replaceChildren(...R.frames.map((f, k) =>
+    el("li", {}, el("button", { type: "button", onclick: () => go(k) }, moveText(f)))));
+}
+
+/** Draw an open replay again in the page's language (the language was changed); its narration
+ * lines stay in the language the server wrote them in. */
+export function redrawReplay() {
+  if (!R || $("replay").hidden) return;
+  words();
+  draw(false);
 }
 
 function go(k, animate = false) {
@@ -92,11 +126,10 @@ export function openReplay(r, { room, me, onClose: done }) {
   // a finished deal's permanent link (kept by the server after its table is gone); none for a record file
   $("replay-link").hidden = !r.deal;
   $("replay-link").href = r.deal ? location.origin + "/replay/" + r.deal : "#";
-  $("replay-title").textContent = r.game ? "Replay of deal " + r.game : "Replay of a game record";
+  R.game = r.game;
   $("rp-step").max = R.frames.length - 1;
   $("rp-record").textContent = r.record || "";
-  $("rp-moves").replaceChildren(...R.frames.map((f, k) =>
-    el("li", {}, el("button", { type: "button", onclick: () => go(k) }, moveText(f)))));
+  words();
   $("replay").hidden = false;
   document.body.classList.add("replaying");
   go(0);

@@ -5,9 +5,10 @@
 
 import { cardEl, cardText, cardWords, cardsText, installSprite, tidy } from "./cards.js";
 import { banner, bannerEnds, backsFly, flyAway, flyIn, motion, sleep } from "./motion.js";
-import { announcement, clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, plural, ring, trickInto } from "./render.js";
+import { announcement, clockwise, el, lastTrickEl, ordinal, phaseText, pilesInto, plateEl, ring, trickInto } from "./render.js";
+import { LANGUAGES, lang, rememberLanguage, t, tn, translatePage, useLanguage, wantedLanguage } from "./i18n.js";
 import { lobby as openLobby } from "./lobby.js";
-import { openReplay } from "./replay.js";
+import { openReplay, redrawReplay } from "./replay.js";
 import { explainTerms, initHowto } from "./howto.js";
 import { updateCoach } from "./coach.js";
 
@@ -29,14 +30,22 @@ let roomCode = (params.get("room") || "").toUpperCase().trim();
 // -- small helpers -------------------------------------------------------------------------------
 const pub = () => (S.table ? S.table.public : null);
 const mySeat = () => (S.me ? S.me.seat : null);
-const title = () => (pub() ? pub().loser_title.replace(/^the /, "") : "loser");
+const title = () => (pub() ? pub().loser_title.replace(/^the /, "") : t("loser"));
+/** Seat ``seat``'s name ("Bo"), or the English marker "You" for the reader's own (announcement()). */
 function nameOf(seat) {
   if (seat === mySeat()) return "You";
-  return S.table && S.table.seats[seat] ? S.table.seats[seat].name : "Seat " + seat;
+  return seatName(seat);
 }
-/** A reason from the engine with seat numbers as names ("it is seat 2's turn" -> "Bo's turn"). */
+/** Seat ``seat``'s name at this table, never "You". */
+function seatName(seat) {
+  return S.table && S.table.seats[seat] ? S.table.seats[seat].name : t("Seat {n}", { n: seat });
+}
+/** A reason from the server in the page's notation.  The server names the seats in the reader's
+ * language; an older one wrote English "seat 2", which English text still turns into names. */
 function words(text) {
-  return tidy(text).replace(/\bseat (\d+)/g, (_, k) => nameOf(+k) === "You" ? "you" : nameOf(+k));
+  const tidied = tidy(text);
+  if (lang() !== "en") return tidied;
+  return tidied.replace(/\bseat (\d+)/g, (_, k) => +k === mySeat() ? "you" : seatName(+k));
 }
 function stored() {
   try { return JSON.parse(localStorage.getItem("skitgubbe:" + roomCode) || "null"); } catch (e) { return null; }
@@ -44,15 +53,68 @@ function stored() {
 function status(text) { $("status").textContent = text; explainTerms($("status")); }
 function show(id) { for (const s of ["lobby", "join", "missing", "game"]) $(s).hidden = s !== id; document.body.dataset.page = id; }
 
+/** The server's refusal ``code`` in the reader's words; ``message`` (the server's English text,
+ * most exact in English) is shown as it is for English readers and for a code the page does not know. */
+function refusal(code, message) {
+  if (lang() === "en" && message) return message;
+  const known = errorText(code);
+  return known || message || t("the server refused");
+}
+function errorText(code) {
+  switch (code) {
+    case "malformed": return t("The server could not read that message.");
+    case "too-large": return t("That is too long for the server.");
+    case "too-deep": return t("The server could not read that message.");
+    case "unknown-type": return t("The server does not know that message.");
+    case "bad-field": return t("Something in that was not accepted: check what you typed.");
+    case "rate-limited": return t("Too many messages: wait a moment and try again.");
+    case "no-hello": return t("Not connected to the table yet: try again in a moment.");
+    case "no-room": return t("There is no such table: it may have closed.");
+    case "forbidden": return t("That seat is not yours.");
+    case "spectator": return t("Spectators watch: only the players can do that.");
+    case "not-playing": return t("The deal is not being played now.");
+    case "left": return t("A bot plays for you: take your seat back first.");
+    case "replayed": return t("That move was sent already.");
+    case "bad-move": return t("That is not a move.");
+    case "illegal": return t("That move is not allowed now.");
+    case "not-lobby": return t("The deal has started already.");
+    case "not-over": return t("The deal is not over yet.");
+    case "bad-request": return t("The server refused that request.");
+    case "server": return t("The server failed: nothing changed. Try again.");
+    case "bad-rules": return t("These rules are not allowed.");
+    case "bad-table": return t("That table cannot be made.");
+    case "full": return t("The table is full.");
+    case "name-taken": return t("Someone is already at this table with that name: choose another.");
+    case "too-many-rooms": return t("Too many tables made from here: wait a while and try again.");
+    case "server-full": return t("The server is full: try again later.");
+    case "too-many-connections": return t("Too many connections from here: close a tab and try again.");
+    case "bad-origin": return t("The server refused a page from another site.");
+    case "no-deal": return t("There is no such finished deal.");
+    case "bad-record": return t("That is not a game record.");
+    case "bad-host": return t("The server refused that address.");
+    case "bad-content-type": return t("The server refused that request.");
+    case "too-many-misses": return t("Too many tables that do not exist: wait a minute and try again.");
+    case "busy": return t("The server is busy: try again in a moment.");
+    case "corrupt": return t("That deal's stored record is damaged.");
+    case "no-language": return t("The server does not speak that language.");
+    default: return null;
+  }
+}
+/** ``path`` asking for the reader's language. */
+const withLang = (path) => path + (path.includes("?") ? "&" : "?") + "lang=" + lang();
+
 async function api(path, body) {
   let r;
   try {
-    r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" },
-                                                      body: JSON.stringify(body) });
-  } catch (e) { throw Object.assign(new Error("the server cannot be reached: check the connection and try again"), { code: "offline" }); }
+    r = await fetch(withLang(path), body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" },
+                                                                body: JSON.stringify(body) });
+  } catch (e) { throw Object.assign(new Error(t("the server cannot be reached: check the connection and try again")), { code: "offline" }); }
   let data = {};
   try { data = await r.json(); } catch (e) { /* an answer that is not JSON */ }
-  if (!r.ok) throw Object.assign(new Error(data.message || "the server refused: " + r.status), { code: data.error, status: r.status });
+  if (!r.ok) {
+    const message = data.message || t("the server refused: {status}", { status: r.status });
+    throw Object.assign(new Error(refusal(data.error, message)), { code: data.error, status: r.status, serverMessage: data.message });
+  }
   return data;
 }
 function botLabel(name) { return (S.options && S.options.bot_labels && S.options.bot_labels[name]) || name; }
@@ -83,16 +145,21 @@ function goNextTable() {
 }
 function sessionLines(ses) {
   const out = [];
-  const other = ses.table === "winners table" ? "losers table" : "winners table";
+  const winners = ses.table === "winners table";
   if (!ses.next) {
-    out.push("Two tables, round " + ses.round + ": this is the " + ses.table + ". When the " + other +
-      " has finished too, the winners table's " + title() + " moves down and the losers table's first player out moves up.");
+    out.push(winners
+      ? t("Two tables, round {round}: this is the winners table. When the losers table has finished too, the winners table's {title} moves down and the losers table's first player out moves up.", { round: ses.round, title: title() })
+      : t("Two tables, round {round}: this is the losers table. When the winners table has finished too, the winners table's {title} moves down and the losers table's first player out moves up.", { round: ses.round, title: title() }));
   } else {
     const m = ses.moves[ses.round - 1];
-    if (m && m.down) out.push(m.down + " moves down to the losers table; " + m.up + " moves up to the winners table.");
-    else out.push("Nobody changes tables this time.");
+    if (m && m.down) out.push(t("{down} moves down to the losers table; {up} moves up to the winners table.", { down: m.down, up: m.up }));
+    else out.push(t("Nobody changes tables this time."));
     const goes = nextTable();
-    if (goes) out.push((goes.table === ses.table ? "You stay at the " : "You move to the ") + goes.table + ".");
+    if (goes) {
+      const there = goes.table === "winners table";
+      out.push(goes.table === ses.table ? (there ? t("You stay at the winners table.") : t("You stay at the losers table."))
+        : there ? t("You move to the winners table.") : t("You move to the losers table."));
+    }
   }
   return out;
 }
@@ -101,27 +168,40 @@ function sessionLines(ses) {
 async function storedReplay(deal) {
   try {
     const r = await api("/api/deals/" + encodeURIComponent(deal));
-    status("Replay of a finished deal: " + r.names.join(", "));
+    status(t("Replay of a finished deal: {names}", { names: r.names.join(", ") }));
     $("lobby").hidden = true;
     openReplay(r, { room: null, me: 0, onClose: () => {
       history.replaceState(null, "", "/");
       show("lobby");
-      status("Make a table, or open an invitation link.");
+      status(t("Make a table, or open an invitation link."));
     } });
   } catch (e) {
+    S.redraw = () => storedReplay(deal);
     show("missing");
-    $("missing-title").textContent = "No such deal";
-    $("missing-text").textContent = "There is no finished deal " + deal + " on this server (" + e.message + "). Its link may be mistyped.";
-    status("No such deal.");
+    $("missing-title").textContent = t("No such deal");
+    $("missing-text").textContent = t("There is no finished deal {deal} on this server ({why}). Its link may be mistyped.", { deal, why: e.message });
+    status(t("No such deal."));
   }
 }
 
 // -- joining by invitation ---------------------------------------------------------------------------
+/** The join page's words about the room: ``info`` is the answer of GET /api/rooms/{code}. */
+function joinWords(info) {
+  const seats = info.open ? tn("{n} seat open", "{n} seats open", info.open)
+    : info.status === "lobby" ? t("no seat open") : t("the deal has started: you can watch");
+  $("join-about").textContent = tn("{rules}, {n} player · {seats}", "{rules}, {n} players · {seats}", info.players,
+                                   { rules: info.rules, seats });
+  // each seat as the room info names it: a player, an "open seat" (yours to take), a bot
+  $("join-seats").replaceChildren(...info.seats.map((s, i) => el("li", { class: info.kinds ? info.kinds[i] : "", text: s })));
+  if (!info.open) { $("join-go").disabled = true; $("join-name").disabled = true; }
+}
 function missing(message) {
+  S.redraw = () => missing(message);
   show("missing");
-  $("missing-text").textContent = "There is no table " + roomCode + " on this server" +
-    (message ? " (" + message + ")" : "") + ". Its link may be mistyped, or the table was closed after an hour without play.";
-  status("No such table.");
+  $("missing-text").textContent = message
+    ? t("There is no table {code} on this server ({why}). Its link may be mistyped, or the table was closed after an hour without play.", { code: roomCode, why: message })
+    : t("There is no table {code} on this server. Its link may be mistyped, or the table was closed after an hour without play.", { code: roomCode });
+  status(t("No such table."));
 }
 async function joinPage() {
   let info;
@@ -131,18 +211,17 @@ async function joinPage() {
   }
   S.options = S.options || await api("/api/options").catch(() => null);
   $("join-code").textContent = roomCode;
-  if (info) {
-    $("join-about").textContent = info.rules + ", " + info.players + " players · " +
-      (info.open ? plural(info.open, "seat") + " open" : info.status === "lobby" ? "no seat open" : "the deal has started: you can watch");
-    // each seat as the room info names it: a player, an "open seat" (yours to take), a bot
-    $("join-seats").replaceChildren(...info.seats.map((s, i) => el("li", { class: info.kinds ? info.kinds[i] : "", text: s })));
-    if (!info.open) { $("join-go").disabled = true; $("join-name").disabled = true; }
-  }
+  if (info) joinWords(info);
+  // another language: the room's words again from the server (its seats' words are in the language asked)
+  S.redraw = async () => {
+    if (info) joinWords(await api("/api/rooms/" + encodeURIComponent(roomCode)).catch(() => info));
+    status(t("Table {code}: choose a name to sit down, or watch.", { code: roomCode }));
+  };
   $("join-name").value = localStorage.getItem("skitgubbe:name") || "";
   $("join-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const name = $("join-name").value.trim();
-    if (!name) { $("join-error").textContent = "Give your name: 1 to 24 characters."; $("join-name").focus(); return; }
+    if (!name) { $("join-error").textContent = t("Give your name: 1 to 24 characters."); $("join-name").focus(); return; }
     try {
       const j = await api("/api/rooms/" + roomCode + "/join", { name });
       localStorage.setItem("skitgubbe:name", name);
@@ -156,19 +235,19 @@ async function joinPage() {
   });
   $("watch-go").addEventListener("click", () => connect(true));
   show("join");
-  status("Table " + roomCode + ": choose a name to sit down, or watch.");
+  status(t("Table {code}: choose a name to sit down, or watch.", { code: roomCode }));
 }
 
 // -- the connection -------------------------------------------------------------------------------------
 function online() { return S.ws && S.ws.readyState === 1 && S.synced; }
 function send(msg) {
   if (S.ws && S.ws.readyState === 1) { S.ws.send(JSON.stringify(msg)); return true; }
-  showError("Not connected: reconnecting… try again in a moment.");
+  showError(t("Not connected: reconnecting… try again in a moment."));
   return false;
 }
 function act(move) {
-  if (!online()) { showError("Not connected: your move was not sent. Wait until the table is back."); return; }
-  if (S.pending) { showError("Your last move is still on its way."); return; }
+  if (!online()) { showError(t("Not connected: your move was not sent. Wait until the table is back.")); return; }
+  if (S.pending) { showError(t("Your last move is still on its way.")); return; }
   showError("");
   S.n = Math.max(S.n + 1, Date.now());
   S.pending = { n: S.n, move };
@@ -181,21 +260,25 @@ function showError(text) { $("error").textContent = words(text || ""); explainTe
 function setConn(state) {
   const c = $("conn");
   c.className = "conn " + state;
-  c.textContent = state === "down" ? "Reconnecting…" : state === "lost" ? "Disconnected" : "";
+  c.dataset.state = state;
+  c.textContent = state === "down" ? t("Reconnecting…") : state === "lost" ? t("Disconnected") : "";
   document.body.classList.toggle("offline", state !== "up");
   if (S.table) renderDock();
 }
 
 function connect(spectate = false) {
   S.spectate = spectate;
+  S.redraw = null;  // the table's own drawing follows the language (render)
   const seat = stored();
   if (!S.options) api("/api/options").then((o) => { S.options = o; if (S.table) render(); }).catch(() => {});
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
-    if (seat && !spectate) ws.send(JSON.stringify({ type: "hello", room: roomCode, player: seat.player, token: seat.token }));
-    else ws.send(JSON.stringify({ type: "hello", room: roomCode, spectate: true }));
+    // the reader's language (English, the server's default, goes unsaid)
+    const speak = lang() === "en" ? {} : { lang: lang() };
+    if (seat && !spectate) ws.send(JSON.stringify({ type: "hello", room: roomCode, player: seat.player, token: seat.token, ...speak }));
+    else ws.send(JSON.stringify({ type: "hello", room: roomCode, spectate: true, ...speak }));
   };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
   ws.onclose = () => {
@@ -207,7 +290,7 @@ function connect(spectate = false) {
     setTimeout(() => { if (S.ws === ws) connect(spectate); }, 250 * S.retry);
   };
   show("game");
-  $("room-tag").textContent = "Table " + roomCode;
+  $("room-tag").textContent = t("Table {code}", { code: roomCode });
 }
 
 function receive(msg) {
@@ -217,15 +300,15 @@ function receive(msg) {
       S.giveUp = true;
       localStorage.removeItem("skitgubbe:" + roomCode);
       S.ws.close();
-      if (msg.code === "no-room") missing(msg.message);
-      else { status("That seat is not yours: join again or watch."); joinPage(); }
+      if (msg.code === "no-room") missing(lang() === "en" ? msg.message : "");
+      else { status(t("That seat is not yours: join again or watch.")); joinPage(); }
       return;
     }
     if (msg.n !== undefined && S.pending && msg.n === S.pending.n) {
       S.pending = null;
       if (msg.code === "replayed") { renderDock(); return; }   // it had arrived before the connection broke
     }
-    showError(msg.message);
+    showError(refusal(msg.code, msg.message));
     if (S.table) renderDock();
     return;
   }
@@ -419,29 +502,32 @@ function render(opts = {}) {
 }
 
 function renderStatus() {
-  const t = S.table, p = t.public, seat = mySeat();
+  const tab = S.table, p = tab.public, seat = mySeat();
   let text = "", mine = false;
-  if (t.status === "lobby") text = "Waiting for players";
-  else if (t.status === "over" && p) text = p.loser === null ? "The deal was abandoned" : (p.loser === seat ? "You are " : nameOf(p.loser) + " is ") + p.loser_title;
-  else if (p) {
+  if (tab.status === "lobby") text = t("Waiting for players");
+  else if (tab.status === "over" && p) {
+    text = p.loser === null ? t("The deal was abandoned") : p.loser === seat ? t("You are {title}", { title: p.loser_title })
+      : t("{name} is {title}", { name: seatName(p.loser), title: p.loser_title });
+  } else if (p) {
     const canPlay = S.me && S.me.legal.some((m) => m.kind !== "sluff" && m.kind !== "pass");
-    if (S.me && S.me.left) text = "A bot plays for you";
+    if (S.me && S.me.left) text = t("A bot plays for you");
     else if (p.window.includes(seat) && !canPlay) {
       // every seat with cards is asked (the window tells nobody who can sluff): say which this is
-      text = S.me.legal.some((m) => m.kind === "sluff") ? "Sluff, or say you are done" : "Nothing to sluff: say you are done";
+      text = S.me.legal.some((m) => m.kind === "sluff") ? t("Sluff, or say you are done") : t("Nothing to sluff: say you are done");
       mine = true;
     }
     else if (p.to_act === seat) {
       mine = true;
-      text = p.phase === "phase two" ? (p.table.length ? "Your turn: beat " + cardsText(p.to_beat) + " or pick up" : "Your turn: lead")
-                                     : "Your turn: play a card";
-    } else if (p.to_act >= 0) text = nameOf(p.to_act) + " to play";
-    else if (p.to_act === -1) text = "Dealing the dreck…";
+      text = p.phase === "phase two" ? (p.table.length ? t("Your turn: beat {cards} or pick up", { cards: cardsText(p.to_beat) })
+                                                       : t("Your turn: lead"))
+                                     : t("Your turn: play a card");
+    } else if (p.to_act >= 0) text = t("{name} to play", { name: seatName(p.to_act) });
+    else if (p.to_act === -1) text = t("Dealing the dreck…");
   }
   status(text);
   document.body.classList.toggle("my-turn", mine && online());
-  document.title = (mine ? "● Your turn · " : "") + "Skitgubbe" + (t.room ? " · " + t.room : "");
-  $("room-tag").textContent = "Table " + t.room + " · " + t.rules;
+  document.title = (mine ? t("● Your turn · ") : "") + "Skitgubbe" + (tab.room ? " · " + tab.room : "");
+  $("room-tag").textContent = t("Table {code} · {rules}", { code: tab.room, rules: tab.rules });
 }
 
 function renderSeats() {
@@ -469,10 +555,13 @@ function renderCenter(opts = {}) {
   if (opts.collection) {
     const box = $("trick");
     box.replaceChildren(lastTrickEl(opts.collection, c));
-    const col = opts.collection, who = nameOf(col.seat);
+    const col = opts.collection, name = seatName(col.seat), mine = col.seat === mySeat(), cards = cardsText(col.cards);
     const note = box.querySelector(".note");
-    if (note) note.textContent = col.kind === "win" ? who + (who === "You" ? " take" : " takes") + " the trick"
-      : col.kind === "kill" ? who + " killed the trick" : who + " picked up " + cardsText(col.cards);
+    if (note) {
+      note.textContent = col.kind === "win" ? (mine ? t("You take the trick") : t("{name} takes the trick", { name }))
+        : col.kind === "kill" ? (mine ? t("You killed the trick") : t("{name} killed the trick", { name }))
+        : mine ? t("You picked up {cards}", { cards }) : t("{name} picked up {cards}", { name, cards });
+    }
   } else {
     trickInto($("trick"), c);
   }
@@ -491,37 +580,37 @@ function fitTrick() {
 }
 
 function renderWaiting() {
-  const t = S.table, box = $("waiting");
-  const link = location.origin + "/?room=" + t.room;
+  const tab = S.table, box = $("waiting");
+  const link = location.origin + "/?room=" + tab.room;
   const list = el("ul", { class: "wait-seats" });
-  t.seats.forEach((s, i) => {
+  tab.seats.forEach((s, i) => {
     let what;
-    if (s.open) what = "open: waiting for a friend";
-    else if (s.bot) what = "bot: " + botLabel(s.bot);
-    else what = s.connected ? "here" : "joined, not connected";
+    if (s.open) what = t("open: waiting for a friend");
+    else if (s.bot) what = t("bot: {name}", { name: botLabel(s.bot) });
+    else what = s.connected ? t("here") : t("joined, not connected");
     const me = S.you && S.you.player === s.player;
     list.append(el("li", { class: (s.open ? "open" : s.bot ? "bot" : "person") + (s.connected ? " connected" : "") },
-      el("span", { class: "seat-no", text: "Seat " + (i + 1) }),
-      el("strong", { text: s.open ? "—" : s.name + (me ? " (you)" : "") }), el("span", { class: "what", text: what })));
+      el("span", { class: "seat-no", text: t("Seat {n}", { n: i + 1 }) }),
+      el("strong", { text: s.open ? "—" : me ? t("{name} (you)", { name: s.name }) : s.name }), el("span", { class: "what", text: what })));
   });
-  const copy = el("button", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, "Copy");
-  const kids = [el("h2", { id: "waiting-title", text: "Waiting for players" }),
-    el("p", { text: t.rules + " · " + plural(t.players, "seat") }), list,
-    el("div", { class: "invite" }, el("label", { for: "invite-link", text: "Invite link" }),
+  const copy = el("button", { type: "button", id: "copy-link", onclick: () => copyLink(link) }, t("Copy"));
+  const kids = [el("h2", { id: "waiting-title", text: t("Waiting for players") }),
+    el("p", { text: tn("{rules} · {n} seat", "{rules} · {n} seats", tab.players, { rules: tab.rules }) }), list,
+    el("div", { class: "invite" }, el("label", { for: "invite-link", text: t("Invite link") }),
       el("input", { id: "invite-link", readonly: true, value: link, onfocus: (e) => e.target.select() }), copy),
     el("p", { id: "copy-note", class: "muted", "aria-live": "polite" })];
-  if (t.session) {  // two tables: this table's link above, the other's here, for the people who sit there
-    const ses = t.session, k = ses.rooms.indexOf(t.room), otherCode = ses.rooms[1 - k];
+  if (tab.session) {  // two tables: this table's link above, the other's here, for the people who sit there
+    const ses = tab.session, k = ses.rooms.indexOf(tab.room), otherCode = ses.rooms[1 - k];
     const otherLink = location.origin + "/?room=" + otherCode;
     kids.splice(1, 0, el("p", { class: "session-note", text: sessionLines(ses)[0] }));
-    kids.push(el("div", { class: "invite" }, el("label", { for: "other-link", text: "The " + (k ? "winners" : "losers") + " table's link" }),
+    kids.push(el("div", { class: "invite" }, el("label", { for: "other-link", text: k ? t("The winners table's link") : t("The losers table's link") }),
       el("input", { id: "other-link", readonly: true, value: otherLink, onfocus: (e) => e.target.select() })));
   }
   if (S.you && S.you.player === 0) {
     kids.push(el("button", { type: "button", id: "start", class: "primary", onclick: () => send({ type: "start" }) },
-                 t.seats.some((s) => s.open) ? "Start now (bots take the open seats)" : "Start"));
+                 tab.seats.some((s) => s.open) ? t("Start now (bots take the open seats)") : t("Start")));
   } else {
-    kids.push(el("p", { class: "muted", text: "The deal starts when every seat is taken, or when " + t.seats[0].name + " starts it." }));
+    kids.push(el("p", { class: "muted", text: t("The deal starts when every seat is taken, or when {name} starts it.", { name: tab.seats[0].name }) }));
   }
   const focused = document.activeElement && document.activeElement.id;
   box.replaceChildren(...kids);
@@ -532,7 +621,7 @@ async function copyLink(link) {
   try { await navigator.clipboard.writeText(link); ok = true; } catch (e) {
     const i = $("invite-link"); i.select(); try { ok = document.execCommand("copy"); } catch (e2) { ok = false; }
   }
-  $("copy-note").textContent = ok ? "Copied: send it to your friends." : "Select the link and copy it.";
+  $("copy-note").textContent = ok ? t("Copied: send it to your friends.") : t("Select the link and copy it.");
 }
 
 // -- your hand and moves ----------------------------------------------------------------------------------
@@ -569,8 +658,8 @@ function whyCard(c) {
   const why = S.me.why || {};
   const o = cardMoves()[c] || {};
   const text = (o.single && why[o.single]) || why["play " + c] || why["sluff " + c] ||
-    (o.multi ? "part of a run you may play: choose its cards, then Play" : "");
-  return text ? cardText(c) + ": " + words(text) : "";
+    (o.multi ? t("part of a run you may play: choose its cards, then Play") : "");
+  return text ? t("{card}: {why}", { card: cardText(c), why: words(text) }) : "";
 }
 function hint(text) { $("hint").textContent = S.table && S.table.status === "over" ? "" : text; explainTerms($("hint")); }
 
@@ -590,7 +679,7 @@ function renderDock() {
     fresh.querySelector(".plate-hand")?.remove();
     plate.replaceWith(fresh);
   } else {
-    plate.replaceChildren(el("p", { text: "You are watching: every card you see, everyone sees." }));
+    plate.replaceChildren(el("p", { text: t("You are watching: every card you see, everyone sees.") }));
   }
   dock.classList.toggle("disabled", !online());
   renderHand();
@@ -611,15 +700,15 @@ function renderHand() {
     const o = moves[c] || {};
     const legal = !!(o.single || o.multi);
     const sluff = o.single && o.single.startsWith("sluff");
-    const label = cardWords(c) + (trump === c[1] ? ", trump" : "") + (legal ? (sluff ? ", sluff" : ", playable") : ", not playable now") +
-      (S.selected.has(c) ? ", chosen" : "");
+    const label = [cardWords(c), trump === c[1] ? t("trump") : null, legal ? (sluff ? t("sluff") : t("playable")) : t("not playable now"),
+                   S.selected.has(c) ? t("chosen") : null].filter(Boolean).join(", ");
     const b = cardEl(c, { tag: "button", cls: "hc " + (legal && live ? "legal" : "illegal") + (trump === c[1] ? " trump" : "") +
                            (S.selected.has(c) ? " selected" : ""), label });
     b.type = "button";
     b.setAttribute("aria-describedby", "hint");
     if (S.selected.has(c)) b.setAttribute("aria-pressed", "true");
-    if (trump === c[1]) b.append(el("span", { class: "mark trump-mark", "aria-hidden": "true", title: "trump", text: "★" }));
-    if (sluff) b.append(el("span", { class: "mark sluff-mark", "aria-hidden": "true", text: "sluff" }));
+    if (trump === c[1]) b.append(el("span", { class: "mark trump-mark", "aria-hidden": "true", title: t("trump"), text: "★" }));
+    if (sluff) b.append(el("span", { class: "mark sluff-mark", "aria-hidden": "true", text: t("sluff") }));
     b.addEventListener("click", () => onCard(c));
     b.addEventListener("dblclick", () => { if (o.single && canAct()) act(o.single); });
     b.addEventListener("focus", () => hint(whyCard(c)));
@@ -627,7 +716,7 @@ function renderHand() {
     longPress(b, () => hint(whyCard(c)));
     hand.append(b);
   }
-  if (!S.me.hand.length) hand.append(el("p", { class: "muted", text: p.out.includes(mySeat()) ? "You are out: you are safe." : "No cards." }));
+  if (!S.me.hand.length) hand.append(el("p", { class: "muted", text: p.out.includes(mySeat()) ? t("You are out: you are safe.") : t("No cards.") }));
   layoutHand();
   if (key) (hand.querySelector(`[data-card="${key}"]`) || hand.querySelector(".legal") || hand.querySelector("button"))?.focus();
   else hint("");
@@ -637,25 +726,25 @@ function renderMoves() {
   const box = $("moves");
   const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   box.replaceChildren();
-  const t = S.table, p = pub();
-  if (t.status === "over") {
-    box.append(el("button", { type: "button", class: "primary", "data-move": "result", onclick: () => openResult() }, "Show the result"));
+  const p = pub();
+  if (S.table.status === "over") {
+    box.append(el("button", { type: "button", class: "primary", "data-move": "result", onclick: () => openResult() }, t("Show the result")));
   }
   if (!S.me) return;
   if (S.me.left) {
-    box.append(el("span", { class: "muted", text: "A bot plays for you." }),
-               el("button", { type: "button", "data-move": "reclaim", onclick: () => send({ type: "reclaim" }) }, "Take my seat back"));
+    box.append(el("span", { class: "muted", text: t("A bot plays for you.") }),
+               el("button", { type: "button", "data-move": "reclaim", onclick: () => send({ type: "reclaim" }) }, t("Take my seat back")));
     return;
   }
   const live = canAct();
   const moves = cardMoves();
   if (Object.values(moves).some((o) => o.multi)) {
     const m = selectionMove();
-    const label = S.selected.size ? "Play " + cardsText([...S.selected]) : "Play";
+    const label = S.selected.size ? t("Play {cards}", { cards: cardsText([...S.selected]) }) : t("Play");
     box.append(el("button", { type: "button", class: "primary", "data-move": "play-selected", disabled: !(m && live),
-      "aria-keyshortcuts": "P", title: "choose the cards of a run (or of one rank), then Play (P)",
+      "aria-keyshortcuts": "P", title: t("choose the cards of a run (or of one rank), then Play (P)"),
       onclick: () => { const mv = selectionMove(); if (mv) act(mv); } }, label, el("kbd", { text: "P" })));
-    if (S.selected.size) box.append(el("button", { type: "button", "data-move": "clear", onclick: () => { S.selected.clear(); renderDock(); } }, "Clear"));
+    if (S.selected.size) box.append(el("button", { type: "button", "data-move": "clear", onclick: () => { S.selected.clear(); renderDock(); } }, t("Clear")));
   }
   for (const m of S.me.legal) {
     const [verb, ...cards] = m.move.split(" ");
@@ -663,10 +752,9 @@ function renderMoves() {
     const key = KEYS[m.kind];
     let text = tidy(m.label);
     if (m.kind === "pass") {
-      text = "Done sluffing";
-      if (S.timerAt !== null && p.winner >= 0) text += " (" + Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000)) + " s)";
+      text = S.timerAt !== null && p.winner >= 0 ? doneSluffing() : t("Done sluffing");
     }
-    if (m.kind === "pick" && p.pick_up.length) text = "Pick up " + cardsText(p.pick_up);
+    if (m.kind === "pick" && p.pick_up.length) text = t("Pick up {cards}", { cards: cardsText(p.pick_up) });
     const b = el("button", { type: "button", class: "move" + (m.kind === "pass" ? " primary" : ""), "data-move": m.move,
       disabled: !live, "aria-keyshortcuts": key ? key.toUpperCase() : null,
       title: S.me.why && S.me.why[m.move] ? words(S.me.why[m.move]) : null, onclick: () => act(m.move) },
@@ -674,23 +762,24 @@ function renderMoves() {
     b.addEventListener("focus", () => hint(S.me.why && S.me.why[m.move] ? words(S.me.why[m.move]) : ""));
     box.append(b);
   }
-  if (S.pending) box.append(el("span", { class: "muted", text: "sending…" }));
+  if (S.pending) box.append(el("span", { class: "muted", text: t("sending…") }));
   if (active) box.querySelector(`[data-move="${CSS.escape(active)}"]`)?.focus();
 }
 
 function onCard(c) {
   if (!S.me) return;
   const o = cardMoves()[c] || {};
-  if (!online()) { hint("Not connected: wait until the table is back."); return; }
-  if (S.pending) { hint("Your last move is still on its way."); return; }
-  if (S.me.left) { hint("A bot plays for you: take your seat back first."); return; }
+  if (!online()) { hint(t("Not connected: wait until the table is back.")); return; }
+  if (S.pending) { hint(t("Your last move is still on its way.")); return; }
+  if (S.me.left) { hint(t("A bot plays for you: take your seat back first.")); return; }
   if (!o.single && !o.multi) { hint(whyCard(c)); showError(whyCard(c)); return; }
   showError("");
   if (o.multi || S.selected.size) {
     if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
     renderDock();
     const m = selectionMove();
-    hint(S.selected.size ? (m ? "Press Play (P) to play " + cardsText([...S.selected]) : cardsText([...S.selected]) + " is not a play you may make now")
+    const cards = cardsText([...S.selected]);
+    hint(S.selected.size ? (m ? t("Press Play (P) to play {cards}", { cards }) : t("{cards} is not a play you may make now", { cards }))
                          : "");
     return;
   }
@@ -739,48 +828,49 @@ function renderSide() {
   const spectator = !S.you || S.you.player === null;
   $("chat-form").hidden = spectator;
   const note = $("chat-note");
-  if (spectator && !note) $("chat-form").after(el("p", { id: "chat-note", class: "muted", text: "Spectators watch: the chat is for the players." }));
+  if (spectator && !note) $("chat-form").after(el("p", { id: "chat-note", class: "muted", text: t("Spectators watch: the chat is for the players.") }));
   else if (!spectator && note) note.remove();
   $("leave").hidden = !S.me || S.me.left || S.table.status !== "playing";
   $("reclaim").hidden = !S.me || !S.me.left;
   $("log-btn").hidden = false;
 }
 function addChat(m) {
-  $("chat").append(el("li", {}, el("strong", { text: m.name + ": " }), m.text));
+  $("chat").append(el("li", {}, el("strong", { text: t("{name}:", { name: m.name }) + " " }), m.text));
   $("chat").scrollTop = $("chat").scrollHeight;
 }
 
 // -- the end of a deal ------------------------------------------------------------------------------------------
 function renderResult() {
-  const t = S.table, p = t.public;
-  const over = t.status === "over" && p;
+  const tab = S.table, p = tab.public;
+  const over = tab.status === "over" && p;
   if (!over) { $("result").hidden = true; return; }
   const seat = mySeat();
-  const who = p.loser === null ? null : p.loser === seat ? "You are" : t.seats[p.loser].name + " is";
-  $("result-title").textContent = who ? who + " " + p.loser_title + "!" : "The deal was abandoned";
+  $("result-title").textContent = p.loser === null ? t("The deal was abandoned")
+    : p.loser === seat ? t("You are {title}!", { title: p.loser_title })
+    : t("{name} is {title}!", { name: tab.seats[p.loser].name, title: p.loser_title });
   const body = $("result-body");
   body.replaceChildren();
   if (p.out.length) {
-    const ol = el("ol", { class: "went-out", "aria-label": "The order players went out" });
-    p.out.forEach((s, k) => ol.append(el("li", {}, el("span", { class: "place", text: ordinal(k + 1) }), " " + (s === seat ? "You" : t.seats[s].name))));
-    body.append(el("h3", { text: "Went out" }), ol);
+    const ol = el("ol", { class: "went-out", "aria-label": t("The order players went out") });
+    p.out.forEach((s, k) => ol.append(el("li", {}, el("span", { class: "place", text: ordinal(k + 1) }), " " + (s === seat ? t("You") : tab.seats[s].name))));
+    body.append(el("h3", { text: t("Went out") }), ol);
   }
   const tally = el("ul", { class: "tally-list", "aria-labelledby": "tally-title" });
-  for (const [i, s] of t.seats.entries()) {
-    tally.append(el("li", { class: i === p.loser ? "lost" : "" }, (i === seat ? "You" : s.name) + " ", el("strong", { text: String(s.goats) })));
+  for (const [i, s] of tab.seats.entries()) {
+    tally.append(el("li", { class: i === p.loser ? "lost" : "" }, (i === seat ? t("You") : s.name) + " ", el("strong", { text: String(s.goats) })));
   }
-  body.append(el("h3", { id: "tally-title", text: "Times " + p.loser_title + " in " + plural(t.game, "deal") }), tally);
-  const ses = t.session;
+  body.append(el("h3", { id: "tally-title", text: tn("Times {title} in {n} deal", "Times {title} in {n} deals", tab.game, { title: p.loser_title }) }), tally);
+  const ses = tab.session;
   if (ses) {
-    body.append(el("h3", { text: "Two tables" }), ...sessionLines(ses).map((line) => el("p", { class: "session-note", text: line })));
+    body.append(el("h3", { text: t("Two tables") }), ...sessionLines(ses).map((line) => el("p", { class: "session-note", text: line })));
   }
   $("next-table").hidden = !nextTable();
   $("again").hidden = !S.me || !!ses;
   $("roving").parentElement.hidden = !S.me || !!ses;
-  $("roving-text").textContent = "Roving " + title() + ": the " + title() + " first changes seat with the player on its left";
+  $("roving-text").textContent = t("Roving {title}: the {title} first changes seat with the player on its left", { title: title() });
   $("again").nextElementSibling.title = "";
-  if (S.resultSeen !== t.game) {
-    S.resultSeen = t.game;
+  if (S.resultSeen !== tab.game) {
+    S.resultSeen = tab.game;
     openResult();
   }
 }
@@ -794,7 +884,7 @@ function gotReplay(r) {
   if (r.complete) {
     openReplay(r, { room: S.table ? S.table.room : roomCode, me: mySeat(), onClose: () => $("replay-btn").focus() });
   } else {
-    showError("The replay opens once the deal is over: the moves so far are in the table talk.");
+    showError(t("The replay opens once the deal is over: the moves so far are in the table talk."));
   }
   S.wantReplay = null;
 }
@@ -809,12 +899,16 @@ setInterval(() => {
     if (S.table.turn_seconds && p.winner < 0) e.textContent = e.textContent.replace(/( · \d+ s)?$/, " · " + left + " s");
   });
   const pass = document.querySelector('#moves [data-move="pass"]');
-  if (pass && p.winner >= 0) pass.firstChild.textContent = "Done sluffing (" + Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000)) + " s)";
+  if (pass && p.winner >= 0) pass.firstChild.textContent = doneSluffing();
 }, 500);
+/** The "Done sluffing" button's words while the time to sluff runs out. */
+function doneSluffing() {
+  return t("Done sluffing ({n} s)", { n: Math.max(0, Math.ceil((S.timerAt - Date.now()) / 1000)) });
+}
 
 document.addEventListener("keydown", (ev) => {
-  const t = ev.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const target = ev.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (!$("replay").hidden) return;  // the replay has its own keys
   const key = ev.key.toLowerCase();
   if (key === "escape") {
@@ -824,14 +918,14 @@ document.addEventListener("keydown", (ev) => {
     else if (S.selected.size) { S.selected.clear(); renderDock(); }
     return;
   }
-  if (t && t.closest && t.closest("#hand") && (key === "arrowleft" || key === "arrowright")) {
+  if (target && target.closest && target.closest("#hand") && (key === "arrowleft" || key === "arrowright")) {
     const cards = [...$("hand").querySelectorAll("button.card")];
-    const i = cards.indexOf(t) + (key === "arrowright" ? 1 : -1);
+    const i = cards.indexOf(target) + (key === "arrowright" ? 1 : -1);
     if (cards[i]) cards[i].focus();
     ev.preventDefault();
     return;
   }
-  if (key === "?") { const c = t && t.dataset ? t.dataset.card : null; hint(c ? whyCard(c) : "Focus a card (Tab, then ←/→) to hear why it can or cannot be played."); return; }
+  if (key === "?") { const c = target && target.dataset ? target.dataset.card : null; hint(c ? whyCard(c) : t("Focus a card (Tab, then ←/→) to hear why it can or cannot be played.")); return; }
   if (key === "l") { openLastTrick(); return; }
   if (key === "p") { const m = selectionMove(); if (m && canAct()) act(m); return; }
   for (const [kind, k] of Object.entries(KEYS)) {
@@ -868,7 +962,7 @@ $("motion-btn").setAttribute("aria-pressed", String(motion.on));
 $("motion-btn").addEventListener("click", () => {
   motion.set(!motion.on);
   $("motion-btn").setAttribute("aria-pressed", String(motion.on));
-  banner(motion.on ? "Motion on" : "Motion off");
+  banner(motion.on ? t("Motion on") : t("Motion off"));
 });
 $("chat-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
@@ -877,11 +971,46 @@ $("chat-form").addEventListener("submit", (ev) => {
 });
 window.addEventListener("resize", () => { if (S.table && S.me) { layoutHand(); sizeDock(); } });
 
-installSprite();
-initHowto(() => roomCode);
-const dealLink = location.pathname.match(/^\/replay\/([^/]+)$/);
-if (dealLink) lobby().then(() => storedReplay(decodeURIComponent(dealLink[1]))).catch((e) => status(e.message));
-else if (!roomCode) lobby().catch((e) => status(e.message));
-else if (stored()) connect();
-else if (S.wantReplay) connect(true);
-else joinPage();
+// -- the page's language ------------------------------------------------------------------------------------------------
+/** The header's language picker: every shipped language in its own name. */
+function languagePicker() {
+  const pick = $("lang-pick");
+  pick.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
+    el("option", { value: code, lang: code, text: name, selected: code === lang() })));
+  pick.value = lang();
+  pick.addEventListener("change", () => switchLanguage(pick.value));
+}
+/** Show the page in language ``code`` from now on: the page's words, the table drawn again, and a
+ * table's own words (narration, reasons) sent again by the server in that language. */
+async function switchLanguage(code) {
+  rememberLanguage(code);
+  await useLanguage(code);
+  $("lang-pick").value = lang();
+  translatePage();
+  if (online()) send({ type: "lang", lang: lang() });
+  if ($("conn").dataset.state) setConn($("conn").dataset.state);
+  if (S.table) render();
+  if (S.redraw) await S.redraw();
+  redrawReplay();
+  // the lobby (lobby.js) and anything else drawn from the server's words listen for this
+  document.dispatchEvent(new CustomEvent("skitgubbe:language", { detail: { lang: lang() } }));
+}
+
+async function start() {
+  await useLanguage(wantedLanguage());
+  translatePage();
+  status(t("Loading…"));
+  languagePicker();
+  installSprite();
+  initHowto(() => roomCode);
+  const dealLink = location.pathname.match(/^\/replay\/([^/]+)$/);
+  if (dealLink) lobby().then(() => storedReplay(decodeURIComponent(dealLink[1]))).catch((e) => status(e.message));
+  else if (!roomCode) {
+    S.redraw = () => status(t("Make a table, or open an invitation link."));
+    lobby().catch((e) => status(e.message));
+  }
+  else if (stored()) connect();
+  else if (S.wantReplay) connect(true);
+  else joinPage();
+}
+start();

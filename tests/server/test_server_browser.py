@@ -46,10 +46,14 @@ pytestmark = pytest.mark.skipif(
 FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
 
 
-def chromium(size: str, *, reduced_motion: bool = False) -> webdriver.Chrome:
+def chromium(size: str, *, reduced_motion: bool = False, accept_languages: str = "en-GB,en") -> webdriver.Chrome:
+    """A headless Chromium at ``size`` whose language setting is ``accept_languages`` (what it sends
+    as ``Accept-Language`` and reads as ``navigator.languages``)."""
     width, height = SIZES[size]
     opts = webdriver.ChromeOptions()
     opts.binary_location = str(CHROMIUM)
+    opts.add_experimental_option("prefs", {"intl.accept_languages": accept_languages})
+    opts.add_argument(f"--lang={accept_languages.split(',')[0]}")
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--no-first-run", "--disable-extensions", "--hide-scrollbars",
                 f"--window-size={width},{height}"):

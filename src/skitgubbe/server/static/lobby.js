@@ -193,7 +193,10 @@ export async function lobby(host) {
   $("two-form").addEventListener("submit", makeTwoTables);
   fillPlayers();
   $("game-list").addEventListener("change", onPick);
-  const first = $("pick-goat") || document.querySelector("input[name=game-pick]");
+  // the game first chosen is the reader's home game: Skitgubbe in Swedish, Mattis in Norwegian,
+  // Koira in Finnish, the Goat Game in English
+  const home = { sv: "pagat", nb: "mattis", fi: "koira" }[lang()] || "goat";
+  const first = $("pick-" + home) || $("pick-goat") || document.querySelector("input[name=game-pick]");
   if (first) { first.checked = true; onPick(); }
   $("make-name").value = localStorage.getItem("skitgubbe:name") || "";
   $("make-name").placeholder = t("Player");

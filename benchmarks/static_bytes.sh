@@ -5,7 +5,7 @@ B=${1:-http://127.0.0.1:8000}
 for enc in identity gzip; do
   total=0
   for f in / /static/table.js /static/render.js /static/motion.js /static/builder.js /static/cards.js \
-           /static/replay.js /static/table.css /static/favicon.svg /static/manifest.webmanifest; do
+           /static/replay.js /static/taps.js /static/table.css /static/favicon.svg /static/manifest.webmanifest; do
     n=$(curl -s -o /dev/null -w '%{size_download}' -H "Accept-Encoding: $enc" "$B$f")
     total=$((total + n))
   done

@@ -11,6 +11,7 @@ import { lobby as openLobby } from "./lobby.js";
 import { openReplay, redrawReplay } from "./replay.js";
 import { explainTerms, initHowto } from "./howto.js";
 import { updateCoach } from "./coach.js";
+import { cardOptions, playOf, runWhy, tapOutcome } from "./taps.js";
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -21,6 +22,7 @@ const S = {
   n: 0, retry: 0, synced: false, giveUp: false, spectate: false,
   pending: null,            // the move sent and not yet answered: {n, move}
   selected: new Set(),      // cards chosen for a run or an equal play
+  runMode: false,           // the Run toggle: taps choose cards (taps.js)
   queue: [], busy: false,   // server updates waiting to be shown (each may animate)
   current: [], last: null,  // the trick as the events told it, and the last trick collected
   timerAt: null, resultSeen: -1, wantReplay: params.get("replay"),
@@ -252,6 +254,7 @@ function act(move) {
   S.n = Math.max(S.n + 1, Date.now());
   S.pending = { n: S.n, move };
   S.selected.clear();
+  S.runMode = false;
   send({ type: "act", n: S.n, move });
   renderDock();
 }
@@ -350,14 +353,18 @@ async function pump() {
   S.busy = false;
 }
 
-function apply(msg) {
+/** The news line under the trick: the last line of the narration (held by ``step`` until the cards land). */
+function tick() { if (S.ticker !== undefined) explainTerms(Object.assign($("ticker"), { textContent: S.ticker })); }
+
+function apply(msg, holdNews = false) {
   const newGame = S.table && msg.table.game !== S.table.game;
-  if (newGame) { $("log").replaceChildren(); S.selected.clear(); }
+  if (newGame) { $("log").replaceChildren(); S.selected.clear(); S.runMode = false; }
   S.table = msg.table; S.me = msg.me;
   if (msg.ack !== undefined && S.pending && msg.ack === S.pending.n) S.pending = null;
   for (const line of msg.lines) $("log").append(explainTerms(el("li", { text: tidy(line) }), { focusable: false }));
   $("log").scrollTop = $("log").scrollHeight;
-  if (msg.lines.length) explainTerms(Object.assign($("ticker"), { textContent: tidy(msg.lines[msg.lines.length - 1]) }));
+  if (msg.lines.length) S.ticker = tidy(msg.lines[msg.lines.length - 1]);
+  if (!holdNews) tick();
   S.timerAt = S.table.timer === null ? null : Date.now() + S.table.timer * 1000;
   if (S.table.status !== "playing") S.pending = null;
 }
@@ -406,9 +413,9 @@ async function step(msg) {
   // a word about the trick before is stale once the next play starts, or the trick is collected
   if (cols.length || msg.events.some((e) => PLAYS.has(e.kind))) bannerEnds();
   const animate = motion.on && document.visibilityState === "visible" && S.table && S.table.public && S.queue.length < 3;
-  apply(msg);
+  apply(msg, animate);
   if (animate && cols.length) {
-    render({ collection: cols[0] });
+    render({ collection: cols[0], holdNews: true });
     for (let k = 0; k < cols.length; k++) {
       if (k) renderCenter({ collection: cols[k] });
       await arrive($("trick"), before, msg.events);
@@ -420,9 +427,13 @@ async function step(msg) {
     }
     renderCenter();
   } else {
-    render();
+    render({ holdNews: animate });
   }
-  if (animate) await Promise.all([arrive($("trick"), before, msg.events), draws(before, msg.events)]);
+  if (animate) {
+    await Promise.all([arrive($("trick"), before, msg.events), draws(before, msg.events)]);
+    renderStatus();  // the cards have landed: now the status line and the news line say what happened
+    tick();
+  }
   announce(msg.events);
 }
 
@@ -440,7 +451,8 @@ function arrive(box, before, events) {
       const c = p.querySelector(".card");
       from = (c && before.hand[c.dataset.card]) || from;
     }
-    runs.push(flyIn(p, from));
+    p.style.zIndex = "0";  // in flight under the plays at rest (their TO BEAT badges stay readable)
+    runs.push(flyIn(p, from).then(() => { p.style.zIndex = ""; }));
   });
   return Promise.all(runs);
 }
@@ -486,7 +498,7 @@ function ctx(extra = {}) {
 function render(opts = {}) {
   const t = S.table;
   if (!t) return;
-  renderStatus();
+  if (!opts.holdNews) renderStatus();  // (held while a card flies: the news shows when it lands)
   const lobbyTime = t.status === "lobby" || !t.public;
   $("waiting").hidden = !lobbyTime;
   $("center").hidden = lobbyTime;
@@ -572,11 +584,18 @@ function renderCenter(opts = {}) {
 function fitTrick() {
   const trick = $("trick"), felt = $("felt");
   const narrow = window.matchMedia("(max-width: 760px)").matches;
-  const room = narrow ? Math.max(150, window.innerHeight * 0.42) : felt.clientHeight * 0.5;
-  for (const tw of narrow ? [46, 40, 34, 30] : [62, 54, 46, 40, 34]) {
+  // on a phone the trick fills the felt above your hand: the room is what is left there
+  const dock = $("dock").hidden ? 0 : $("dock").getBoundingClientRect().height;
+  const room = narrow ? Math.max(150, window.innerHeight - dock - trick.getBoundingClientRect().top - 40) : felt.clientHeight * 0.5;
+  trick.style.flexGrow = "0";  // (measured at the height of its cards, not of the felt it fills)
+  // (on a phone also no play wrapped under the others of its row while a smaller card would not)
+  const oneLine = () => [...trick.querySelectorAll(".round, .table-plays")].every((r) =>
+    new Set([...r.querySelectorAll(":scope > .play")].map((e) => e.offsetTop)).size <= 1);
+  for (const tw of narrow ? [84, 76, 68, 60, 56, 50, 44, 38] : [62, 54, 46, 40, 34]) {
     trick.style.setProperty("--tw", tw + "px");
-    if (trick.scrollHeight <= room) break;
+    if (trick.scrollHeight <= room && (!narrow || tw <= 56 || oneLine())) break;
   }
+  trick.style.flexGrow = "";
 }
 
 function renderWaiting() {
@@ -630,27 +649,14 @@ function legalMove(kind) { return S.me ? S.me.legal.find((m) => m.kind === kind)
 /** Per card of the hand: its one-card move (play, or sluff out of turn) and whether it is part of a
  * legal play of several cards (a run, or equal cards). */
 function cardMoves() {
-  const out = {};
-  if (!S.me) return out;
-  const p = pub(), myTurn = p && p.to_act === mySeat();
-  for (const m of S.me.legal) {
-    const [verb, ...cards] = m.move.split(" ");
-    if (verb !== "play" && verb !== "sluff") continue;
-    if (cards.length === 1) {
-      const o = (out[cards[0]] = out[cards[0]] || {});
-      if (!o.single || (myTurn ? verb === "play" : verb === "sluff")) o.single = m.move;
-    } else for (const c of cards) (out[c] = out[c] || {}).multi = true;
-  }
-  return out;
+  if (!S.me) return {};
+  const p = pub();
+  return cardOptions(legalMoves(), !!(p && p.to_act === mySeat()));
 }
+const legalMoves = () => (S.me ? S.me.legal.map((m) => m.move) : []);
 function selectionMove() {
   if (!S.me || !S.selected.size) return null;
-  const want = [...S.selected].sort().join(" ");
-  const m = S.me.legal.find((x) => {
-    const [verb, ...cards] = x.move.split(" ");
-    return verb === "play" && cards.length === S.selected.size && [...cards].sort().join(" ") === want;
-  });
-  return m ? m.move : null;
+  return playOf(legalMoves(), [...S.selected]);
 }
 function canAct() { return online() && S.me && !S.me.left && !S.pending && S.table.status === "playing"; }
 function whyCard(c) {
@@ -719,15 +725,15 @@ function renderHand() {
   if (!S.me.hand.length) hand.append(el("p", { class: "muted", text: p.out.includes(mySeat()) ? t("You are out: you are safe.") : t("No cards.") }));
   layoutHand();
   if (key) (hand.querySelector(`[data-card="${key}"]`) || hand.querySelector(".legal") || hand.querySelector("button"))?.focus();
-  else hint("");
+  else hint(live && Object.values(moves).some((o) => o.multi) ? tapRule() : "");
 }
 
 function renderMoves() {
   const box = $("moves");
   const active = document.activeElement && box.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   box.replaceChildren();
-  const p = pub();
-  if (S.table.status === "over") {
+  const table = S.table, p = pub();
+  if (table.status === "over") {
     box.append(el("button", { type: "button", class: "primary", "data-move": "result", onclick: () => openResult() }, t("Show the result")));
   }
   if (!S.me) return;
@@ -739,12 +745,18 @@ function renderMoves() {
   const live = canAct();
   const moves = cardMoves();
   if (Object.values(moves).some((o) => o.multi)) {
-    const m = selectionMove();
-    const label = S.selected.size ? t("Play {cards}", { cards: cardsText([...S.selected]) }) : t("Play");
-    box.append(el("button", { type: "button", class: "primary", "data-move": "play-selected", disabled: !(m && live),
-      "aria-keyshortcuts": "P", title: t("choose the cards of a run (or of one rank), then Play (P)"),
-      onclick: () => { const mv = selectionMove(); if (mv) act(mv); } }, label, el("kbd", { text: "P" })));
-    if (S.selected.size) box.append(el("button", { type: "button", "data-move": "clear", onclick: () => { S.selected.clear(); renderDock(); } }, t("Clear")));
+    // one tap rule (taps.js): a tap plays a card; with Run on, taps choose the cards of a run
+    box.append(el("button", { type: "button", class: "run-toggle", "data-move": "run", "aria-pressed": String(S.runMode),
+      "aria-keyshortcuts": "R", disabled: !live, onclick: () => toggleRun() }, t("Run"), el("kbd", { text: "R" })));
+    if (S.runMode || S.selected.size) {
+      const m = selectionMove(), why = runWhy(legalMoves(), [...S.selected]);
+      const label = S.selected.size ? t("Play run {cards}", { cards: cardsText([...S.selected]) }) : t("Play run");
+      box.append(el("button", { type: "button", class: "primary", "data-move": "play-selected", disabled: !(m && live),
+        "aria-keyshortcuts": "P", title: why || null, "aria-describedby": why ? "run-why" : null,
+        onclick: () => { const mv = selectionMove(); if (mv) act(mv); } }, label, el("kbd", { text: "P" })));
+      if (why) box.append(el("span", { id: "run-why", class: "run-why", text: why }));
+      if (S.selected.size) box.append(el("button", { type: "button", "data-move": "clear", onclick: () => { S.selected.clear(); renderDock(); } }, t("Clear")));
+    }
   }
   for (const m of S.me.legal) {
     const [verb, ...cards] = m.move.split(" ");
@@ -774,16 +786,27 @@ function onCard(c) {
   if (S.me.left) { hint(t("A bot plays for you: take your seat back first.")); return; }
   if (!o.single && !o.multi) { hint(whyCard(c)); showError(whyCard(c)); return; }
   showError("");
-  if (o.multi || S.selected.size) {
-    if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
-    renderDock();
-    const m = selectionMove();
-    const cards = cardsText([...S.selected]);
-    hint(S.selected.size ? (m ? t("Press Play (P) to play {cards}", { cards }) : t("{cards} is not a play you may make now", { cards }))
-                         : "");
-    return;
-  }
-  act(o.single);
+  const p = pub();
+  const out = tapOutcome(c, legalMoves(), { runMode: S.runMode, selected: [...S.selected], myTurn: !!(p && p.to_act === mySeat()) });
+  if (out.act) { act(out.act); return; }
+  if (out.run) S.runMode = true;
+  if (S.selected.has(c)) S.selected.delete(c); else S.selected.add(c);
+  renderDock();
+  const m = selectionMove();
+  hint(m ? t("Press Play run (P) to play {cards}", { cards: cardsText([...S.selected]) }) : runWhy(legalMoves(), [...S.selected]));
+}
+
+/** The Run toggle: on, taps choose cards for a run; off, a tap plays one card (and the choice is dropped). */
+function toggleRun(on = !S.runMode) {
+  S.runMode = on;
+  if (!on) S.selected.clear();
+  renderDock();
+  hint(on ? runWhy(legalMoves(), [...S.selected]) || tapRule() : tapRule());
+}
+/** The tap rule in words, for the hint line when runs may be played. */
+function tapRule() {
+  return S.runMode ? t("Run is on: tap the cards of a run, then Play run. Tap Run again to play single cards.")
+                   : t("Tap a card to play it. To play a run, tap Run (R) first, then its cards.");
 }
 
 function longPress(elem, fn) {
@@ -794,25 +817,29 @@ function longPress(elem, fn) {
   elem.addEventListener("touchmove", stop, { passive: true });
 }
 
-/** Overlap the hand's cards so that they fit the width, in two rows on a narrow screen if need be. */
+/** Overlap the hand's cards so that they fit the width, in two rows if need be; each card shows at
+ * least its corner (rank and suit, 26 px): a longer hand keeps two rows and scrolls sideways. */
 function layoutHand() {
   const hand = $("hand");
   const cards = [...hand.querySelectorAll(".card")];
   if (!cards.length) return;
   const width = hand.clientWidth || 320;
-  const w = cards[0].getBoundingClientRect().width || 60;
-  const minStep = Math.max(17, w * 0.3);
+  const w = cards[0].offsetWidth || 60;
+  const minStep = Math.max(26, w * 0.3);
   const perRow = Math.max(1, Math.floor((width - w) / minStep) + 1);
-  const rows = Math.ceil(cards.length / perRow);
+  const rows = Math.min(2, Math.ceil(cards.length / perRow));
   const each = Math.ceil(cards.length / rows);
+  const scrolls = each > perRow;
   hand.dataset.rows = rows;
+  hand.classList.toggle("scrolls", scrolls);
   cards.forEach((c, k) => {
     const inRow = k % each, count = Math.min(each, cards.length - Math.floor(k / each) * each);
-    const step = count > 1 ? Math.min(w + 6, (width - w) / (count - 1)) : 0;
+    const step = scrolls ? minStep : count > 1 ? Math.min(w + 6, (width - w) / (count - 1)) : 0;
     c.style.setProperty("--i", inRow);
     c.style.setProperty("--step", step.toFixed(1) + "px");
     c.style.setProperty("--row", Math.floor(k / each));
     c.style.setProperty("--count", count);
+    c.style.left = scrolls ? (4 + inRow * step).toFixed(1) + "px" : "";  // from the left edge, to scroll to
   });
   hand.style.setProperty("--rows", rows);
 }
@@ -915,7 +942,7 @@ document.addEventListener("keydown", (ev) => {
     if (!$("last-trick").hidden) { $("last-trick").hidden = true; $("last-btn").focus(); }
     else if (!$("result").hidden) $("result").hidden = true;
     else if (document.body.classList.contains("side-open")) toggleSide(false);
-    else if (S.selected.size) { S.selected.clear(); renderDock(); }
+    else if (S.selected.size || S.runMode) toggleRun(false);
     return;
   }
   if (target && target.closest && target.closest("#hand") && (key === "arrowleft" || key === "arrowright")) {
@@ -928,6 +955,7 @@ document.addEventListener("keydown", (ev) => {
   if (key === "?") { const c = target && target.dataset ? target.dataset.card : null; hint(c ? whyCard(c) : t("Focus a card (Tab, then ←/→) to hear why it can or cannot be played.")); return; }
   if (key === "l") { openLastTrick(); return; }
   if (key === "p") { const m = selectionMove(); if (m && canAct()) act(m); return; }
+  if (key === "r" && canAct() && Object.values(cardMoves()).some((o) => o.multi)) { toggleRun(); return; }
   for (const [kind, k] of Object.entries(KEYS)) {
     if (key === k) { const m = legalMove(kind); if (m && canAct()) { act(m.move); ev.preventDefault(); } return; }
   }

@@ -46,7 +46,8 @@ pytestmark = pytest.mark.skipif(
 FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
 
 
-def chromium(size: str, *, reduced_motion: bool = False, accept_languages: str = "en-GB,en") -> webdriver.Chrome:
+def chromium(size: str, *, reduced_motion: bool = False,
+             accept_languages: str = "en-GB,en") -> webdriver.Chrome:
     """A headless Chromium at ``size`` whose language setting is ``accept_languages`` (what it sends
     as ``Accept-Language`` and reads as ``navigator.languages``)."""
     width, height = SIZES[size]

@@ -17,23 +17,18 @@ import re
 from typing import Any
 
 import pytest
+from selenium import webdriver  # noqa: E402  (test_server_browser skips the module without selenium)
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from server_helpers import LiveServer
 from test_server_browser import FLAKY, SHOTS, axe_check, browsers, chromium, shot, tap, wait  # noqa: F401
 
 from skitgubbe.engine.i18n import LANGUAGES
 from skitgubbe.server.catalogs import page_catalog
 
-from selenium import webdriver  # noqa: E402  (test_server_browser skips the module without selenium)
-from selenium.common.exceptions import TimeoutException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-
 ACCEPT = {"en": "en-GB,en", "sv": "sv-SE,sv", "nb": "nb-NO,nb,no", "fi": "fi-FI,fi"}
 """The browser's language setting per shipped language (``intl.accept_languages``)."""
-
-SUIT_WORD = {"en": "hearts", "sv": "hjärter", "nb": "hjerter", "fi": "hertta"}
-"""How each language names hearts: a card's accessible name must use it."""
-
 
 def word(lang: str, msgid: str) -> str:
     """``msgid`` in ``lang`` as the page's catalog writes it (English: the id itself)."""
@@ -41,10 +36,10 @@ def word(lang: str, msgid: str) -> str:
     return found if isinstance(found, str) else found[0]
 
 
-def browser_in(lang: str, size: str, browsers: list[webdriver.Chrome], server: LiveServer) -> webdriver.Chrome:
+def browser_in(lang: str, size: str, opened: list[webdriver.Chrome], server: LiveServer) -> webdriver.Chrome:
     """A browser whose language setting is ``lang``'s, at ``size``, on the lobby."""
     d = chromium(size, accept_languages=ACCEPT[lang])
-    browsers.append(d)
+    opened.append(d)
     d.get(server.http + "/static/table.css")
     d.execute_script("localStorage.setItem('skitgubbe:motion', 'off')")
     d.get(server.http + "/")
@@ -127,8 +122,8 @@ ENGLISH = re.compile(r"\b(Your turn|the trick|Play now|How to play|phase two|Pha
 
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_newcomers_first_deal_in_their_language(server: LiveServer, browsers: list[webdriver.Chrome],
-                                                    lang: str, size: str) -> None:  # noqa: F811
+def test_a_newcomers_first_deal_in_their_language(server: LiveServer, browsers: list[webdriver.Chrome],  # noqa: F811
+                                                    lang: str, size: str) -> None:
     tag = f"lang-{lang}-{size}"
     d = browser_in(lang, size, browsers, server)
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#game-list .game-card"))
@@ -141,7 +136,7 @@ def test_a_newcomers_first_deal_in_their_language(server: LiveServer, browsers: 
     if size == "phone":  # one tap, on the first screen
         top, bottom, height = d.execute_script(
             "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, innerHeight];", button)
-        assert 0 <= top and bottom <= height
+        assert top >= 0 and bottom <= height
     shot(d, f"{tag}-lobby")
     button.click()
     wait(d).until(lambda d: "room=" in d.current_url)
@@ -149,7 +144,8 @@ def test_a_newcomers_first_deal_in_their_language(server: LiveServer, browsers: 
     wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
     deal = Newcomer(d, server, code, lang)
     # the hand's cards are named in the language (a screen reader's words)
-    labels = " ".join(b.get_attribute("aria-label") or "" for b in d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+    hand = d.find_elements(By.CSS_SELECTOR, "#hand .card")
+    labels = " ".join(b.get_attribute("aria-label") or "" for b in hand)
     suits = {"en": ("hearts", "spades", "clubs", "diamonds"), "sv": ("hjärter", "spader", "klöver", "ruter"),
              "nb": ("hjerter", "spar", "kløver", "ruter"), "fi": ("hertta", "pata", "risti", "ruutu")}[lang]
     assert any(s in labels for s in suits), labels

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from .actions import Action, Kind
 from .base import Event
 from .cards import RANK_MASKS2, SUIT_SYMBOLS, card_label, in_order
 from .i18n import N_, Arg, Cards, Message, Plural, Rank, Seat, Seats, Suit, gettext_in, join_in, render
@@ -47,6 +48,7 @@ __all__ = [
     "loser_message",
     "cards_count",
     "holder_kept",
+    "action_message",
 ]
 
 
@@ -420,3 +422,25 @@ def kill_text(plays: int, kill_at: int) -> str:
     """How close a phase-two trick is to being killed, e.g. ``"2 of 3 plays: the next beat kills"``
     (English; :func:`kill_message`)."""
     return str(kill_message(plays, kill_at))
+
+
+_VERB_IDS = {
+    Kind.PLAY: N_("play {cards}"),
+    Kind.SLUFF: N_("sluff {cards}"),
+    Kind.DRECK: N_("dreck {cards}"),
+}
+_PLAIN_IDS = {
+    Kind.PICK_UP: N_("pick up"),
+    Kind.STOCK: N_("turn up the top stock card"),
+    Kind.PASS: N_("pass (done sluffing)"),
+    Kind.STORE: N_("store three trumps"),
+    Kind.EXCHANGE: N_("exchange the 2 of trumps for the turned-up trump"),
+}
+
+
+def action_message(action: Action) -> Message:
+    """A move as a button or a list of moves names it: ``"play 5♦ 6♦"``, ``"pick up"``.  Its
+    English rendering is :meth:`Action.label <skitgubbe.engine.actions.Action.label>`'s text."""
+    if action.kind in _PLAIN_IDS:
+        return Message(_PLAIN_IDS[action.kind])
+    return Message(_VERB_IDS[action.kind], {"cards": Cards(action.cards)})

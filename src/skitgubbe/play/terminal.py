@@ -69,6 +69,7 @@ from ..engine.i18n import (
     translation,
 )
 from ..engine.narration import (
+    action_message,
     describe_event,
     describe_pass,
     describe_pass_message,
@@ -186,28 +187,12 @@ def _compact(mask: int, lang: str = "en") -> str:
     return " · ".join(parts)
 
 
-_VERB_IDS = {
-    Kind.PLAY: N_("play {cards}"),
-    Kind.SLUFF: N_("sluff {cards}"),
-    Kind.DRECK: N_("dreck {cards}"),
-}
-_PLAIN_IDS = {
-    Kind.PICK_UP: N_("pick up"),
-    Kind.STOCK: N_("turn up the top stock card"),
-    Kind.PASS: N_("pass (done sluffing)"),
-    Kind.STORE: N_("store three trumps"),
-    Kind.EXCHANGE: N_("exchange the 2 of trumps for the turned-up trump"),
-}
-
-
 def action_label(action: Action, lang: str = "en") -> str:
     """``action`` as the terminal shows it in ``lang``: :meth:`Action.label` in English
     (``"play 5♦ 6♦"``, ``"pick up"``), the language's words and card labels elsewhere."""
     if lang == "en":
         return action.label()
-    if action.kind in _PLAIN_IDS:
-        return _t(lang, _PLAIN_IDS[action.kind])
-    return _t(lang, _VERB_IDS[action.kind], cards=cards_label_in(action.cards, lang))
+    return render(action_message(action), lang)
 
 
 # Other seats' moves are printed in the terminal's own colour (dim grey is hard to read on many

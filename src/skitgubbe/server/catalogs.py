@@ -92,9 +92,9 @@ class _Finder(HTMLParser):
 
 def extract_html(fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str],
                  options: Mapping[str, Any]) -> Generator[tuple[int, str, str, list[str]], None, None]:
-    """Babel extraction method for index.html (babel.cfg names it ``html`` in ``[extractors]``;
-    Babel cannot take a ``module:function`` in a section's name): yields ``(line, None, message id, [])`` for each ``data-t`` element's text and
-    each ``data-t-attrs`` attribute."""
+    """Babel extraction method for index.html (babel.cfg names it ``html`` in ``[extractors]``:
+    Babel cannot take a ``module:function`` in a section's name).  Yields ``(line, "", message id,
+    [])`` for each ``data-t`` element's text and each ``data-t-attrs`` attribute."""
     finder = _Finder()
     finder.feed(fileobj.read().decode(str(options.get("encoding", "utf-8"))))
     finder.close()

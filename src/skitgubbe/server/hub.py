@@ -1025,7 +1025,7 @@ class Hub:
         if key not in cache:
             me = None
             if state is not None and seat is not None:
-                me = protocol.seat_part(view_of(state, seat))
+                me = protocol.seat_part(view_of(state, seat), lang)
                 p = room.players[room.seating[seat]]
                 me["left"] = p is not None and p.left
                 me["why"] = protocol.reasons(state, seat, lang, names)

@@ -399,8 +399,9 @@ def _cards(mask: int) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _legal_entry(action: Action) -> dict[str, str]:
-    return {"move": str(action), "label": action.label(), "kind": _KIND_WORDS[action.kind]}
+def _legal_entry(action: Action, lang: str) -> dict[str, str]:
+    label = action.label() if lang == "en" else render(words.action_message(action), lang)
+    return {"move": str(action), "label": label, "kind": _KIND_WORDS[action.kind]}
 
 
 def _hand_order(hand: int, trump: int) -> list[str]:
@@ -486,14 +487,14 @@ def _to_beat(view: View) -> list[str]:
     return [card_name(c) for (_, c), r in zip(rnd, ranks, strict=True) if strength(r) == top]
 
 
-def seat_part(view: View) -> dict[str, Any]:
+def seat_part(view: View, lang: str = "en") -> dict[str, Any]:
     """What only ``view.seat`` may see, as JSON-ready data: ``seat``, ``hand`` (cards
     grouped by suit, trump last), ``legal`` (``[{"move": "play 7H", "label": "play 7♥",
     "kind": "play"}, ...]``) and ``trump_card`` (the trump card when this seat may see it)."""
     return {
         "seat": view.seat,
         "hand": _hand_order(view.hand, view.trump_suit),
-        "legal": [_legal_entry(a) for a in view.legal],
+        "legal": [_legal_entry(a, lang) for a in view.legal],
         "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
     }
 

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from ..engine.actions import Action
 from ..engine.i18n import Message
-from ..engine.narration import describe_pass_message, event_message, kill_message, loser_message
+from ..engine.narration import (
+    action_message,
+    describe_pass_message,
+    event_message,
+    kill_message,
+    loser_message,
+)
 from ..engine.state import State
 
-__all__ = ["event_message", "describe_pass_message", "kill_message", "loser_message",
+__all__ = ["action_message", "event_message", "describe_pass_message", "kill_message", "loser_message",
            "reason_message", "explain_message"]
 
 

@@ -725,7 +725,7 @@ class Hub:
                  for s in range(room.spec.players)]
         return {"room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
                 "status": room.status, "open": len(free),
-                "seats": [gettext_in(lang, N_("open seat")) if k == "open" else room.slot_name(s)
+                "seats": [gettext_in(lang, N_("open seat")) if k == "open" else room.slot_name(s, lang)
                           for s, k in enumerate(kinds)],
                 "kinds": kinds}
 
@@ -1002,9 +1002,9 @@ class Hub:
         state = room.state
         seat = room.seat_of(client.slot) if client.slot is not None else None
         lang = client.lang
-        if "names" not in cache:
-            cache["names"] = room.seat_names()
-        names: list[str] = cache["names"]
+        if ("names", lang) not in cache:
+            cache[("names", lang)] = room.seat_names(lang)
+        names: list[str] = cache[("names", lang)]
         head_key = ("head", lang)
         if head_key not in cache:
             away = self._away(room, live)
@@ -1016,7 +1016,7 @@ class Hub:
             cache[head_key] = protocol.dumps({
                 "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
                 "status": room.status, "game": room.game,
-                "seats": room.seats_info(live.connected, away), "timer": left,
+                "seats": room.seats_info(live.connected, away, lang), "timer": left,
                 "turn_seconds": room.spec.turn_seconds, "public": pub,
                 "session": self.sessions[self.session_of[room.code]].info(room.code)
                 if room.code in self.session_of else None,

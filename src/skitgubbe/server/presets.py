@@ -23,7 +23,7 @@ from ..engine.rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLe
 from ..engine.variants import PRESETS, rules_diff, usual_players
 
 __all__ = ["SOURCES", "GAMES", "Game", "PLAY_NOW_BOT", "features", "feature_messages", "describe",
-           "bot_label", "changes", "change_message", "recommended_table", "lobby_games"]
+           "bot_label", "DIFFICULTY_WORDS", "changes", "change_message", "recommended_table", "lobby_games"]
 
 SOURCES = {
     "pagat": N_("the main Skitgubbe section of pagat.com"),
@@ -287,7 +287,8 @@ def describe(name: str, rules: Rules, lang: str = "en") -> str:
     return line.format(source=gettext_in(lang, source), features=found)
 
 
-_DIFFICULTY = {"easy": NC_("bot", "easy"), "medium": NC_("bot", "medium"), "hard": NC_("bot", "hard")}
+DIFFICULTY_WORDS = {"easy": NC_("bot", "easy"), "medium": NC_("bot", "medium"), "hard": NC_("bot", "hard")}
+"""The difficulties' words (message ids, context ``"bot"``), as the lobby and the seat names write them."""
 
 
 def bot_label(name: str, lang: str = "en") -> str:
@@ -300,7 +301,7 @@ def bot_label(name: str, lang: str = "en") -> str:
     engine = str(getattr(bot, "name", name))
     if engine == name:
         return name
-    shown = gettext_in(lang, _DIFFICULTY[name], "bot") if name in _DIFFICULTY else name
+    shown = gettext_in(lang, DIFFICULTY_WORDS[name], "bot") if name in DIFFICULTY_WORDS else name
     return gettext_in(lang, N_("{bot} ({engine})")).format(bot=shown, engine=engine)
 
 

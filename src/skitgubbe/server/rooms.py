@@ -29,7 +29,7 @@ from ..bots import BOT_NAMES, make_bot
 from ..engine.actions import Action, ActionParseError, Kind, parse_action
 from ..engine.base import Event, IllegalActionError, Phase
 from ..engine.cards import card_name, parse_cards
-from ..engine.i18n import N_, Message, Plural, Seat
+from ..engine.i18n import N_, Message, Plural, Seat, gettext_in
 from ..engine.record import dumps as record_dumps
 from ..engine.record import record_of
 from ..engine.rules import Rules, RulesError
@@ -38,6 +38,7 @@ from ..engine.state import State, twins_in_order
 from ..engine.variants import UnknownVariantError, find_variant
 from ..engine.view import SPECTATOR, View, events_for, view_of
 from . import protocol
+from .presets import DIFFICULTY_WORDS
 
 __all__ = [
     "DIFFICULTIES",
@@ -260,13 +261,17 @@ class Room:
             return self.spec.fill_bot
         return None
 
-    def slot_name(self, slot: int) -> str:
-        """The name shown for ``slot``: the player's name, else e.g. ``"easy bot 2"``."""
+    def slot_name(self, slot: int, lang: str = "en") -> str:
+        """The name shown for ``slot``: the player's name, else e.g. ``"easy bot 2"`` (in ``lang``:
+        Swedish ``"lätt bot 2"``; the English name is the one no player may take)."""
         p = self.players[slot]
         if p is not None:
             return p.name
-        bot = self.bot_for(slot)
-        return f"{bot} bot {slot}"
+        bot = self.bot_for(slot) or ""
+        if lang == "en":
+            return f"{bot} bot {slot}"
+        shown = gettext_in(lang, DIFFICULTY_WORDS[bot], "bot") if bot in DIFFICULTY_WORDS else bot
+        return gettext_in(lang, N_("{bot} bot {n}")).format(bot=shown, n=slot)
 
     @property
     def lines(self) -> list[str]:
@@ -274,9 +279,9 @@ class Room:
         client reads)."""
         return protocol.render_lines(self.narration, "en", self.seat_names())
 
-    def seat_names(self) -> list[str]:
-        """The name of each seat of the current deal."""
-        return [self.slot_name(slot) for slot in self.seating]
+    def seat_names(self, lang: str = "en") -> list[str]:
+        """The name of each seat of the current deal (a bot's in ``lang``, :meth:`slot_name`)."""
+        return [self.slot_name(slot, lang) for slot in self.seating]
 
     def open_slots(self) -> list[int]:
         """Slots a friend may still join."""
@@ -486,7 +491,7 @@ class Room:
 
     # -- what a client sees ------------------------------------------------------------------
 
-    def seats_info(self, connected: list[int], away: list[bool]) -> list[dict[str, Any]]:
+    def seats_info(self, connected: list[int], away: list[bool], lang: str = "en") -> list[dict[str, Any]]:
         """Per seat of the current deal: ``name``, ``bot`` (the bot playing it now, or None),
         ``connected`` (live connections of its player), ``player`` (its slot), ``goats`` (the deals
         it lost: the running tally, whatever the rules call the loser) and ``open`` (a seat kept
@@ -494,7 +499,7 @@ class Room:
         out = []
         for slot in self.seating:
             bot = self.bot_for(slot) or (self.spec.fill_bot if away[slot] else None)
-            out.append({"name": self.slot_name(slot), "bot": bot, "connected": connected[slot] > 0,
+            out.append({"name": self.slot_name(slot, lang), "bot": bot, "connected": connected[slot] > 0,
                         "player": slot, "goats": self.tally[slot],
                         "open": self.spec.slots[slot] == "open" and self.players[slot] is None})
         return out

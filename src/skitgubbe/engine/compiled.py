@@ -116,6 +116,7 @@ from typing import NamedTuple
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome
 from .cards import cards_in
+from .i18n import N_, Message
 from .rules import EmptyHand, FirstLead, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
 from .state import State, deck_from_seed, default_action_limit, validate_deck
 from .variants import PRESETS, rules_diff
@@ -753,11 +754,11 @@ class CompiledState:
         core = self.core
         seat = core.to_act
         if core.is_over:
-            raise GameOverError(seat, action, "the game is over")
+            raise GameOverError(seat, action, Message(N_("the game is over")))
         if seat == CHANCE:
             if action.kind != Kind.DRECK:
-                raise IllegalActionError(seat, action,
-                                         "the dreck is being dealt: only the chance deal may happen now")
+                raise IllegalActionError(seat, action, Message(
+                    N_("the dreck is being dealt: only the chance deal may happen now")))
             try:
                 done = core.deal_chance(list(action.order))
             except ValueError as e:

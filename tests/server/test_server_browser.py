@@ -259,6 +259,12 @@ class Deal:
             self.shots.add("sluff")
             shot(d, f"{self.tag}-sluff")
 
+    def ready(self, d: webdriver.Chrome) -> bool:
+        """Whether the page asks this person for a move now (the status line says so, and the page
+        is neither offline nor waiting for an answer)."""
+        return ("Your turn" in status(d) or "Sluff" in status(d)) and not d.find_elements(
+            By.CSS_SELECTOR, "body.offline, #moves .muted")
+
     def play(self, limit: int = 400, *, motion_off_after: int | None = None) -> None:
         """Play until the result overlay shows; ``motion_off_after`` moves, press *Motion* (off)."""
         d = self.d
@@ -270,9 +276,7 @@ class Deal:
             if self.room.status == "over" or d.find_element(By.ID, "result").is_displayed():
                 break
             try:
-                wait(d).until(lambda d: self.room.status == "over" or (
-                    ("Your turn" in status(d) or "Sluff" in status(d)) and not d.find_elements(
-                        By.CSS_SELECTOR, "body.offline, #moves .muted")))
+                wait(d).until(lambda d: self.room.status == "over" or self.ready(d))
                 if self.room.status == "over":
                     break
                 self.look()

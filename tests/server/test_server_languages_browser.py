@@ -14,15 +14,13 @@ The deal is played without reading any English word: whose turn it is comes from
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 from selenium import webdriver  # noqa: E402  (test_server_browser skips the module without selenium)
-from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from server_helpers import LiveServer
-from test_server_browser import FLAKY, SHOTS, axe_check, browsers, chromium, shot, tap, wait  # noqa: F401
+from test_server_browser import SHOTS, Deal, axe_check, browsers, chromium, shot, tap, wait  # noqa: F401
 
 from skitgubbe.engine.i18n import LANGUAGES
 from skitgubbe.server.catalogs import page_catalog
@@ -50,25 +48,21 @@ def my_turn(d: webdriver.Chrome) -> bool:
     return bool(d.execute_script("return document.body.classList.contains('my-turn')"))
 
 
-class Newcomer:
-    """Plays a deal by taps only, as a person who reads the page's language."""
+class Newcomer(Deal):
+    """Plays a deal by taps only, as a person who reads the page's language: whose turn it is from
+    the page's ``my-turn`` class, not from English words."""
 
     def __init__(self, d: webdriver.Chrome, server: LiveServer, code: str, lang: str) -> None:
-        self.d, self.server, self.code, self.lang = d, server, code, lang
-        self.decisions = 0
+        super().__init__(d, server, code, f"lang-{lang}")
+        self.lang = lang
         self.coached: list[str] = []
 
-    @property
-    def room(self) -> Any:
-        return self.server.hub.rooms[self.code]
+    def ready(self, d: webdriver.Chrome) -> bool:
+        return my_turn(d) and not d.find_elements(By.CSS_SELECTOR, "body.offline, #moves .muted")
 
-    def moves(self) -> int:
-        state = self.room.state
-        return len(state.history) if state is not None else 0
-
-    def decide(self) -> None:
+    def turn(self) -> None:
         """One decision: a raised card (a sluff or a play), else *Done sluffing*, else the last
-        enabled move button (turn up, pick up); a run is chosen card by card, then played."""
+        enabled move button (turn up, pick up); chosen cards of a run are played or cleared."""
         d = self.d
         legal = d.find_elements(By.CSS_SELECTOR, "#hand .card.legal:not(.selected)")
         done = d.find_elements(By.CSS_SELECTOR, "#moves [data-move='pass']:not([disabled])")
@@ -76,7 +70,7 @@ class Newcomer:
         play = d.find_elements(By.CSS_SELECTOR, "#moves [data-move='play-selected']:not([disabled])")
         if play:
             play[0].click()
-        elif legal and not (done and self.decisions % 2):
+        elif legal and not (done and self.moves % 2):
             tap(d, legal[0])
         elif done:
             tap(d, done[0])
@@ -84,36 +78,15 @@ class Newcomer:
             tap(d, others[-1])
         elif d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"):
             d.find_element(By.CSS_SELECTOR, "#moves [data-move='clear']").click()
-        self.decisions += 1
+        self.moves += 1
 
     def look(self) -> None:
-        """At each of the first ten decisions: the coach says something, in the language."""
+        """At each of the first ten decisions: what the coach says."""
         if len(self.coached) >= 10:
             return
         lines = self.d.find_elements(By.ID, "coach-line")
         if lines and lines[0].is_displayed() and lines[0].text.strip():
             self.coached.append(lines[0].text.strip())
-
-    def play(self, limit: int = 500) -> None:
-        d = self.d
-        for _ in range(limit):
-            if self.room.status == "over" or d.find_element(By.ID, "result").is_displayed():
-                break
-            try:
-                wait(d).until(lambda d: self.room.status == "over" or (
-                    my_turn(d) and not d.find_elements(By.CSS_SELECTOR, "body.offline, #moves .muted")))
-                if self.room.status == "over":
-                    break
-                self.look()
-                before = self.moves()
-                self.decide()
-                wait(d, 10).until(lambda d, b=before: self.moves() > b or self.room.status == "over"
-                                  or d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
-            except FLAKY:
-                continue
-            except TimeoutException:
-                continue
-        wait(d).until(lambda d: d.find_element(By.ID, "result").is_displayed())
 
 
 ENGLISH = re.compile(r"\b(Your turn|the trick|Play now|How to play|phase two|Phase two)\b")
@@ -166,7 +139,7 @@ def test_a_newcomers_first_deal_in_their_language(server: LiveServer, browsers: 
     shot(d, f"{tag}-playing")
     deal.play()
     # the first ten decisions were each explained by the coach, in the language
-    assert len(deal.coached) >= min(10, deal.decisions) > 0, deal.coached
+    assert len(deal.coached) >= min(10, deal.moves) > 0, deal.coached
     if lang != "en":
         assert not any(ENGLISH.search(line) for line in deal.coached), deal.coached
     # the end, in the language: the result names the loser by the rules' title

@@ -25,6 +25,7 @@ from test_server_hub import hello, human_table, move  # noqa: E402
 from test_server_replays import _record_text  # noqa: E402
 
 from skitgubbe.engine import i18n  # noqa: E402
+from skitgubbe.engine.actions import Action, Kind  # noqa: E402
 from skitgubbe.engine.base import Phase  # noqa: E402
 from skitgubbe.engine.narration import describe_event  # noqa: E402
 from skitgubbe.engine.view import SPECTATOR, events_for  # noqa: E402
@@ -338,4 +339,28 @@ def test_a_flood_of_lang_messages_is_refused_not_answered_with_syncs(tmp_path: P
         clock.t += 2.0  # one more in two seconds
         await hub.receive(c, '{"type": "lang", "lang": "nb"}')
         assert [m["type"] for m in out(c)] == ["sync"] and c.lang == "nb"
+    run(tmp_path, body)
+
+
+def test_an_illegal_move_is_refused_with_the_reason_in_the_readers_language(tmp_path: Path) -> None:
+    """The refusal's ``message`` stays English; ``said`` is the rules' reason in the connection's
+    language, the seat to play by its name (shipped catalogs: Swedish)."""
+    async def body(hub: Hub, clock: Clock) -> None:
+        code, clients = await _table_with_moves(hub, "pagat", 2)
+        room = hub.rooms[code]
+        state = room.state
+        waiting = next(s for s in range(3) if s != state.to_act)
+        c = clients[room.seating[waiting]]
+        hand = state.hands[waiting]
+        card = (hand & -hand).bit_length() - 1
+        act = str(Action(Kind.PLAY, 1 << card))
+        await hub.receive(c, '{"type": "lang", "lang": "sv"}')
+        out(c)
+        before = len(state.history)
+        await hub.receive(c, '{"type": "act", "n": 99, "move": "%s"}' % act)
+        [err] = [m for m in out(c) if m["type"] == "error"]
+        assert err["code"] == "illegal" and len(state.history) == before
+        assert f"seat {state.to_act}" in err["message"]  # English, as before
+        name = room.seat_names("sv")[state.to_act]
+        assert name in err["said"] and err["said"] != err["message"] and "seat" not in err["said"]
     run(tmp_path, body)

@@ -44,7 +44,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..engine.actions import CHANCE
-from ..engine.i18n import N_, gettext_in
+from ..engine.i18n import N_, gettext_in, render
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
@@ -767,6 +767,10 @@ class Hub:
             extra: dict[str, Any] = {"n": n} if n is not None else {}
             if isinstance(e, TooManyRequests):
                 extra["retry_after"] = e.retry_after
+            words = getattr(e, "words", None)
+            if words is not None:  # the rules' reason, in the reader's language with the seats' names
+                room = self.rooms.get(client.room or "")
+                extra["said"] = render(words, client.lang, room.seat_names(client.lang) if room else None)
             client.send(_error(e.code, str(e), **extra))
             if msg.type == "hello":
                 client.hellos_refused += 1

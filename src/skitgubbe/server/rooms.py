@@ -75,11 +75,14 @@ class RoomError(ValueError):
     """A request a room refuses; nothing changed.  ``code`` is a short word for programs
     (``bad-rules``, ``bad-table``, ``full``, ``name-taken``, ``forbidden``, ``not-playing``,
     ``replayed``, ``bad-move``, ``illegal``, ``left``, ``spectator``, ``corrupt``; the hub adds
-    ``too-many-rooms``, ``server-full`` and ``server``); the message says why."""
+    ``too-many-rooms``, ``server-full`` and ``server``); the message says why, in English.
+    ``words``: for ``illegal``, the rules' reason as a message, which the hub writes in each
+    reader's language with the seats' names (None: only the English message)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, words: Message | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.words = words
 
 
 def hash_token(token: str) -> str:
@@ -382,7 +385,7 @@ class Room:
         try:
             state.check(action, seat)
         except IllegalActionError as e:
-            raise RoomError("illegal", e.reason) from None
+            raise RoomError("illegal", e.reason, words=e.message) from None
         return {"seat": seat, "move": str(action), "slot": slot, "n": n}
 
     def prepare_bot_act(self, seat: int, move: str) -> dict[str, Any]:

@@ -311,7 +311,7 @@ function receive(msg) {
       S.pending = null;
       if (msg.code === "replayed") { renderDock(); return; }   // it had arrived before the connection broke
     }
-    showError(refusal(msg.code, msg.message));
+    showError(msg.said || refusal(msg.code, msg.message));  // "said": the rules' reason in our language
     if (S.table) renderDock();
     return;
   }

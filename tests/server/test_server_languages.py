@@ -357,7 +357,7 @@ def test_an_illegal_move_is_refused_with_the_reason_in_the_readers_language(tmp_
         await hub.receive(c, '{"type": "lang", "lang": "sv"}')
         out(c)
         before = len(state.history)
-        await hub.receive(c, '{"type": "act", "n": 99, "move": "%s"}' % act)
+        await hub.receive(c, json.dumps({"type": "act", "n": 99, "move": act}))
         [err] = [m for m in out(c) if m["type"] == "error"]
         assert err["code"] == "illegal" and len(state.history) == before
         assert f"seat {state.to_act}" in err["message"]  # English, as before

@@ -30,6 +30,23 @@ def test_the_rules_and_the_glossary_over_http(server: LiveServer) -> None:
     assert "sluff" in words and "kill" in words and "dreck" in words
 
 
+def test_the_lessons_over_http(server: LiveServer) -> None:
+    listed = httpx.get(server.http + "/api/lessons?lang=fi").json()["lessons"]
+    assert listed[0]["n"] == 1 and listed[0]["title"] and "pagat" in listed[0]["source"]
+    en = httpx.get(server.http + "/api/lessons/1", params={"lang": "en"})
+    assert en.status_code == 200 and en.headers["content-language"] == "en"
+    one = en.json()
+    assert one["type"] == "replay" and one["title"] == "Beat it or pick it up" and one["human"] == 0
+    assert one["frames"][1]["learner"] and one["frames"][1]["expected"] == "play 5C"
+    assert one["frames"][1]["why"] == "You lead: any card may be led."
+    sv = httpx.get(server.http + "/api/lessons/1", headers={"Accept-Language": "sv"}).json()
+    assert sv["title"] != one["title"] and sv["moves"] == one["moves"]
+    for bad in ("0", "99", "x", "1.5"):
+        refused = httpx.get(server.http + "/api/lessons/" + bad)
+        assert refused.status_code == 404 and refused.json()["error"] == "no-deal", bad
+        assert "lesson" in refused.json()["message"]
+
+
 selenium = pytest.importorskip("selenium")
 
 from selenium.webdriver.common.by import By  # noqa: E402

@@ -58,6 +58,7 @@ from test_server_browser import (  # noqa: E402
     make_table,
     open_page,
     shot,
+    tap,
     wait,
 )
 
@@ -113,3 +114,49 @@ def test_how_to_play_during_a_deal_and_the_coach(server: LiveServer, browsers: l
     d.refresh()
     wait(d, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand button.card"))
     assert not d.find_element(By.ID, "coach").is_displayed()
+
+
+@needs_chromium
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_lesson_played_at_the_table(server: LiveServer, browsers: list[Any], size: str) -> None:
+    lesson = httpx.get(server.http + "/api/lessons/1?lang=en").json()
+    d = open_page(browsers, server, size)
+    wait(d).until(lambda d: d.find_element(By.ID, "howto-btn").is_displayed())
+    d.find_element(By.ID, "howto-btn").click()
+    wait(d).until(lambda d: d.find_element(By.ID, "howto-lessons").is_displayed())
+    d.find_element(By.ID, "howto-lessons").click()
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#lessons-list button[data-lesson]"))
+    assert len(d.find_elements(By.CSS_SELECTOR, "#lessons-list button")) == 7
+    shot(d, f"lesson-list-{size}")
+    axe_check(d, "the list of lessons")
+    d.find_element(By.CSS_SELECTOR, '#lessons-list button[data-lesson="1"]').click()
+    wait(d).until(lambda d: d.find_element(By.ID, "rp-lesson").is_displayed())
+    assert "Beat it or pick it up" in d.find_element(By.ID, "replay-title").text
+    text = d.find_element(By.ID, "rp-lesson-text").text
+    assert "Phase two" in text and "You lead" in text, text  # the intro, then the first step's rule
+    assert not d.find_element(By.ID, "rp-next").is_enabled()  # it waits for the learner's tap
+    # a wrong card is refused with the rule, then the right one is shown
+    wrong = d.find_element(By.CSS_SELECTOR, '#replay-table .plate[data-seat="0"] .lesson-card[data-card="2D"]')
+    tap(d, wrong)
+    wait(d).until(lambda d: "Not this one" in d.find_element(By.ID, "rp-lesson-note").text)
+    assert "any card may be led" in d.find_element(By.ID, "rp-lesson-note").text
+    assert d.find_element(By.CSS_SELECTOR, ".lesson-expected").get_attribute("data-card") == "5C"
+    shot(d, f"lesson-wrong-{size}")
+    axe_check(d, "a lesson's step")
+    k = 0
+    while k < len(lesson["frames"]) - 1:
+        frame = lesson["frames"][k + 1]
+        if frame["learner"]:
+            card = frame["expected"].split()[1]
+            tap(d, d.find_element(By.CSS_SELECTOR, f'#replay-table .lesson-card[data-card="{card}"]'))
+        else:
+            assert " ".join(frame["why"].split()) in d.find_element(By.ID, "rp-lesson-text").text
+            d.find_element(By.ID, "rp-next").click()
+        k += 1
+        wait(d).until(lambda d, k=k: d.find_element(By.ID, "rp-step").get_attribute("value") == str(k))
+    wait(d).until(lambda d: d.find_element(By.ID, "rp-lesson-back").is_displayed())
+    assert "so seat 1 leads the next one" in d.find_element(By.ID, "rp-lesson-text").text
+    shot(d, f"lesson-end-{size}")
+    d.find_element(By.ID, "rp-lesson-back").click()
+    wait(d).until(lambda d: not d.find_element(By.ID, "replay").is_displayed())
+    assert d.find_element(By.ID, "lobby").is_displayed()

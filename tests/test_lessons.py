@@ -32,7 +32,8 @@ def test_every_move_of_a_lesson_is_legal_where_it_stands(n: int) -> None:
 
 
 @pytest.mark.parametrize("n", range(1, len(LESSONS) + 1))
-def test_the_browser_plays_the_moves_the_terminal_lesson_plays(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_browser_plays_the_moves_the_terminal_lesson_plays(n: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     lesson = LESSONS[n - 1]
     played: list[State] = []
 

@@ -136,7 +136,8 @@ def test_a_lesson_played_at_the_table(server: LiveServer, browsers: list[Any], s
     assert "Phase two" in text and "You lead" in text, text  # the intro, then the first step's rule
     assert not d.find_element(By.ID, "rp-next").is_enabled()  # it waits for the learner's tap
     # a wrong card is refused with the rule, then the right one is shown
-    wrong = d.find_element(By.CSS_SELECTOR, '#replay-table .plate[data-seat="0"] .lesson-card[data-card="2D"]')
+    mine = '#replay-table .plate[data-seat="0"] '
+    wrong = d.find_element(By.CSS_SELECTOR, mine + '.lesson-card[data-card="2D"]')
     tap(d, wrong)
     wait(d).until(lambda d: "Not this one" in d.find_element(By.ID, "rp-lesson-note").text)
     assert "any card may be led" in d.find_element(By.ID, "rp-lesson-note").text

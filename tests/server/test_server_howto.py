@@ -144,20 +144,40 @@ def test_a_lesson_played_at_the_table(server: LiveServer, browsers: list[Any], s
     assert d.find_element(By.CSS_SELECTOR, ".lesson-expected").get_attribute("data-card") == "5C"
     shot(d, f"lesson-wrong-{size}")
     axe_check(d, "a lesson's step")
+    play_through(d, lesson)
+    assert "so seat 1 leads the next one" in d.find_element(By.ID, "rp-lesson-text").text
+    shot(d, f"lesson-end-{size}")
+    d.find_element(By.ID, "rp-lesson-back").click()
+    wait(d).until(lambda d: not d.find_element(By.ID, "replay").is_displayed())
+    assert d.find_element(By.ID, "lobby").is_displayed()
+    if size == "phone":
+        return
+    # the lobby's way in, and a phase-one lesson with a move button (turning up the stock)
+    d.find_element(By.CSS_SELECTOR, "#setup > summary").click()
+    lobby_button = d.find_element(By.ID, "lobby-lessons")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", lobby_button)
+    lobby_button.click()
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, '#lessons-list button[data-lesson="3"]'))
+    d.find_element(By.CSS_SELECTOR, '#lessons-list button[data-lesson="3"]').click()
+    wait(d).until(lambda d: d.find_element(By.ID, "rp-lesson").is_displayed())
+    play_through(d, httpx.get(server.http + "/api/lessons/3?lang=en").json())
+    shot(d, f"lesson-three-end-{size}")
+
+
+def play_through(d: Any, lesson: dict[str, Any]) -> None:
+    """Step lesson ``lesson`` (its replay message) to its end as a person would: Next at the other
+    seats' moves (the rule shown first), a tap on the right card or move button at the learner's."""
     k = 0
     while k < len(lesson["frames"]) - 1:
         frame = lesson["frames"][k + 1]
         if frame["learner"]:
-            card = frame["expected"].split()[1]
-            tap(d, d.find_element(By.CSS_SELECTOR, f'#replay-table .lesson-card[data-card="{card}"]'))
+            verb, *cards = frame["expected"].split()
+            target = (f'#replay-table .lesson-card[data-card="{cards[0]}"]' if cards
+                      else f'#rp-lesson-moves button[data-move="{verb}"]')
+            tap(d, d.find_element(By.CSS_SELECTOR, target))
         else:
             assert " ".join(frame["why"].split()) in d.find_element(By.ID, "rp-lesson-text").text
             d.find_element(By.ID, "rp-next").click()
         k += 1
         wait(d).until(lambda d, k=k: d.find_element(By.ID, "rp-step").get_attribute("value") == str(k))
     wait(d).until(lambda d: d.find_element(By.ID, "rp-lesson-back").is_displayed())
-    assert "so seat 1 leads the next one" in d.find_element(By.ID, "rp-lesson-text").text
-    shot(d, f"lesson-end-{size}")
-    d.find_element(By.ID, "rp-lesson-back").click()
-    wait(d).until(lambda d: not d.find_element(By.ID, "replay").is_displayed())
-    assert d.find_element(By.ID, "lobby").is_displayed()

@@ -173,7 +173,9 @@ export function redrawReplay() {
 }
 
 function go(k, animate = false) {
-  R.k = Math.max(0, Math.min(R.frames.length - 1, k));
+  const to = Math.max(0, Math.min(R.frames.length - 1, k));
+  if (R.lesson && to !== R.k) { R.lesson.note = ""; R.lesson.tries = 0; }  // a new step: no wrong try yet
+  R.k = to;
   draw(animate);
 }
 

@@ -12,6 +12,8 @@ HTTP routes (docs/server.md):
 * ``POST /api/twotables`` make two linked tables for 10 to 12 people (the Flurst page).
 * ``GET /replay/{deal}`` the page with the replay of a finished deal; ``GET /api/deals/{deal}`` that
   replay, from the database; ``POST /api/records`` the replay of an uploaded game record.
+* ``GET /api/lessons`` the lessons of ``skitgubbe learn``; ``GET /api/lessons/{n}`` lesson ``n`` as a
+  replay with the rule told at each step (:mod:`skitgubbe.server.lessons`).
 * ``POST /api/rooms`` make a room; ``GET /api/rooms/{code}`` what the lobby shows;
   ``POST /api/rooms/{code}/join`` take an open seat.
 * ``GET /openapi.json`` the OpenAPI schema of these routes, request bodies included.
@@ -71,6 +73,7 @@ from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .howto import glossary, how_to_play, preset_rules, reader_language
 from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
+from .lessons import lesson_list, lesson_replay
 from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe, lobby_games
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object
@@ -713,6 +716,26 @@ def create_app(
     async def glossary_words(request: Request, lang: str | None = None) -> dict[str, str]:
         """The game words a player meets and what each means, ``{term: definition}``, both in ``lang``."""
         return glossary(reader_language(lang, request.headers.get("accept-language")))
+
+    # -- the lessons of ``skitgubbe learn`` at the table, as replays (server/lessons.py) --
+    @app.get("/api/lessons")
+    async def lessons(request: Request, response: Response, lang: str = _LANG_QUERY) -> dict[str, Any]:
+        """The lessons, ``{"lessons": [{"n", "title", "source"}]}``
+        (:func:`~skitgubbe.server.lessons.lesson_list`), their titles in the language asked for."""
+        lang = request_language(request, lang)
+        _language_headers(response, lang)
+        return lesson_list(lang)
+
+    @app.get("/api/lessons/{n}", responses=_refusals(404))
+    async def lesson(n: str, request: Request, response: Response, lang: str = _LANG_QUERY) -> dict[str, Any]:
+        """Lesson number ``n`` (1-based) as a replay with the rule told at every step
+        (:func:`~skitgubbe.server.lessons.lesson_replay`); 404 ``no-deal`` for a number that is not a
+        lesson's."""
+        if not (n.isascii() and n.isdigit() and len(n) <= 3):
+            raise RoomError("no-deal", f"there is no lesson {n!r:.20}: a lesson is named by its number")
+        lang = request_language(request, lang)
+        _language_headers(response, lang)
+        return lesson_replay(int(n), lang)
 
     @app.get("/api/options")
     async def options(request: Request, response: Response, lang: str = _LANG_QUERY) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -599,11 +599,13 @@ def narrate(events: Sequence[Event], rules: Rules, dreck: int) -> list[Message]:
     return lines
 
 
-def render_lines(lines: Sequence[Message | str], lang: str, names: Sequence[str]) -> list[str]:
+def render_lines(lines: Sequence[Message | str], lang: str, names: Sequence[str],
+                 you: Collection[int] = ()) -> list[str]:
     """Narration ``lines`` (:func:`narrate`'s messages; a ``str`` is text already written) in language
     ``lang`` with the seats called ``names``, in the third person for every seat (the page shows the
-    reader's own name).  English is exactly the engine's English sentence."""
-    return [render(line, lang, names) for line in lines]
+    reader's own name) but the seats ``you`` (the reader's, in the second person: a lesson's learner).
+    English is exactly the engine's English sentence."""
+    return [render(line, lang, names, you) for line in lines]
 
 
 def action_text(action: Action) -> str:

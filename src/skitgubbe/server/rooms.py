@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -556,7 +556,7 @@ class Room:
 
 
 def deal_frames(start: State, history: Sequence[tuple[int, Action]],
-                names: list[str], lang: str = "en") -> list[dict[str, Any]]:
+                names: list[str], lang: str = "en", you: Collection[int] = ()) -> list[dict[str, Any]]:
     """A deal step by step for the replay, from ``start`` (its first state, which is played on: pass a
     fresh one) through the moves ``history`` (``(seat, action)``; seat ``CHANCE`` for the dreck order):
     per step (the deal, then each move) ``seat`` and ``move`` (None for the deal), ``lines`` (the
@@ -564,7 +564,8 @@ def deal_frames(start: State, history: Sequence[tuple[int, Action]],
     ``public`` (the table as every seat saw it then, :func:`protocol.public_part`: in the first step
     whole, after it only the fields that changed) and ``hands`` (``{seat: cards}``: every hand in the
     first step, after it the hands that changed).  The texts (``lines``, the public part's ``kill`` and
-    ``loser_title``) are in language ``lang`` with the seats called ``names``.  Raises
+    ``loser_title``) are in language ``lang`` with the seats called ``names``, the seats ``you`` told in
+    the second person (a lesson's learner; none for a replay).  Raises
     ``IllegalActionError`` for a move that is not legal where it stands."""
     frames: list[dict[str, Any]] = []
     dreck = 0
@@ -584,7 +585,7 @@ def deal_frames(start: State, history: Sequence[tuple[int, Action]],
                 hands[str(s)] = last_hands[s] = cards
         frames.append({"seat": seat, "move": move,
                        "lines": protocol.render_lines(protocol.narrate(events, start.rules, dreck), lang,
-                                                      names),
+                                                      names, you),
                        "public": {k: v for k, v in pub.items() if last_pub.get(k, ...) != v},
                        "hands": hands})
         last_pub = pub

@@ -194,6 +194,7 @@ export function phaseText(ctx) {
   if (pub.phase === "phase two") {
     const kill = tn("{n} play kills a trick", "{n} plays kill a trick", pub.kill_at);
     if (!pub.table.length) {
+      if (ctx.secondPerson && pub.to_act === ctx.me) return t("Phase two · you lead · {kill}", { kill });  // a lesson's learner
       return pub.to_act >= 0 ? t("Phase two · {name} leads · {kill}", { name: seats[pub.to_act].name, kill })
                              : t("Phase two · {kill}", { kill });
     }

@@ -1,14 +1,17 @@
 // The replay of a finished deal: the same table, every hand face up, stepped through move by move
 // (forward, back, jump to any move) from the server's replay message ("frames": the table after
-// each move, sent once the deal is over).
+// each move, sent once the deal is over).  A lesson (GET /api/lessons/N: the message has "lesson")
+// plays in lesson mode: its intro first, before each move the rule at work ("why"), at the learner's
+// moves ("learner") the viewer waits for a tap on the card (or move button) the example plays
+// ("expected"; another is refused with the rule, and the right one then shown), at the end the outro.
 
-import { cardText, tidy } from "./cards.js";
+import { cardText, cardWords, tidy } from "./cards.js";
 import { t, tc } from "./i18n.js";
 import { flyIn } from "./motion.js";
 import { clockwise, el, phaseText, pilesInto, plateEl, ring, trickInto } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
-let R = null;  // {frames: [{pub, hands, seat, move, lines}], names, k, me}
+let R = null;  // {frames: [{pub, hands, seat, move, lines, why, learner, expected}], names, k, me, lesson}
 
 function build(r) {
   const frames = [];
@@ -17,7 +20,8 @@ function build(r) {
     p = { ...p, ...f.public };
     hands = hands.slice();
     for (const [s, cards] of Object.entries(f.hands)) hands[+s] = cards;
-    frames.push({ pub: p, hands, seat: f.seat, move: f.move, lines: f.lines });
+    frames.push({ pub: p, hands, seat: f.seat, move: f.move, lines: f.lines, why: f.why || "",
+                  learner: !!f.learner, expected: f.expected || f.move });
   }
   return frames;
 }
@@ -50,7 +54,8 @@ function draw(animate) {
   const f = R.frames[R.k];
   const p = f.pub;
   const seats = R.names.map((name) => ({ name, connected: true }));
-  const ctx = { pub: p, seats, hands: f.hands, me: null, title: p.loser_title.replace(/^the /, ""), timer: null,
+  // a lesson's table is the learner's ("You lead", "your turn"); a replay's is nobody's
+  const ctx = { pub: p, seats, hands: f.hands, me: R.lesson ? R.me : null, secondPerson: !!R.lesson, title: p.loser_title.replace(/^the /, ""), timer: null,
                 trumpCard: null, lastTrick: null, pairs: p.first_phase === "pairs" };
   const felt = $("replay-table");
   const before = new Set([...felt.querySelectorAll(".trick .play")].map((e) => e.dataset.key));
@@ -83,11 +88,78 @@ function draw(animate) {
   $("rp-pos").textContent = t("move {k} of {n}", { k: R.k, n: R.frames.length - 1 });
   $("rp-line").textContent = f.lines.length ? tidy(f.lines.join(" · ")) : moveText(f);
   $("rp-moves").querySelectorAll("button").forEach((b, k) => b.classList.toggle("here", k === R.k));
+  if (R.lesson) lessonStep();
+}
+
+// -- lesson mode --------------------------------------------------------------------------------------
+/** The step after the table shown: the move the lesson plays next (null at the end). */
+function upcoming() { return R.frames[R.k + 1] || null; }
+
+/** A lesson's words for the table shown, and at a learner's move its hand made tappable. */
+function lessonStep() {
+  const L = R.lesson;
+  const next = upcoming();
+  const text = $("rp-lesson-text");
+  text.replaceChildren();
+  if (R.k === 0) text.append(el("span", { class: "rp-lesson-intro", text: L.intro }), " ");
+  if (next) text.append(el("strong", { text: next.why || moveText(next) }));
+  else text.append(el("strong", { text: L.outro }));
+  if (R.k === 0) text.append(el("span", { class: "rp-lesson-source", text: L.source }));
+  $("rp-lesson-note").textContent = L.note;
+  const waiting = !!(next && next.learner);
+  $("rp-next").disabled = waiting || !next;
+  $("rp-lesson-back").hidden = !!next;
+  const moves = $("rp-lesson-moves");
+  moves.replaceChildren();
+  if (!waiting) return;
+  text.append(" ", el("span", { class: "rp-lesson-ask", text: t("Your move: tap the card to play in your hand, or a move button.") }));
+  const [verb, ...cards] = next.expected.split(" ");
+  for (const v of L.verbs) {
+    const b = el("button", { type: "button", "data-move": v, onclick: () => answer(v === verb && !cards.length) }, verbWord(v));
+    if (L.tries && v === verb && !cards.length) b.classList.add("lesson-expected", "primary");
+    moves.append(b);
+  }
+  const hand = $("replay-table").querySelector('.plate[data-seat="' + R.me + '"] .open-hand');
+  if (!hand) return;
+  for (const c of hand.querySelectorAll(".card[data-card]")) {
+    const right = cards.includes(c.dataset.card);
+    c.classList.add("lesson-card");
+    if (L.tries && right) c.classList.add("lesson-expected");
+    c.setAttribute("role", "button");
+    c.setAttribute("tabindex", "0");
+    c.setAttribute("aria-label", t("Play {card}", { card: cardWords(c.dataset.card) }));
+    c.addEventListener("click", () => answer(right));
+    c.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); answer(right); } });
+  }
+}
+
+/** The person's answer at a learner's move: the right one plays it, another is refused with the rule. */
+function answer(right) {
+  const L = R.lesson;
+  if (right) {
+    L.note = ""; L.tries = 0;
+    go(R.k + 1, true);
+    focusLesson();
+    return;
+  }
+  L.tries += 1;
+  L.note = t("Not this one: {reason}", { reason: upcoming().why });
+  draw(false);
+  focusLesson();
+}
+
+/** Focus what a lesson waits for: the learner's first card (or move button), Back at the end, else Next. */
+function focusLesson() {
+  const wanted = !$("rp-lesson-back").hidden ? $("rp-lesson-back")
+    : $("rp-next").disabled ? ($("replay-table").querySelector(".lesson-expected, .lesson-card") || $("rp-lesson-moves").querySelector("button"))
+    : $("rp-next");
+  (wanted || $("replay-close")).focus();
 }
 
 /** The replay's own words (title, the list of moves) in the page's language. */
 function words() {
-  $("replay-title").textContent = R.game ? t("Replay of deal {n}", { n: R.game }) : t("Replay of a game record");
+  $("replay-title").textContent = R.lesson ? t("Lesson {n}: {title}", { n: R.lesson.n, title: R.lesson.title })
+    : R.game ? t("Replay of deal {n}", { n: R.game }) : t("Replay of a game record");
   $("rp-moves").replaceChildren(...R.frames.map((f, k) =>
     el("li", {}, el("button", { type: "button", onclick: () => go(k) }, moveText(f)))));
 }
@@ -101,12 +173,15 @@ export function redrawReplay() {
 }
 
 function go(k, animate = false) {
-  R.k = Math.max(0, Math.min(R.frames.length - 1, k));
+  const to = Math.max(0, Math.min(R.frames.length - 1, k));
+  if (R.lesson && to !== R.k) { R.lesson.note = ""; R.lesson.tries = 0; }  // a new step: no wrong try yet
+  R.k = to;
   draw(animate);
 }
 
 function keys(ev) {
   if (ev.target && ev.target.tagName === "INPUT" && ev.target.type === "range") return;  // the slider's own keys
+  if (R.lesson && ev.key === "ArrowRight" && $("rp-next").disabled) return;  // a learner's move waits for a tap
   const k = { ArrowRight: R.k + 1, ArrowLeft: R.k - 1, Home: 0, End: R.frames.length - 1 }[ev.key];
   if (k !== undefined) { go(k, ev.key === "ArrowRight"); ev.preventDefault(); }
   if (ev.key === "Escape") close();
@@ -115,13 +190,23 @@ function keys(ev) {
 let onClose = null;
 function close() {
   $("replay").hidden = true;
+  $("replay").classList.remove("lesson-mode");
+  $("rp-next").disabled = false;
   document.body.classList.remove("replaying");
   if (onClose) onClose();
 }
 
 /** Open the replay of message ``r`` (type replay, complete), seen from seat ``me`` (null: seat 0). */
 export function openReplay(r, { room, me, onClose: done }) {
-  R = { frames: build(r), names: r.names, k: 0, me: me === null || me === undefined ? 0 : me };
+  R = { frames: build(r), names: r.names, k: 0, me: me === null || me === undefined ? 0 : me, lesson: null };
+  if (r.lesson) {
+    const verbs = new Set();
+    for (const f of R.frames) if (f.learner && ["pick", "stock", "pass"].includes(f.expected)) verbs.add(f.expected);
+    R.lesson = { n: r.lesson, title: r.title, intro: r.intro, outro: r.outro, source: r.source, note: "", tries: 0,
+                 verbs: [...verbs] };
+  }
+  $("replay").classList.toggle("lesson-mode", !!R.lesson);
+  $("rp-lesson").hidden = !R.lesson;
   onClose = done;
   // a finished deal's permanent link (kept by the server after its table is gone); none for a record file
   $("replay-link").hidden = !r.deal;
@@ -133,13 +218,14 @@ export function openReplay(r, { room, me, onClose: done }) {
   $("replay").hidden = false;
   document.body.classList.add("replaying");
   go(0);
-  $("rp-next").focus();
+  if (R.lesson) focusLesson(); else $("rp-next").focus();
 }
 
 $("rp-first").addEventListener("click", () => go(0));
 $("rp-back").addEventListener("click", () => go(R.k - 1));
-$("rp-next").addEventListener("click", () => go(R.k + 1, true));
+$("rp-next").addEventListener("click", () => { go(R.k + 1, true); if (R.lesson) focusLesson(); });
 $("rp-last").addEventListener("click", () => go(R.frames.length - 1));
 $("rp-step").addEventListener("input", (ev) => go(+ev.target.value));
 $("replay-close").addEventListener("click", close);
+$("rp-lesson-back").addEventListener("click", close);
 $("replay").addEventListener("keydown", keys);

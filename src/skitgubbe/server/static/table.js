@@ -11,6 +11,7 @@ import { lobby as openLobby } from "./lobby.js";
 import { openReplay, redrawReplay } from "./replay.js";
 import { explainTerms, initHowto } from "./howto.js";
 import { updateCoach } from "./coach.js";
+import { initLessons } from "./lessons.js";
 import { cardOptions, playOf, runWhy, tapOutcome } from "./taps.js";
 
 const $ = (id) => document.getElementById(id);
@@ -1031,6 +1032,7 @@ async function start() {
   languagePicker();
   installSprite();
   initHowto(() => roomCode);
+  initLessons();
   const dealLink = location.pathname.match(/^\/replay\/([^/]+)$/);
   if (dealLink) lobby().then(() => storedReplay(decodeURIComponent(dealLink[1]))).catch((e) => status(e.message));
   else if (!roomCode) {

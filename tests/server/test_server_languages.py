@@ -364,3 +364,27 @@ def test_an_illegal_move_is_refused_with_the_reason_in_the_readers_language(tmp_
         name = room.seat_names("sv")[state.to_act]
         assert name in err["said"] and err["said"] != err["message"] and "seat" not in err["said"]
     run(tmp_path, body)
+
+
+def test_the_hand_is_sorted_in_the_readers_suit_order() -> None:
+    """Swedish, Norwegian and Finnish players sort spades, hearts, diamonds, clubs (the catalogs'
+    ``suit order``); English clubs, diamonds, hearts, spades; the trump suit last in each."""
+    from skitgubbe.engine.i18n import suit_order_in
+    from skitgubbe.engine.state import State
+    from skitgubbe.engine.variants import PRESETS
+    from skitgubbe.engine.view import view_of
+
+    # a Mas hand (the trump suit known from the deal) holding three suits other than trump
+    views = (view_of(State.new(PRESETS["mas"], 3, seed=k), 0) for k in range(200))
+    view = next(v for v in views
+                if len({c % 52 // 13 for c in range(104) if v.hand >> c & 1} - {v.trump_suit}) >= 3)
+    hands = {lang: protocol.seat_part(view, lang)["hand"] for lang in i18n.LANGUAGES}
+    assert hands["sv"] != hands["en"] and sorted(hands["sv"]) == sorted(hands["en"])
+    for lang in i18n.LANGUAGES:
+        hand = protocol.seat_part(view, lang)["hand"]
+        suits = [c[-1] for c in hand]
+        seen = [s for i, s in enumerate(suits) if s not in suits[:i]]
+        order = [("CDHS")[s] for s in suit_order_in(lang) if s != view.trump_suit]
+        order += ["CDHS"[view.trump_suit]] if view.trump_suit >= 0 else []
+        assert seen == [s for s in order if s in seen], (lang, hand)
+    assert suit_order_in("sv") == (3, 2, 1, 0) and suit_order_in("en") == (0, 1, 2, 3)

@@ -37,7 +37,7 @@ from confusable_homoglyphs import confusables
 from ..engine.actions import Action, Kind
 from ..engine.base import PUBLIC, Event, Phase
 from ..engine.cards import SUIT_MASKS2, SUITS, card_name, cards_in, in_order, rank_of
-from ..engine.i18n import LANGUAGES, Message, render
+from ..engine.i18n import LANGUAGES, Message, render, suit_order_in
 from ..engine.phase_two import pick_up_take
 from ..engine.rules import FirstPhase, Rules
 from ..engine.state import State
@@ -404,9 +404,11 @@ def _legal_entry(action: Action, lang: str) -> dict[str, str]:
     return {"move": str(action), "label": label, "kind": _KIND_WORDS[action.kind]}
 
 
-def _hand_order(hand: int, trump: int) -> list[str]:
-    """The hand grouped by suit (clubs, diamonds, hearts, spades; the trump suit last), by rank."""
-    suits = [s for s in range(4) if s != trump] + ([trump] if trump >= 0 else [])
+def _hand_order(hand: int, trump: int, lang: str = "en") -> list[str]:
+    """The hand grouped by suit in the order ``lang``'s players sort them
+    (:func:`~skitgubbe.engine.i18n.suit_order_in`: clubs, diamonds, hearts, spades in English), the
+    trump suit last, each suit by rank."""
+    suits = [s for s in suit_order_in(lang) if s != trump] + ([trump] if trump >= 0 else [])
     out: list[str] = []
     for s in suits:
         out += _cards(hand & SUIT_MASKS2[s])  # both packs
@@ -488,12 +490,12 @@ def _to_beat(view: View) -> list[str]:
 
 
 def seat_part(view: View, lang: str = "en") -> dict[str, Any]:
-    """What only ``view.seat`` may see, as JSON-ready data: ``seat``, ``hand`` (cards
-    grouped by suit, trump last), ``legal`` (``[{"move": "play 7H", "label": "play 7♥",
-    "kind": "play"}, ...]``) and ``trump_card`` (the trump card when this seat may see it)."""
+    """What only ``view.seat`` may see, as JSON-ready data: ``seat``, ``hand`` (cards grouped by
+    suit in ``lang``'s order, trump last), ``legal`` (``[{"move": "play 7H", "label": "play 7♥",
+    "kind": "play"}, ...]``, the labels in ``lang``) and ``trump_card`` (the trump card when this seat may see it)."""
     return {
         "seat": view.seat,
-        "hand": _hand_order(view.hand, view.trump_suit),
+        "hand": _hand_order(view.hand, view.trump_suit, lang),
         "legal": [_legal_entry(a, lang) for a in view.legal],
         "trump_card": card_name(view.trump_card) if view.trump_card >= 0 else None,
     }

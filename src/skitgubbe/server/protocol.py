@@ -492,7 +492,8 @@ def _to_beat(view: View) -> list[str]:
 def seat_part(view: View, lang: str = "en") -> dict[str, Any]:
     """What only ``view.seat`` may see, as JSON-ready data: ``seat``, ``hand`` (cards grouped by
     suit in ``lang``'s order, trump last), ``legal`` (``[{"move": "play 7H", "label": "play 7♥",
-    "kind": "play"}, ...]``, the labels in ``lang``) and ``trump_card`` (the trump card when this seat may see it)."""
+    "kind": "play"}, ...]``, the labels in ``lang``) and ``trump_card`` (the trump card when this
+    seat may see it)."""
     return {
         "seat": view.seat,
         "hand": _hand_order(view.hand, view.trump_suit, lang),

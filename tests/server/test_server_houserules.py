@@ -10,10 +10,19 @@ import httpx
 import pytest
 from server_helpers import LiveServer
 
+from skitgubbe.engine.i18n import gettext_in
 from skitgubbe.engine.rules import OPTION_HELP, Rules
 from skitgubbe.engine.rulesfile import parse_rules_file
 from skitgubbe.engine.variants import PRESETS
-from skitgubbe.server.houserules import GROUPS, HouseRulesError, build, named_options, option_fields, read
+from skitgubbe.server.houserules import (
+    GROUPS,
+    OPTION_LABELS,
+    HouseRulesError,
+    build,
+    named_options,
+    option_fields,
+    read,
+)
 
 
 def test_every_option_is_one_field_with_its_help_and_its_allowed_values() -> None:
@@ -24,13 +33,43 @@ def test_every_option_is_one_field_with_its_help_and_its_allowed_values() -> Non
     by_name = {f["name"]: f for f in option_fields()}
     for name, f in by_name.items():
         if name != "name":
-            assert f["help"] == OPTION_HELP[name]
+            assert f["help"] == OPTION_HELP[name]  # (English: the ids themselves)
     assert by_name["sluffing"]["kind"] == "bool"
     assert by_name["pick_up"]["kind"] == "choice"
     assert by_name["pick_up"]["choices"] == [
         "top-card", "top-run", "bottom-play", "lowest-run", "lowest-card"]
     assert by_name["dreck_below"]["kind"] == "int" and by_name["dreck_below"]["ranges"] == [[-1, 104]]
     assert by_name["loser_title"]["kind"] == "text"
+
+
+def test_every_option_has_a_label_in_a_players_words() -> None:
+    """Issue 29: the builder's fields carried engine names ("max players two packs"); each option has
+    a label of its own, a sentence-case phrase that is not its engine name in words."""
+    assert set(OPTION_LABELS) == {f.name for f in dataclasses.fields(Rules)}
+    labels = list(OPTION_LABELS.values())
+    assert len(set(labels)) == len(labels)  # no two fields called the same
+    for name, label in OPTION_LABELS.items():
+        assert "_" not in label and label[0].isupper(), label
+        assert label.lower() != name.replace("_", " "), label
+    by_name = {f["name"]: f for f in option_fields()}
+    assert by_name["max_players_two_packs"]["label"] == "Most players with two packs"
+    assert by_name["exposed_bottom"]["label"] == "Show the bottom card of the stock"
+
+
+@pytest.mark.parametrize("lang", ["sv", "nb", "fi"])
+def test_labels_help_and_sections_are_in_the_readers_language(lang: str) -> None:
+    """Every label, help text and section name is translated (none left in English), while each
+    field's ``name`` stays the engine's (what a house-rules file writes)."""
+    english = {f["name"]: f for f in option_fields("en")}
+    shown = option_fields(lang)
+    assert [f["name"] for f in shown] == list(english)
+    for f in shown:
+        en = english[f["name"]]
+        assert f["label"] and f["label"] != en["label"], (lang, f["name"], f["label"])
+        assert f["help"] and f["help"] != en["help"], (lang, f["name"], f["help"])
+        assert f["group_label"] != en["group_label"] and f["group"] == en["group"]
+        assert f["label"] == gettext_in(lang, OPTION_LABELS[f["name"]])
+    assert option_fields("xx") == option_fields("en")  # a language without a catalog: English
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

@@ -289,3 +289,42 @@ def test_two_tables_are_set_up_from_the_lobby(server: LiveServer, browsers: list
     friend.find_element(By.ID, "join-name").send_keys("Bo")
     friend.find_element(By.ID, "join-go").click()
     wait(friend).until(lambda d: "this is the losers table" in d.find_element(By.ID, "waiting").text)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_refusal_is_shown_at_its_field_and_labels_are_players_words(
+        server: LiveServer, browsers: list[webdriver.Chrome], size: str) -> None:  # noqa: F811
+    """Issue 29: each field is labelled in a player's words (the engine's name shown small beside it),
+    and a refused change shows the refusal right under the field it names (the field's description),
+    on screen without scrolling, as well as in the summary at the top."""
+    d = open_page(browsers, server, size)
+    wait(d).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#house-fields [name]"))
+    open_setup(d)
+    d.find_element(By.ID, "preset-goat").click()
+    d.find_element(By.CSS_SELECTOR, "#house > summary").click()
+    for f in d.find_elements(By.CSS_SELECTOR, "#house-fields [name]"):
+        name = f.get_attribute("name")
+        label = d.find_element(By.CSS_SELECTOR, f"label[for='opt-{name}']")
+        words = d.execute_script("return arguments[0].firstChild.textContent", label).strip()
+        assert words and "_" not in words and words.lower() != name.replace("_", " "), (name, words)
+        assert d.find_element(By.CSS_SELECTOR, f"label[for='opt-{name}'] .opt-key").text == name
+    assert d.find_element(By.CSS_SELECTOR, "label[for='opt-exposed_bottom']").text.startswith(
+        "Show the bottom card of the stock")
+    assert not d.find_elements(By.CSS_SELECTOR, ".opt-fault:not([hidden])")  # no refusal on page load
+
+    _set(d, "dreck_below", "999")
+    fault = d.find_element(By.ID, "fault-dreck_below")
+    wait(d).until(lambda d: "999" in fault.text)
+    box = d.find_element(By.ID, "opt-dreck_below")
+    assert "dreck_below" in d.find_element(By.ID, "house-error").text  # the summary stays
+    assert "fault-dreck_below" in (box.get_attribute("aria-describedby") or "").split()
+    wait(d, 5).until(lambda d: on_screen(d, fault) and on_screen(d, box))  # (a smooth scroll may run)
+    gap = d.execute_script("const a = arguments[0].getBoundingClientRect();"
+                           "return Math.abs(arguments[1].getBoundingClientRect().top - a.bottom);",
+                           box, fault)
+    assert gap < 200, gap
+    shot(d, f"lobby-builder-refusal-{size}")
+
+    _set(d, "dreck_below", "5")  # fixed: the message goes
+    wait(d).until(lambda d: not fault.is_displayed())
+    assert (box.get_attribute("aria-describedby") or "").split() == ["help-dreck_below"]

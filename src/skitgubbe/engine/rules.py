@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .i18n import N_
+
 __all__ = [
     "INT_RANGES",
     "NAME_LENGTH",
@@ -677,64 +679,66 @@ def _convert(key: str, option: str, value: object, default: object) -> object:
 
 
 OPTION_HELP: dict[str, str] = {
-    "name": "the name of these rules",
-    "min_players": "the fewest seats allowed",
-    "max_players": "the most seats allowed",
-    "hand_size": "cards dealt to each seat and kept by drawing in phase one",
-    "first_phase": "pairs: two-card tricks passed along the table; all-play: every seat plays to each "
-                   "trick; beat: Mas, beat the led card by suit or trump, or pick it up",
-    "first_lead": "who leads the first trick: the dealer's left, or the holder of the lowest card dealt",
-    "aces_low_first": "aces rank below the 2s in phase one",
-    "exposed_bottom": "the bottom stock card is shown face up after the deal (the trump suit to come)",
-    "bottom_aside": "the bottom card is set aside: it names the trump suit, then is out of play",
-    "restaurant": "the last stock card never replaces a sluff, only a play",
-    "max_equal_play": "a phase-one play may be up to this many cards of one rank",
-    "sluff_settled_only": "sluffing only once the trick is settled",
-    "sluff_after_play": "a seat may sluff only after it has played to the trick",
-    "sluff_once": "a seat sluffs on one occasion a trick, one card after another",
-    "sluff_losing_only": "only ranks losing the trick may be sluffed",
-    "sluff_own_rank": "a seat may only sluff the rank it played itself",
-    "ties_beat_unique": "a rank played by two or more seats beats every rank played once",
-    "stock_end": "once the stock is empty: play on, stop after that trick, stop unless all hold two, or "
-                 "play on among the seats holding cards until all are played",
-    "turn_from_stock": "a seat may turn up the top stock card and play it instead of a card from hand",
-    "must_match": "match if you can: holding the rank of the highest card of the round, you must play it",
-    "sluffing": "a card of a rank already in the trick may be thrown in, and is replaced from the stock",
-    "sluff_guard_high": "a seat yet to play may not sluff a card of the round's highest rank",
+    "name": N_("the name of these rules"),
+    "min_players": N_("the fewest seats allowed"),
+    "max_players": N_("the most seats allowed"),
+    "hand_size": N_("cards dealt to each seat and kept by drawing in phase one"),
+    "first_phase": N_("pairs: two-card tricks passed along the table; all-play: every seat plays to each "
+                   "trick; beat: Mas, beat the led card by suit or trump, or pick it up"),
+    "first_lead": N_("who leads the first trick: the dealer's left, or the holder of the lowest card dealt"),
+    "aces_low_first": N_("aces rank below the 2s in phase one"),
+    "exposed_bottom": N_("the bottom stock card is shown face up after the deal (the trump suit to come)"),
+    "bottom_aside": N_("the bottom card is set aside: it names the trump suit, then is out of play"),
+    "restaurant": N_("the last stock card never replaces a sluff, only a play"),
+    "max_equal_play": N_("a phase-one play may be up to this many cards of one rank"),
+    "sluff_settled_only": N_("sluffing only once the trick is settled"),
+    "sluff_after_play": N_("a seat may sluff only after it has played to the trick"),
+    "sluff_once": N_("a seat sluffs on one occasion a trick, one card after another"),
+    "sluff_losing_only": N_("only ranks losing the trick may be sluffed"),
+    "sluff_own_rank": N_("a seat may only sluff the rank it played itself"),
+    "ties_beat_unique": N_("a rank played by two or more seats beats every rank played once"),
+    "stock_end": N_("once the stock is empty: play on, stop after that trick, stop unless all hold two, or "
+                 "play on among the seats holding cards until all are played"),
+    "turn_from_stock": N_("a seat may turn up the top stock card and play it instead of a card from hand"),
+    "must_match": N_("match if you can: holding the rank of the highest card of the round, you must play it"),
+    "sluffing": N_("a card of a rank already in the trick may be thrown in, and is replaced from the stock"),
+    "sluff_guard_high": N_("a seat yet to play may not sluff a card of the round's highest rank"),
     "sluff_guard_last":
-        "a seat that can still win the trick may not sluff unless the stock can replace the card",
-    "expose_leftover": "cards left in hand when phase one ends are shown to everybody",
-    "show_trump_card": "the trump card is turned face up when phase one ends (else only its suit is named)",
-    "dreck_below": "a seat with fewer cards than this after phase one gets the dreck (0: no dreck; "
-                   "-1: the trump card's rank)",
-    "dreck_max_rank": "the dreck holds every card from the 2 up to this rank",
-    "dreck_trump_rank": "the dreck also holds the trump of this rank (0: none)",
-    "empty_hand": "a seat with no cards at the start of phase two: safe, Blåmattis (plays on, first picks "
-                  "up the lowest card), or loses at once",
-    "second_lead": "who leads phase two: the seat that drew the trump card, or the last trick's winner",
-    "plays": "a phase-two play: a single card, or also a run (any length, at least three, or from the 2)",
-    "pick_up": "what a seat that does not beat picks up: the top play, the top card with the cards joined "
-               "to it, the bottom play, the lowest run, or the lowest card",
-    "forced_pickup": "after a pick-up the following seats must pick up too until the table is empty",
-    "complete_suit_ends": "a play completing all 13 cards of a suit on the table ends the trick",
-    "trump_ends_trick": "a trump played on a non-trump ends the trick",
-    "anti_trump": "a suit that trumps cannot beat: none, the trump's colour partner, or electric clubs",
-    "high_trump_kills_only": "the highest trump left may only be played to kill a trick",
-    "reserve": "two seats: cards set aside at the deal, drawn one each after every kill in phase two",
-    "store_three_trumps": "Mas: a hand of exactly three trumps may be stored for phase two and replaced",
-    "exchange_two": "Mas: the 2 of trumps may be exchanged for the trump turned up under the stock",
-    "trump_shown_when_drawn": "the last stock card is shown face up as soon as it is drawn",
-    "sluff_last_rank": "only the rank of the card most recently put into the trick may be sluffed",
-    "dreck_remainder_aside": "dreck cards that do not share out evenly leave the game with the first trick",
-    "tie_deal": "a tie ends the trick: the tied seats take back their cards and are dealt the others",
-    "incomplete_trick_dealt": "a trick left unfinished by phase one's end is shuffled and dealt round",
-    "confusion": "three players with two hands each (six seats), each pair partners who see each other",
-    "decks": "packs shuffled together: 1, or 2 for the double deck (twins never touch)",
-    "loser_title": "what the loser is called (skitgubbe, goat, mas, mattis, ...)",
-    "all_ties_replay": "every seat of a tied rank replays, not only those of the highest tie",
-    "sluff_guard_last_card": "a seat due to play may not sluff its last card if it would beat or tie",
-    "max_players_two_packs": "the most seats with two packs (0: as max_players); setting decks = 2 "
-                             "raises max_players to it",
-    "beat_any_suit": "phase two: any higher non-trump beats a non-trump, whatever its suit",
+        N_("a seat that can still win the trick may not sluff unless the stock can replace the card"),
+    "expose_leftover": N_("cards left in hand when phase one ends are shown to everybody"),
+    "show_trump_card":
+        N_("the trump card is turned face up when phase one ends (else only its suit is named)"),
+    "dreck_below": N_("a seat with fewer cards than this after phase one gets the dreck (0: no dreck; "
+                   "-1: the trump card's rank)"),
+    "dreck_max_rank": N_("the dreck holds every card from the 2 up to this rank"),
+    "dreck_trump_rank": N_("the dreck also holds the trump of this rank (0: none)"),
+    "empty_hand": N_("a seat with no cards at the start of phase two: safe, Blåmattis (plays on, first picks "
+                  "up the lowest card), or loses at once"),
+    "second_lead": N_("who leads phase two: the seat that drew the trump card, or the last trick's winner"),
+    "plays": N_("a phase-two play: a single card, or also a run (any length, at least three, or from the 2)"),
+    "pick_up": N_("what a seat that does not beat picks up: the top play, the top card with the cards joined "
+               "to it, the bottom play, the lowest run, or the lowest card"),
+    "forced_pickup": N_("after a pick-up the following seats must pick up too until the table is empty"),
+    "complete_suit_ends": N_("a play completing all 13 cards of a suit on the table ends the trick"),
+    "trump_ends_trick": N_("a trump played on a non-trump ends the trick"),
+    "anti_trump": N_("a suit that trumps cannot beat: none, the trump's colour partner, or electric clubs"),
+    "high_trump_kills_only": N_("the highest trump left may only be played to kill a trick"),
+    "reserve": N_("two seats: cards set aside at the deal, drawn one each after every kill in phase two"),
+    "store_three_trumps": N_("Mas: a hand of exactly three trumps may be stored for phase two and replaced"),
+    "exchange_two": N_("Mas: the 2 of trumps may be exchanged for the trump turned up under the stock"),
+    "trump_shown_when_drawn": N_("the last stock card is shown face up as soon as it is drawn"),
+    "sluff_last_rank": N_("only the rank of the card most recently put into the trick may be sluffed"),
+    "dreck_remainder_aside":
+        N_("dreck cards that do not share out evenly leave the game with the first trick"),
+    "tie_deal": N_("a tie ends the trick: the tied seats take back their cards and are dealt the others"),
+    "incomplete_trick_dealt": N_("a trick left unfinished by phase one's end is shuffled and dealt round"),
+    "confusion": N_("three players with two hands each (six seats), each pair partners who see each other"),
+    "decks": N_("packs shuffled together: 1, or 2 for the double deck (twins never touch)"),
+    "loser_title": N_("what the loser is called (skitgubbe, goat, mas, mattis, ...)"),
+    "all_ties_replay": N_("every seat of a tied rank replays, not only those of the highest tie"),
+    "sluff_guard_last_card": N_("a seat due to play may not sluff its last card if it would beat or tie"),
+    "max_players_two_packs": N_("the most seats with two packs (0: as max_players); setting decks = 2 "
+                             "raises max_players to it"),
+    "beat_any_suit": N_("phase two: any higher non-trump beats a non-trump, whatever its suit"),
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

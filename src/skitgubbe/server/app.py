@@ -753,7 +753,7 @@ def create_app(
                          "description": describe(name, r, lang), "loser_title": r.loser_title,
                          "options": r.options()}
                         for name, r in PRESETS.items()],
-            "rule_fields": houserules.option_fields(),
+            "rule_fields": houserules.option_fields(lang),
             "bots": bots,
             "bot_labels": {b: bot_label(b, lang) for b in bots},
             "difficulties": [d for d in DIFFICULTIES if d in bots],

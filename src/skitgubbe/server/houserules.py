@@ -18,30 +18,91 @@ import tomllib
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..engine.i18n import N_, gettext_in
 from ..engine.rules import INT_RANGES, NAME_LENGTH, OPTION_HELP, Rules, RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import PRESETS, UnknownVariantError, find_variant, rules_diff
 from .presets import describe
 from .rooms import RoomError
 
-__all__ = ["GROUPS", "HouseRulesError", "Built", "option_fields", "build", "to_toml", "read", "named_options"]
+__all__ = ["GROUPS", "OPTION_LABELS", "HouseRulesError", "Built", "option_fields", "build", "to_toml", "read",
+           "named_options"]
 
 GROUPS: dict[str, tuple[str, ...]] = {
-    "The table": ("min_players", "max_players", "hand_size", "decks", "max_players_two_packs", "confusion",
-                  "loser_title"),
-    "Phase one": ("first_phase", "first_lead", "aces_low_first", "exposed_bottom", "bottom_aside",
+    N_("The table"): ("min_players", "max_players", "hand_size", "decks", "max_players_two_packs",
+                      "confusion", "loser_title"),
+    N_("Phase one"): ("first_phase", "first_lead", "aces_low_first", "exposed_bottom", "bottom_aside",
                   "trump_shown_when_drawn", "max_equal_play", "must_match", "ties_beat_unique",
                   "all_ties_replay", "tie_deal", "turn_from_stock", "stock_end", "incomplete_trick_dealt",
                   "expose_leftover", "show_trump_card", "store_three_trumps", "exchange_two"),
-    "Sluffing": ("sluffing", "sluff_settled_only", "sluff_after_play", "sluff_once", "sluff_losing_only",
+    N_("Sluffing"): ("sluffing", "sluff_settled_only", "sluff_after_play", "sluff_once", "sluff_losing_only",
                  "sluff_own_rank", "sluff_last_rank", "sluff_guard_high", "sluff_guard_last",
                  "sluff_guard_last_card", "restaurant"),
-    "The dreck": ("dreck_below", "dreck_max_rank", "dreck_trump_rank", "dreck_remainder_aside"),
-    "Phase two": ("second_lead", "empty_hand", "plays", "pick_up", "forced_pickup", "complete_suit_ends",
+    N_("The dreck"): ("dreck_below", "dreck_max_rank", "dreck_trump_rank", "dreck_remainder_aside"),
+    N_("Phase two"): ("second_lead", "empty_hand", "plays", "pick_up", "forced_pickup", "complete_suit_ends",
                   "trump_ends_trick", "anti_trump", "beat_any_suit", "high_trump_kills_only", "reserve"),
 }
 """The builder's sections and the options in each, in the order shown: every option of
 :class:`~skitgubbe.engine.rules.Rules` but ``name`` (a field of its own) is in exactly one."""
+
+OPTION_LABELS: dict[str, str] = {
+    "name": N_("Name of these house rules"),
+    "min_players": N_("Fewest players"),
+    "max_players": N_("Most players"),
+    "hand_size": N_("Cards in hand"),
+    "decks": N_("Packs of cards"),
+    "max_players_two_packs": N_("Most players with two packs"),
+    "confusion": N_("Three players with two hands each"),
+    "loser_title": N_("What the loser is called"),
+    "first_phase": N_("How phase one is played"),
+    "first_lead": N_("Who leads the first trick"),
+    "aces_low_first": N_("Aces low in phase one"),
+    "exposed_bottom": N_("Show the bottom card of the stock"),
+    "bottom_aside": N_("Set the bottom card aside"),
+    "trump_shown_when_drawn": N_("Show the last stock card when it is drawn"),
+    "max_equal_play": N_("Most cards of one rank in a play"),
+    "must_match": N_("Play the same rank if you can"),
+    "ties_beat_unique": N_("A tied rank beats single cards"),
+    "all_ties_replay": N_("Every tied seat plays again"),
+    "tie_deal": N_("A tie is dealt out"),
+    "turn_from_stock": N_("Play the top card of the stock"),
+    "stock_end": N_("When the stock runs out"),
+    "incomplete_trick_dealt": N_("An unfinished trick is dealt round"),
+    "expose_leftover": N_("Show the cards left at the end of phase one"),
+    "show_trump_card": N_("Show the trump card"),
+    "store_three_trumps": N_("Keep three trumps for phase two"),
+    "exchange_two": N_("Swap the 2 of trumps for the trump card"),
+    "sluffing": N_("Sluffing allowed"),
+    "sluff_settled_only": N_("Sluff only once the trick is settled"),
+    "sluff_after_play": N_("Sluff only after playing to the trick"),
+    "sluff_once": N_("Sluff only once a trick"),
+    "sluff_losing_only": N_("Sluff only ranks that lose the trick"),
+    "sluff_own_rank": N_("Sluff only the rank you played"),
+    "sluff_last_rank": N_("Sluff only the last rank played"),
+    "sluff_guard_high": N_("No sluffing the highest rank before you play"),
+    "sluff_guard_last": N_("No sluffing while you can still win the trick"),
+    "sluff_guard_last_card": N_("No sluffing your last card to beat or tie"),
+    "restaurant": N_("The last stock card replaces only a play"),
+    "dreck_below": N_("Fewer cards than this get the dreck"),
+    "dreck_max_rank": N_("Highest rank in the dreck"),
+    "dreck_trump_rank": N_("Trump rank added to the dreck"),
+    "dreck_remainder_aside": N_("Set aside dreck cards that do not share out"),
+    "second_lead": N_("Who leads phase two"),
+    "empty_hand": N_("A seat with no cards in phase two"),
+    "plays": N_("What a play in phase two may be"),
+    "pick_up": N_("What you pick up when you do not beat"),
+    "forced_pickup": N_("The next seats must pick up too"),
+    "complete_suit_ends": N_("A whole suit on the table ends the trick"),
+    "trump_ends_trick": N_("A trump on a non-trump ends the trick"),
+    "anti_trump": N_("A suit that trumps cannot beat"),
+    "beat_any_suit": N_("Any higher card beats, whatever its suit"),
+    "high_trump_kills_only": N_("The highest trump only kills"),
+    "reserve": N_("Reserve cards for two players"),
+}
+"""Each option's label in the builder, in a player's words (the glossary's): message ids, shown
+translated by :func:`option_fields` (the option's engine name is shown small beside it)."""
+
+_NAME_HELP = N_("the name of these house rules, without spaces (shown at the table and in records)")
 
 _OPTION_NAMES = tuple(f.name for f in fields(Rules))
 
@@ -67,20 +128,28 @@ def named_options(message: str) -> list[str]:
     return [name for _, name in sorted(found)]
 
 
-def option_fields() -> list[dict[str, Any]]:
-    """The builder's form, one entry per option (``name`` first, then :data:`GROUPS` in order):
-    ``name``, ``group``, ``help`` (:data:`~skitgubbe.engine.rules.OPTION_HELP`), ``kind``
-    (``"bool"``, ``"int"``, ``"choice"`` or ``"text"``), and for ``int`` its ``ranges`` (``[[low,
-    high], ...]``, :data:`~skitgubbe.engine.rules.INT_RANGES`), for ``choice`` its ``choices`` (the
-    values a house-rules file writes), for ``text`` its ``max_chars``."""
+def option_fields(lang: str = "en") -> list[dict[str, Any]]:
+    """The builder's form in language ``lang`` (``"en"``, ``"sv"``, ...), one entry per option
+    (``name`` first, then :data:`GROUPS` in order): ``name`` (the engine's name of the option, as a
+    house-rules file writes it), ``label`` (:data:`OPTION_LABELS`, translated), ``group`` (the
+    section's English name, a key), ``group_label`` (translated), ``help``
+    (:data:`~skitgubbe.engine.rules.OPTION_HELP`, translated), ``kind`` (``"bool"``, ``"int"``,
+    ``"choice"`` or ``"text"``), and for ``int`` its ``ranges`` (``[[low, high], ...]``,
+    :data:`~skitgubbe.engine.rules.INT_RANGES`), for ``choice`` its ``choices`` (the values a
+    house-rules file writes), for ``text`` its ``max_chars``.  An unknown ``lang`` gives English."""
     defaults = {f.name: f.default for f in fields(Rules)}
-    out: list[dict[str, Any]] = [{"name": "name", "group": "Name", "kind": "text", "max_chars": NAME_LENGTH,
-                                  "help": "the name of these house rules, without spaces (shown at the table "
-                                          "and in records)"}]
+
+    def tr(text: str) -> str:
+        return gettext_in(lang, text) if text else ""
+
+    out: list[dict[str, Any]] = [{"name": "name", "label": tr(OPTION_LABELS["name"]), "group": "Name",
+                                  "group_label": tr(N_("Name")), "kind": "text", "max_chars": NAME_LENGTH,
+                                  "help": tr(_NAME_HELP)}]
     for group, names in GROUPS.items():
         for name in names:
             default = defaults[name]
-            entry: dict[str, Any] = {"name": name, "group": group, "help": OPTION_HELP.get(name, "")}
+            entry: dict[str, Any] = {"name": name, "label": tr(OPTION_LABELS[name]), "group": group,
+                                     "group_label": tr(group), "help": tr(OPTION_HELP.get(name, ""))}
             if isinstance(default, enum.Enum):
                 entry |= {"kind": "choice", "choices": [m.value for m in type(default)]}
             elif isinstance(default, bool):

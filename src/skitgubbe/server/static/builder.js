@@ -11,6 +11,11 @@ const B = { asked: 0, options: null, preset: null, result: null, error: null, bu
             onChange: () => {} };
 
 const words = (name) => name.replace(/_/g, " ");
+/** An option's label in the reader's language (its player's words), or its engine name in words. */
+const labelOf = (name) => {
+  const f = B.options && B.options.rule_fields.find((x) => x.name === name);
+  return f && f.label ? f.label : words(name);
+};
 const presetOptions = () => B.options.presets.find((p) => p.name === B.preset).options;
 
 async function post(path, body) {
@@ -36,13 +41,20 @@ function field(f) {
                           inputmode: "numeric" });
   } else input = el("input", { type: "text", id, name: f.name, maxlength: f.max_chars, autocomplete: "off",
                                spellcheck: "false", placeholder: f.name === "name" ? t("e.g. our-goat") : null });
+  const fault = "fault-" + f.name;
   input.setAttribute("aria-describedby", help);
+  input.dataset.help = help;
+  input.dataset.fault = fault;
   input.dataset.kind = f.kind;
   input.addEventListener(f.kind === "text" || f.kind === "int" ? "input" : "change", changed);
-  const label = el("label", { for: id, class: "opt-name" }, words(f.name));
+  // the label in a player's words; the engine's name (what a house-rules file writes) small beside it
+  const label = el("label", { for: id, class: "opt-name" }, f.label || words(f.name),
+    el("code", { class: "opt-key", text: f.name, "aria-hidden": "true" }));
   const note = el("span", { id: help, class: "opt-help", text: f.help });
+  // the engine's refusal, when it names this option, shown right under it (filled by mark())
+  const bad = el("span", { id: fault, class: "opt-fault", hidden: true });
   return el("div", { class: "opt opt-" + f.kind, "data-option": f.name },
-    ...(f.kind === "bool" ? [input, label] : [label, input]), note);
+    ...(f.kind === "bool" ? [input, label] : [label, input]), note, bad);
 }
 
 function valueOf(input) {
@@ -70,18 +82,38 @@ function changes() {
   return out;
 }
 
-function mark(fields) {
+/** Mark the options a refusal names: each gets the refusal under it (and its input points at it). */
+function mark(fields, why) {
   document.querySelectorAll("#house-fields .opt").forEach((o) => {
     const bad = fields.includes(o.dataset.option);
     o.classList.toggle("bad", bad);
-    const input = o.querySelector("[name]");
-    if (bad) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
+    const input = o.querySelector("[name]"), fault = document.getElementById(input.dataset.fault);
+    fault.hidden = !bad;
+    fault.textContent = bad ? t("Not allowed: {why}", { why }) : "";
+    if (bad) {
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", input.dataset.fault + " " + input.dataset.help);
+    } else {
+      input.removeAttribute("aria-invalid");
+      input.setAttribute("aria-describedby", input.dataset.help);
+    }
   });
+}
+
+/** Bring the first field a refusal names into view (and focus it, unless the person is typing in it). */
+function showFirstBad(fields) {
+  const first = inputs().find((i) => fields.includes(i.name));
+  if (!first || $("house-body").hidden) return;
+  const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  first.closest(".opt").scrollIntoView({ block: "center", behavior: reduce ? "auto" : "smooth" });
+  // focus moves to it, unless the person is typing in a field (the refusal is read out from the summary)
+  const typing = document.activeElement && ["text", "number"].includes(document.activeElement.type);
+  if (document.activeElement !== first && !typing) first.focus({ preventScroll: true });
 }
 
 function show() {
   const n = B.result ? B.result.changed.length : 0;
-  const fields = B.error && B.error.fields && B.error.fields.length ? B.error.fields.map(words).join(", ") : "";
+  const fields = B.error && B.error.fields && B.error.fields.length ? B.error.fields.map(labelOf).join(", ") : "";
   $("house-error").textContent = !B.error ? ""
     : fields ? t("These rules are not allowed: {why} (see {fields})", { why: B.error.message, fields })
     : t("These rules are not allowed: {why}", { why: B.error.message });
@@ -90,7 +122,7 @@ function show() {
     $("house-state").textContent = n
       ? tn("{n} change from {preset}: {changes}. The table is made with these house rules, called {name}.",
            "{n} changes from {preset}: {changes}. The table is made with these house rules, called {name}.", n,
-           { preset: B.preset, changes: B.result.changed.map(words).join(", "), name: B.result.name })
+           { preset: B.preset, changes: B.result.changed.map(labelOf).join(", "), name: B.result.name })
       : t("No change from {preset} yet.", { preset: B.preset });
   }
   const dl = $("house-download");
@@ -99,10 +131,10 @@ function show() {
   dl.href = B.url || "#";
   dl.setAttribute("aria-disabled", B.url ? "false" : "true");
   dl.download = (B.result ? B.result.name.replace(/[^A-Za-z0-9+._-]/g, "_") : "house-rules") + ".toml";
-  mark(B.error && B.error.fields ? B.error.fields : []);
+  mark(B.error && B.error.fields ? B.error.fields : [], B.error ? B.error.message : "");
 }
 
-async function check() {
+async function check(byPerson) {
   const sent = changes(), asked = B.asked;
   const { ok, data } = await post("/api/rules/check", { preset: B.preset, options: sent });
   // an answer to an older form (another preset chosen, a field changed since) must not undo the newer
@@ -113,13 +145,16 @@ async function check() {
     for (const input of inputs()) if (input.name !== "name" && valueOf(input) !== data.options[input.name]) setValue(input, data.options[input.name]);
   } else { B.error = { message: data.message || t("the server refused these rules"), fields: data.fields || [] }; }
   show();
+  if (B.error && byPerson) showFirstBad(B.error.fields);
   B.onChange(active());
 }
 
-function changed() {
+/** A field changed (``byPerson``: by the person, not by a preset or file filling the form). */
+function changed(byPerson = true) {
   clearTimeout(B.timer);
   B.asked += 1;
-  B.busy = new Promise((resolve) => { B.timer = setTimeout(() => check().then(resolve), 250); });
+  const person = byPerson === true || (byPerson instanceof Event && byPerson.isTrusted !== false);
+  B.busy = new Promise((resolve) => { B.timer = setTimeout(() => check(person).then(resolve), 250); });
 }
 
 /** Forget a check not yet answered (an uploaded file replaces the form): its answer must not undo
@@ -149,7 +184,7 @@ export function resetBuilder(preset, values = null, name = "") {
   for (const input of inputs()) setValue(input, input.name === "name" ? name : base[input.name]);
   B.result = null; B.error = null;
   $("house-from").textContent = preset;
-  changed();
+  changed(false);
 }
 
 /** Build the form from ``options`` (the /api/options answer); ``choosePreset(name)`` selects a
@@ -160,7 +195,7 @@ export function initBuilder(options, { preset, choosePreset, onChange }) {
   const groups = new Map();
   for (const f of options.rule_fields) {
     if (!groups.has(f.group)) {
-      const fs = el("fieldset", { class: "opt-group" }, el("legend", { text: f.group }));
+      const fs = el("fieldset", { class: "opt-group" }, el("legend", { text: f.group_label || f.group }));
       groups.set(f.group, fs); box.append(fs);
     }
     groups.get(f.group).append(field(f));
@@ -179,6 +214,7 @@ export function initBuilder(options, { preset, choosePreset, onChange }) {
     if (!ok) {
       B.error = { message: t("{file}: {why}", { file: file.name, why: data.message || t("not house rules") }), fields: data.fields || [] };
       show();
+      showFirstBad(B.error.fields);
       return;
     }
     choosePreset(data.preset);

@@ -105,7 +105,8 @@ def check_messages(room: Any, receivers: dict[int, Player]) -> int:
                 want = json.loads(protocol.dumps(protocol.seat_part(view_of(state, seat))))
                 assert {k: v for k, v in me.items() if k not in ("left", "why")} == want, \
                     f"{who}: its own part at move {seq} is not its view"
-                assert me["why"] == protocol.reasons(state, seat), f"{who}: its reasons at move {seq}"
+                why = protocol.reasons(state, seat, "en", room.seat_names())  # the seats by their names
+                assert me["why"] == why, f"{who}: its reasons at move {seq}"
             if "events" in msg and pub is not None:
                 if msg["type"] == "sync" or game != table["game"]:
                     sent = 0

@@ -65,7 +65,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Receive, Scope, Send
 
-from ..engine.i18n import LANGUAGES, pick_language
+from ..engine.i18n import LANGUAGES
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
@@ -214,8 +214,7 @@ def request_language(request: Request, asked: str = "") -> str:
     ``lang`` query parameter (``?lang=sv``; a tag such as ``sv-SE`` is read as its language), else its
     ``Accept-Language`` header (:func:`~skitgubbe.engine.i18n.pick_language`), else English.  A
     ``lang`` the table does not speak is passed over for the header, never refused."""
-    chosen = pick_language(asked[:35], "") if asked else ""
-    return chosen or pick_language(request.headers.get("accept-language", "")[:400])
+    return reader_language(asked, request.headers.get("accept-language"))
 
 
 def _language_headers(response: Response, lang: str) -> None:
@@ -700,7 +699,7 @@ def create_app(
         rules = preset_rules(preset)
         if rules is None:
             return _fail("bad-rules", f"there is no preset {preset[:40]!r}")
-        return how_to_play(rules, reader_language(lang, request.headers.get("accept-language")))
+        return how_to_play(rules, request_language(request, lang or ""))
 
     @app.get("/api/rooms/{code}/howto", responses=_refusals(404, 429))
     async def howto_room(code: str, request: Request, lang: str | None = None) -> dict[str, Any]:
@@ -710,12 +709,12 @@ def create_app(
         room = hub.rooms.get(code.strip().upper()) if len(code) <= 32 else None
         if room is None:
             raise RoomError("no-room", f"there is no room {code!r:.40}")
-        return how_to_play(room.spec.rules, reader_language(lang, request.headers.get("accept-language")))
+        return how_to_play(room.spec.rules, request_language(request, lang or ""))
 
     @app.get("/api/glossary")
     async def glossary_words(request: Request, lang: str | None = None) -> dict[str, str]:
         """The game words a player meets and what each means, ``{term: definition}``, both in ``lang``."""
-        return glossary(reader_language(lang, request.headers.get("accept-language")))
+        return glossary(request_language(request, lang or ""))
 
     # -- the lessons of ``skitgubbe learn`` at the table, as replays (server/lessons.py) --
     @app.get("/api/lessons")

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.cards import card_name, parse_card
-from ..engine.i18n import LANGUAGES, N_, Cards, Message, Plural, Rank, Suit, gettext_in, pick_language, render
+from ..engine.i18n import N_, Cards, Message, Plural, Rank, Suit, gettext_in, pick_language, render
 from ..engine.rules import (
     AntiTrump,
     EmptyHand,
@@ -938,12 +938,10 @@ def glossary(lang: str = "en") -> dict[str, str]:
 
 def reader_language(asked: str | None, accept: str | None) -> str:
     """The language to answer in: ``asked`` (a ``?lang=`` value) when it is a shipped language,
-    else the first shipped one of the ``Accept-Language`` header ``accept``, else English."""
-    if asked:
-        code = pick_language(asked, "")
-        if code in LANGUAGES:
-            return code
-    return pick_language(accept)
+    else the first shipped one of the ``Accept-Language`` header ``accept``, else English.  Both are
+    read only up to a bound (35 and 400 characters): they come from the client."""
+    chosen = pick_language(asked[:35], "") if asked else ""
+    return chosen or pick_language((accept or "")[:400])
 
 
 def preset_rules(name: str) -> Rules | None:

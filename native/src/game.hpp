@@ -9,7 +9,10 @@
 // AtlantaRules, KoiraRules, HelmfridRules, MasRules) of
 // compile-time constants, so each preset gets its own code with no option tests left at run time;
 // RuntimeRules holds the same options as values read when a deal starts, so that one more
-// instance of the same code plays any combination of them (at 2 to 8 seats).
+// instance of the same code plays any combination of them (at 2 to 8 seats).  The policies and
+// RuntimeRules are generated (options.gen.hpp) from the one declaration of the options, in Python
+// (skitgubbe.engine.native_options: each member as a function of the Rules options, with its rule
+// source).
 //
 // Rule sources: pagat.com, Skitgubbe, "Play in the first phase" and "Play in the second phase"
 // (the pagat preset), "Myllymatti" and "Two Player Game";
@@ -27,6 +30,10 @@
 
 #include <cstdint>
 #include <cstring>
+
+// The rules policies (PagatRules, ..., MasRules) and RuntimeRules, generated from the Python
+// declaration (skitgubbe.engine.native_options; native/tools/gen_options.py, `make generated`).
+#include "options.gen.hpp"
 
 namespace sg {
 
@@ -197,264 +204,6 @@ inline uint64_t nth_run(uint64_t m, int i) {
   }
   return 0;  // not reached for a valid i
 }
-
-// The options every preset below leaves at the Rules defaults unless it says otherwise.
-struct BaseRules {
-  static constexpr bool trump_shown_when_drawn = false;  // the last stock card face up when drawn
-  static constexpr int reserve = 0;                      // the avstickshög's size (two seats)
-  static constexpr bool aces_low_first = false;          // aces rank 1 in phase one
-  static constexpr bool bottom_aside = false;            // the bottom card set aside at the deal
-  static constexpr bool sluff_last_rank = false;         // sluff only the rank just put in the trick
-  static constexpr bool sluff_guard_last_card = false;   // (catsatcards.com's second exception)
-  static constexpr bool dreck_remainder_aside = false;   // dreck that does not share out: killed
-  static constexpr bool pick_top_run = false;            // pick_up = top-run
-  static constexpr bool pick_bottom_play = false;        // pick_up = bottom-play
-  static constexpr bool sluff_guard_high = true;         // (where sluffing is allowed at all)
-  static constexpr bool blamattis = false;               // empty_hand = blamattis
-  static constexpr bool sluff_after_play = false;        // sluff only after playing to the trick
-  static constexpr bool sluff_once = false;              // one sluffing occasion a trick
-  static constexpr bool sluff_losing_only = false;       // sluff only ranks losing the trick
-  static constexpr bool skip_empty = false;              // stock_end = skip-empty (Koira)
-  static constexpr int max_equal_play = 1;               // phase-one plays of up to this many equal cards
-  static constexpr bool sluff_settled_only = false;      // sluff only once the trick is settled
-  static constexpr bool beat = false;                    // first_phase = beat (Mas)
-  static constexpr bool turn_from_stock = true;          // the stock's top card may be turned up
-  static constexpr bool stock_stop = false;              // stock_end = stop: phase one ends with the stock
-  static constexpr int hand_size = 3;                    // cards dealt to each seat (and drawn up to in Mas)
-  static constexpr bool lowest_card_leads = false;       // first_lead = lowest-card
-  static constexpr bool store_three_trumps = false;      // (Mas)
-  static constexpr bool exchange_two = false;            // (Mas)
-  // options no preset uses, played by RuntimeRules only
-  static constexpr bool stop_unless_two = false;  // stock_end = stop-unless-two
-  static constexpr bool empty_loses = false;      // empty_hand = loses
-  static constexpr bool pick_lowest_card = false; // pick_up = lowest-card
-  static constexpr int min_run = 2;               // plays = run-3: 3
-  static constexpr bool run_from_two = false;     // plays = run-from-2
-};
-
-// The pagat preset (variants.PRESETS["pagat"]; also `myllymatti`, which differs only in the
-// loser's title): two-card tricks, no sluffing, single cards in phase two, the top card picked up.
-struct PagatRules : BaseRules {
-  static constexpr int kMinSeats = 2;
-  static constexpr int kMaxSeats = 4;
-  static constexpr bool all_play = false;         // first_phase = pairs
-  static constexpr bool must_match = false;
-  static constexpr bool sluffing = false;         // (with sluff_guard_high)
-  static constexpr bool sluff_guard_last = false;
-  static constexpr bool expose_leftover = true;
-  static constexpr bool show_trump_card = true;
-  static constexpr int dreck_below = 0;           // no dreck
-  static constexpr int dreck_max_rank = 5;
-  static constexpr int dreck_trump_rank = 0;
-  static constexpr bool trump_drawer_leads = true;  // second_lead = trump-drawer
-  static constexpr bool runs = false;             // plays = single
-  static constexpr bool pick_lowest_run = false;  // pick_up = top-card
-};
-
-// The goat preset (variants.PRESETS["goat"]): all play, match if you can, sluffing with both
-// restrictions, the dreck, runs, the lowest run eaten.
-struct GoatRules : BaseRules {
-  static constexpr int kMinSeats = 3;
-  static constexpr int kMaxSeats = 8;
-  static constexpr bool all_play = true;
-  static constexpr bool must_match = true;
-  static constexpr bool sluffing = true;          // (with sluff_guard_high)
-  static constexpr bool sluff_guard_last = true;
-  static constexpr bool expose_leftover = false;
-  static constexpr bool show_trump_card = false;
-  static constexpr int dreck_below = 6;
-  static constexpr int dreck_max_rank = 5;
-  static constexpr int dreck_trump_rank = 6;
-  static constexpr bool trump_drawer_leads = false;  // second_lead = last-trick
-  static constexpr bool runs = true;
-  static constexpr bool pick_lowest_run = true;      // pick_up = lowest-run
-};
-
-// The catsatcards preset (PRESETS["catsatcards"]): pagat for three, the last stock card shown
-// face up as it is drawn (catsatcards.com, Skitgubbe; stock.py Undealt.draw).
-struct CatsatcardsRules : PagatRules {
-  static constexpr int kMinSeats = 3;
-  static constexpr int kMaxSeats = 3;
-  static constexpr bool trump_shown_when_drawn = true;
-};
-
-// The two-player preset (PRESETS["two-player"]): pagat at two seats with an avstickshög of 12
-// cards set aside after the hands, one card each drawn from it after each kill in phase two
-// (pagat.com, Skitgubbe, "Two Player Game"; stock.py Undealt.draw_reserve).
-struct TwoPlayerRules : PagatRules {
-  static constexpr int kMinSeats = 2;
-  static constexpr int kMaxSeats = 2;
-  static constexpr int reserve = 12;
-};
-
-// The howell preset (PRESETS["howell"], one pack): the goat game with aces low in the first part,
-// the bottom card set aside at the deal to name trumps at the end of phase one (then out of play),
-// the trump card shown (Howell's Swedish Goat Game; state.py State.new,
-// phase_one.py Trick._end_phase_one).
-struct HowellRules : GoatRules {
-  static constexpr int kMaxSeats = 6;
-  static constexpr bool aces_low_first = true;
-  static constexpr bool bottom_aside = true;
-  static constexpr bool show_trump_card = true;
-};
-
-// The catsatcards-flurst preset (PRESETS["catsatcards-flurst"]): the goat game for four or five
-// with only the rank just put into the trick sluffable, the second sluffing exception in place of
-// sluff_guard_last (ruling C4), the trump card shown, dreck that does not share out evenly killed
-// with the first trick (ruling C2), and the top play picked up with its downward run
-// (catsatcards.com, "Variations and Optional Rules", Flurst; phase_one.py Trick.sluffable and
-// _give_dreck, phase_two.py _take).
-struct CatsatcardsFlurstRules : GoatRules {
-  static constexpr int kMinSeats = 4;
-  static constexpr int kMaxSeats = 5;
-  static constexpr bool show_trump_card = true;
-  static constexpr bool sluff_last_rank = true;
-  static constexpr bool sluff_guard_last = false;
-  static constexpr bool sluff_guard_last_card = true;
-  static constexpr bool dreck_remainder_aside = true;
-  static constexpr bool pick_lowest_run = false;
-  static constexpr bool pick_top_run = true;
-};
-
-// The mattis preset (PRESETS["mattis"]): all play with ties replayed, no matching and no sluffing,
-// the leftover hands shown and the trump card turned, no dreck, the trump drawer leads phase two,
-// runs of two or more, the bottom play picked up, and a seat with no cards at the start of phase
-// two a Blåmattis that plays on and first picks up the lowest card on the table (pagat.com,
-// Mattis; phase_two.py Table.start, _lead_two, play and pick_up, seats.py next_active, in_game).
-struct MattisRules : GoatRules {
-  static constexpr bool must_match = false;
-  static constexpr bool sluffing = false;
-  static constexpr bool sluff_guard_last = false;
-  static constexpr bool expose_leftover = true;
-  static constexpr bool show_trump_card = true;
-  static constexpr int dreck_below = 0;
-  static constexpr int dreck_trump_rank = 0;
-  static constexpr bool trump_drawer_leads = true;
-  static constexpr bool pick_lowest_run = false;
-  static constexpr bool pick_bottom_play = true;
-  static constexpr bool blamattis = true;
-};
-
-// The atlanta preset (PRESETS["atlanta"]): three-player Mattis as pagat.com's Atlanta variation
-// plays it: all play with compulsory ties (match if you can), the dreck, runs, the lowest run
-// picked up (goat's), with sluffing only after playing to the trick, on one occasion a trick and
-// only of ranks losing it, without goat's two restrictions; the leftover hands shown, the trump
-// card turned, the trump drawer leads phase two (phase_one.py Trick.sluffable and sluff).
-struct AtlantaRules : GoatRules {
-  static constexpr int kMinSeats = 3;
-  static constexpr int kMaxSeats = 3;
-  static constexpr bool sluff_guard_high = false;
-  static constexpr bool sluff_guard_last = false;
-  static constexpr bool sluff_after_play = true;
-  static constexpr bool sluff_once = true;
-  static constexpr bool sluff_losing_only = true;
-  static constexpr bool expose_leftover = true;
-  static constexpr bool show_trump_card = true;
-  static constexpr bool trump_drawer_leads = true;
-};
-
-// The koira preset (PRESETS["koira"]): mattis without the Blåmattis (a seat with no cards at the
-// start of phase two is safe), and once the stock is gone phase one plays on among the seats still
-// holding cards: a trick's seats are those holding cards, a tie that a tied seat cannot settle
-// splits the trick among the tied seats' piles (a chance action, `split` events), and when at most
-// one seat holds cards it takes them into its pile and phase one ends (pagat.com, Koira;
-// phase_one.py Trick.start, _advance_one, _next_trick, _split_trick, _last_holder_collects,
-// give_chance; rulings K1, K2).
-struct KoiraRules : MattisRules {
-  static constexpr bool blamattis = false;
-  static constexpr bool skip_empty = true;
-};
-
-// The helmfrid preset (PRESETS["helmfrid"]): Sten Helmfrid's version on pagat.com: all play,
-// plays of one to three cards of one rank in phase one (each replaced from the stock), no
-// matching, one sluffing occasion a trick and only once the trick is settled, without goat's two
-// restrictions, the trump card turned, the dreck (2s to 5s, no trump) to seats with fewer than
-// five, the trump drawer leads phase two, runs and the top play picked up with its downward run
-// (phase_one.py Trick.legal, play and sluffable; phase_two.py _take).
-struct HelmfridRules : GoatRules {
-  static constexpr int kMinSeats = 2;
-  static constexpr int kMaxSeats = 6;
-  static constexpr int max_equal_play = 3;
-  static constexpr bool must_match = false;
-  static constexpr bool sluff_guard_high = false;
-  static constexpr bool sluff_guard_last = false;
-  static constexpr bool sluff_settled_only = true;
-  static constexpr bool sluff_once = true;
-  static constexpr bool show_trump_card = true;
-  static constexpr int dreck_below = 5;
-  static constexpr int dreck_trump_rank = 0;
-  static constexpr bool trump_drawer_leads = true;
-  static constexpr bool pick_lowest_run = false;
-  static constexpr bool pick_top_run = true;
-};
-
-// The mas preset (PRESETS["mas"]): pagat.com's "Mas with turned up trump": the bottom card turned
-// up at the deal names trumps (and is drawn last, into the hand, face up); phase-one tricks of two
-// seats, the follower beating the led card by suit or trump (and winning the trick) or picking it
-// up (the seat to its left leads next); hands drawn up to three after each play; a hand of three
-// trumps stored into the pile (a new hand drawn), the 2 of trumps exchanged for the turned-up card;
-// phase one ends after the trick in which the stock runs out; then phase two as in pagat
-// (phase_one.py Trick._legal_beat, _play_beat, act_beat, _next_trick; stock.py Undealt.draw,
-// draw_up; state.py State._init_phase_one).
-struct MasRules : PagatRules {
-  static constexpr bool beat = true;
-  static constexpr bool turn_from_stock = false;
-  static constexpr bool stock_stop = true;
-  static constexpr bool expose_leftover = false;
-  static constexpr bool store_three_trumps = true;
-  static constexpr bool exchange_two = true;
-};
-
-// Any combination of the options above, read at run time from a Python Rules (module.cpp, the
-// class RuntimeState; skitgubbe.engine.compiled maps each Rules option onto these members and
-// refuses what they cannot say).  The members have the policies' names, so Game reads
-// `rules.flag` alike for both kinds; the arrays are sized for the most seats and equal cards any
-// Rules allows (Needs below).  The defaults are the pagat preset's.
-struct RuntimeRules {
-  static constexpr int kMinSeats = 2;
-  static constexpr int kMaxSeats = 8;
-  int reserve = 0;
-  int max_equal_play = 1;
-  int dreck_below = 0;  // -1: the trump card's rank
-  int dreck_max_rank = 5;
-  int dreck_trump_rank = 0;
-  int hand_size = 3;
-  bool trump_shown_when_drawn = false;
-  bool aces_low_first = false;
-  bool bottom_aside = false;
-  bool sluff_last_rank = false;
-  bool sluff_guard_last_card = false;
-  bool dreck_remainder_aside = false;
-  bool pick_top_run = false;
-  bool pick_bottom_play = false;
-  bool pick_lowest_run = false;
-  bool sluff_guard_high = false;
-  bool blamattis = false;
-  bool sluff_after_play = false;
-  bool sluff_once = false;
-  bool sluff_losing_only = false;
-  bool skip_empty = false;
-  bool sluff_settled_only = false;
-  bool beat = false;
-  bool turn_from_stock = true;
-  bool stock_stop = false;
-  bool lowest_card_leads = false;
-  bool store_three_trumps = false;
-  bool exchange_two = false;
-  bool all_play = false;
-  bool must_match = false;
-  bool sluffing = false;
-  bool sluff_guard_last = false;
-  bool expose_leftover = true;
-  bool show_trump_card = true;
-  bool trump_drawer_leads = true;
-  bool runs = false;
-  bool stop_unless_two = false;
-  bool empty_loses = false;
-  bool pick_lowest_card = false;
-  int min_run = 2;
-  bool run_from_two = false;
-};
 
 // What a policy needs of the state's layout, fixed when it is compiled: the sluffing and split
 // memories below, and the most cards of one rank a play may hold (the round's array).  A preset

@@ -33,54 +33,10 @@ thread_local sg::EventLog step_log;
 
 using Events = std::vector<std::tuple<std::string, int, uint64_t>>;
 
-// The preset names of each rules policy (for messages).
-template <class R>
-struct Preset;
-template <>
-struct Preset<sg::PagatRules> {
-  static constexpr const char* name = "pagat";
-};
-template <>
-struct Preset<sg::GoatRules> {
-  static constexpr const char* name = "goat";
-};
-template <>
-struct Preset<sg::CatsatcardsRules> {
-  static constexpr const char* name = "catsatcards";
-};
-template <>
-struct Preset<sg::TwoPlayerRules> {
-  static constexpr const char* name = "two-player";
-};
-template <>
-struct Preset<sg::HowellRules> {
-  static constexpr const char* name = "howell";
-};
-template <>
-struct Preset<sg::CatsatcardsFlurstRules> {
-  static constexpr const char* name = "catsatcards-flurst";
-};
-
-template <>
-struct Preset<sg::MattisRules> {
-  static constexpr const char* name = "mattis";
-};
-template <>
-struct Preset<sg::AtlantaRules> {
-  static constexpr const char* name = "atlanta";
-};
-template <>
-struct Preset<sg::KoiraRules> {
-  static constexpr const char* name = "koira";
-};
-template <>
-struct Preset<sg::HelmfridRules> {
-  static constexpr const char* name = "helmfrid";
-};
-template <>
-struct Preset<sg::MasRules> {
-  static constexpr const char* name = "mas";
-};
+// The preset names of each rules policy (for messages), the RuntimeRules members by name
+// (kRuntimeInts, kRuntimeFlags) and the list of preset policies (for_each_policy): generated from
+// the Python declaration (skitgubbe.engine.native_options; native/tools/gen_options.py).
+#include "module_options.gen.hpp"
 
 template <>
 struct Preset<sg::RuntimeRules> {
@@ -94,37 +50,10 @@ using Options = std::map<std::string, int>;
 // the state's arrays hold.  Whether the values make sense together is the Python Rules' check.
 sg::RuntimeRules runtime_rules(const Options& options) {
   sg::RuntimeRules r;
-  struct Int {
-    const char* name;
-    int sg::RuntimeRules::*member;
-    int low, high;
-  };
-  struct Flag {
-    const char* name;
-    bool sg::RuntimeRules::*member;
-  };
-  using R = sg::RuntimeRules;
-  static const Int ints[] = {
-      {"reserve", &R::reserve, 0, 30},           {"max_equal_play", &R::max_equal_play, 1, 3},
-      {"dreck_below", &R::dreck_below, -1, 52},  {"dreck_max_rank", &R::dreck_max_rank, 2, 14},
-      {"dreck_trump_rank", &R::dreck_trump_rank, 0, 14}, {"hand_size", &R::hand_size, 1, 6},
-      {"min_run", &R::min_run, 2, 3}};
-  static const Flag flags[] = {
-      {"trump_shown_when_drawn", &R::trump_shown_when_drawn}, {"aces_low_first", &R::aces_low_first},
-      {"bottom_aside", &R::bottom_aside}, {"sluff_last_rank", &R::sluff_last_rank},
-      {"sluff_guard_last_card", &R::sluff_guard_last_card}, {"dreck_remainder_aside", &R::dreck_remainder_aside},
-      {"pick_top_run", &R::pick_top_run}, {"pick_bottom_play", &R::pick_bottom_play},
-      {"pick_lowest_run", &R::pick_lowest_run}, {"sluff_guard_high", &R::sluff_guard_high},
-      {"blamattis", &R::blamattis}, {"sluff_after_play", &R::sluff_after_play}, {"sluff_once", &R::sluff_once},
-      {"sluff_losing_only", &R::sluff_losing_only}, {"skip_empty", &R::skip_empty},
-      {"sluff_settled_only", &R::sluff_settled_only}, {"beat", &R::beat}, {"turn_from_stock", &R::turn_from_stock},
-      {"stock_stop", &R::stock_stop}, {"lowest_card_leads", &R::lowest_card_leads},
-      {"store_three_trumps", &R::store_three_trumps}, {"exchange_two", &R::exchange_two},
-      {"all_play", &R::all_play}, {"must_match", &R::must_match}, {"sluffing", &R::sluffing},
-      {"sluff_guard_last", &R::sluff_guard_last}, {"expose_leftover", &R::expose_leftover},
-      {"show_trump_card", &R::show_trump_card}, {"trump_drawer_leads", &R::trump_drawer_leads}, {"runs", &R::runs},
-      {"stop_unless_two", &R::stop_unless_two}, {"empty_loses", &R::empty_loses},
-      {"pick_lowest_card", &R::pick_lowest_card}, {"run_from_two", &R::run_from_two}};
+  using Int = RuntimeInt;
+  using Flag = RuntimeFlag;
+  const auto& ints = kRuntimeInts;
+  const auto& flags = kRuntimeFlags;
   size_t used = 0;
   auto get = [&](const char* name) {
     auto it = options.find(name);
@@ -1016,30 +945,19 @@ NB_MODULE(skitgubbe_native, m) {
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
       "two-player (2), howell (3-6, one pack), catsatcards-flurst (4-5), mattis (3-8), atlanta (3), koira (3-8), helmfrid (2-6) and mas (2-4) presets as bitmask states, "
       "and any combination of their options (RuntimeState, 2-8 seats).";
-  m.attr("PAGAT_STATE_BYTES") = int(sizeof(sg::Pagat));
-  m.attr("GOAT_STATE_BYTES") = int(sizeof(sg::Goat));
-  m.attr("CATSATCARDS_STATE_BYTES") = int(sizeof(sg::Catsatcards));
-  m.attr("TWO_PLAYER_STATE_BYTES") = int(sizeof(sg::TwoPlayer));
-  m.attr("HOWELL_STATE_BYTES") = int(sizeof(sg::Howell));
-  m.attr("CATSATCARDS_FLURST_STATE_BYTES") = int(sizeof(sg::CatsatcardsFlurst));
-  m.attr("MATTIS_STATE_BYTES") = int(sizeof(sg::Mattis));
-  m.attr("ATLANTA_STATE_BYTES") = int(sizeof(sg::Atlanta));
-  m.attr("KOIRA_STATE_BYTES") = int(sizeof(sg::Koira));
-  m.attr("HELMFRID_STATE_BYTES") = int(sizeof(sg::Helmfrid));
-  m.attr("MAS_STATE_BYTES") = int(sizeof(sg::Mas));
+  for_each_policy([&](auto policy, const char* state_class, const char* bytes_name) {
+    using R = decltype(policy);
+    m.attr(bytes_name) = int(sizeof(sg::Game<R>));
+    bind_state<R>(m, state_class);
+  });
   m.attr("RUNTIME_STATE_BYTES") = int(sizeof(sg::Game<sg::RuntimeRules>));
-  bind_state<sg::PagatRules>(m, "PagatState");
-  bind_state<sg::GoatRules>(m, "GoatState");
-  bind_state<sg::CatsatcardsRules>(m, "CatsatcardsState");
-  bind_state<sg::TwoPlayerRules>(m, "TwoPlayerState");
-  bind_state<sg::HowellRules>(m, "HowellState");
-  bind_state<sg::CatsatcardsFlurstRules>(m, "CatsatcardsFlurstState");
-  bind_state<sg::MattisRules>(m, "MattisState");
-  bind_state<sg::AtlantaRules>(m, "AtlantaState");
-  bind_state<sg::KoiraRules>(m, "KoiraState");
-  bind_state<sg::HelmfridRules>(m, "HelmfridState");
-  bind_state<sg::MasRules>(m, "MasState");
   bind_state<sg::RuntimeRules>(m, "RuntimeState");
+  {
+    nb::dict runtime_options;  // every RuntimeRules member: (lowest, highest)
+    for (const RuntimeInt& o : kRuntimeInts) runtime_options[o.name] = nb::make_tuple(o.low, o.high);
+    for (const RuntimeFlag& o : kRuntimeFlags) runtime_options[o.name] = nb::make_tuple(0, 1);
+    m.attr("RUNTIME_OPTIONS") = runtime_options;
+  }
   m.attr("OBS_SIZE") = sg::obs::kSize;
   m.attr("NUM_ACTIONS") = sg::ids::kCount;
   m.def(

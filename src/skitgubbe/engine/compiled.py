@@ -117,7 +117,8 @@ from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome
 from .cards import cards_in
 from .i18n import N_, Message
-from .rules import EmptyHand, FirstLead, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
+from .native_options import COMPILED_PRESETS, POLICIES, compiled_options, member_values
+from .rules import FirstPhase, Rules, StockEnd
 from .state import State, deck_from_seed, default_action_limit, validate_deck
 from .variants import PRESETS, rules_diff
 
@@ -158,67 +159,14 @@ CARD_BITS = 56
 """An action code is ``kind << CARD_BITS | cards``."""
 _CARDS = (1 << CARD_BITS) - 1
 
-COMPILED_PRESETS: dict[str, tuple[int, int]] = {
-    "pagat": (2, 4), "myllymatti": (2, 4), "goat": (3, 8), "catsatcards": (3, 3), "two-player": (2, 2),
-    "howell": (3, 6), "catsatcards-flurst": (4, 5), "mattis": (3, 8),
-    "atlanta": (3, 3), "koira": (3, 8), "helmfrid": (2, 6), "mas": (2, 4),
-}
-"""The presets the compiled engine plays, unchanged, with the seat counts (fewest, most)."""
-
-_CORES: dict[str, str] = {
-    "pagat": "PagatState", "myllymatti": "PagatState", "goat": "GoatState",
-    "catsatcards": "CatsatcardsState", "two-player": "TwoPlayerState", "howell": "HowellState",
-    "catsatcards-flurst": "CatsatcardsFlurstState", "mattis": "MattisState",
-    "atlanta": "AtlantaState", "koira": "KoiraState", "helmfrid": "HelmfridState", "mas": "MasState",
-}
+_CORES: dict[str, str] = {preset: policy.state_class for policy in POLICIES for preset in policy.presets}
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
-is pagat's: they differ only in the loser's title)."""
+is pagat's: they differ only in the loser's title), from :data:`~skitgubbe.engine.native_options.POLICIES`."""
 
-_BYTES: dict[str, str] = {
-    "PagatState": "PAGAT_STATE_BYTES", "GoatState": "GOAT_STATE_BYTES",
-    "CatsatcardsState": "CATSATCARDS_STATE_BYTES", "TwoPlayerState": "TWO_PLAYER_STATE_BYTES",
-    "HowellState": "HOWELL_STATE_BYTES", "CatsatcardsFlurstState": "CATSATCARDS_FLURST_STATE_BYTES",
-    "MattisState": "MATTIS_STATE_BYTES", "AtlantaState": "ATLANTA_STATE_BYTES",
-    "KoiraState": "KOIRA_STATE_BYTES", "HelmfridState": "HELMFRID_STATE_BYTES",
-    "MasState": "MAS_STATE_BYTES",
-}
+_BYTES: dict[str, str] = {policy.state_class: policy.bytes_name for policy in POLICIES}
 _NAMES = ", ".join(COMPILED_PRESETS)
 
-COMPILED_OPTIONS: dict[str, tuple[object, ...]] = {
-    "hand_size": tuple(range(1, 7)),
-    "first_phase": tuple(FirstPhase),
-    "first_lead": tuple(FirstLead),
-    "aces_low_first": (False, True),
-    "exposed_bottom": (False, True),
-    "bottom_aside": (False, True),
-    "max_equal_play": (1, 2, 3),
-    "sluff_settled_only": (False, True),
-    "sluff_after_play": (False, True),
-    "sluff_once": (False, True),
-    "sluff_losing_only": (False, True),
-    "stock_end": tuple(StockEnd),
-    "turn_from_stock": (False, True),
-    "must_match": (False, True),
-    "sluffing": (False, True),
-    "sluff_guard_high": (False, True),
-    "sluff_guard_last": (False, True),
-    "expose_leftover": (False, True),
-    "show_trump_card": (False, True),
-    "dreck_below": tuple(range(-1, 53)),
-    "dreck_max_rank": tuple(range(2, 15)),
-    "dreck_trump_rank": (0, *range(2, 15)),
-    "second_lead": tuple(SecondLead),
-    "empty_hand": tuple(EmptyHand),
-    "plays": tuple(Plays),
-    "pick_up": tuple(PickUp),
-    "reserve": tuple(range(31)),
-    "store_three_trumps": (False, True),
-    "exchange_two": (False, True),
-    "trump_shown_when_drawn": (False, True),
-    "sluff_last_rank": (False, True),
-    "dreck_remainder_aside": (False, True),
-    "sluff_guard_last_card": (False, True),
-}
+COMPILED_OPTIONS: dict[str, tuple[object, ...]] = compiled_options()
 """The options the compiled engine plays other than at their defaults, with the values it plays
 (any combination of them, as :class:`Rules` allows it, but those :func:`unsupported` names): its
 run-time policy (``RuntimeRules`` in native/src/game.hpp) reads them from the rules at each deal.
@@ -229,7 +177,8 @@ change the play; every other option is played at its default only: ``restaurant`
 ``incomplete_trick_dealt``, ``confusion``, ``decks``, ``all_ties_replay`` and ``beat_any_suit``.
 Besides the values the presets use, ``stock_end=stop-unless-two``, ``empty_hand=loses``,
 ``plays=run-3`` and ``run-from-2`` and ``pick_up=lowest-card`` are played (options of pagat.com's
-variants that need a few lines of C++ each)."""
+variants that need a few lines of C++ each).  Derived from the option table
+(:func:`skitgubbe.engine.native_options.compiled_options`): the options its members read."""
 
 _NEUTRAL = frozenset({"name", "loser_title", "min_players", "max_players", "max_players_two_packs"})
 """Options that do not change the play (the seat count is checked on its own)."""
@@ -345,33 +294,7 @@ def _native_options(rules: Rules) -> dict[str, int] | str:
             refused.append(f"{option}={value!r}")
     if refused:
         return f"the compiled engine does not play {', '.join(refused)} (the Python engine does)"
-    r = rules
-    flags: dict[str, int] = {
-        "reserve": r.reserve, "max_equal_play": r.max_equal_play, "dreck_below": r.dreck_below,
-        "dreck_max_rank": r.dreck_max_rank, "dreck_trump_rank": r.dreck_trump_rank, "hand_size": r.hand_size,
-        "trump_shown_when_drawn": r.trump_shown_when_drawn, "aces_low_first": r.aces_low_first,
-        "bottom_aside": r.bottom_aside, "sluff_last_rank": r.sluff_last_rank,
-        "sluff_guard_last_card": r.sluff_guard_last_card, "dreck_remainder_aside": r.dreck_remainder_aside,
-        "pick_top_run": r.pick_up is PickUp.TOP_RUN, "pick_bottom_play": r.pick_up is PickUp.BOTTOM_PLAY,
-        "pick_lowest_run": r.pick_up is PickUp.LOWEST_RUN, "sluff_guard_high": r.sluff_guard_high,
-        "blamattis": r.empty_hand is EmptyHand.BLAMATTIS, "sluff_after_play": r.sluff_after_play,
-        "sluff_once": r.sluff_once, "sluff_losing_only": r.sluff_losing_only,
-        "skip_empty": r.stock_end is StockEnd.SKIP_EMPTY, "sluff_settled_only": r.sluff_settled_only,
-        "beat": r.first_phase is FirstPhase.BEAT, "turn_from_stock": r.turn_from_stock,
-        "stock_stop": r.stock_end is StockEnd.STOP,
-        "lowest_card_leads": r.first_lead is FirstLead.LOWEST_CARD,
-        "store_three_trumps": r.store_three_trumps, "exchange_two": r.exchange_two,
-        "all_play": r.first_phase is FirstPhase.ALL_PLAY, "must_match": r.must_match, "sluffing": r.sluffing,
-        "sluff_guard_last": r.sluff_guard_last, "expose_leftover": r.expose_leftover,
-        # the trump card is shown at the end of phase one when the bottom card was exposed too
-        "show_trump_card": r.show_trump_card or r.exposed_bottom,
-        "trump_drawer_leads": r.second_lead is SecondLead.TRUMP_DRAWER, "runs": r.plays is not Plays.SINGLE,
-        "stop_unless_two": r.stock_end is StockEnd.STOP_UNLESS_TWO,
-        "empty_loses": r.empty_hand is EmptyHand.LOSES,
-        "pick_lowest_card": r.pick_up is PickUp.LOWEST_CARD, "min_run": 3 if r.plays is Plays.RUN3 else 2,
-        "run_from_two": r.plays is Plays.RUN_FROM_TWO,
-    }
-    return {k: int(v) for k, v in flags.items()}
+    return member_values(rules)  # (the option table: skitgubbe.engine.native_options.MEMBERS)
 
 
 def _preset_of(rules: Rules) -> str | None:

@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench clean catalogs
+.PHONY: play test lint typecheck bench clean catalogs generated
 
 $(STAMP): pyproject.toml native/pyproject.toml native/CMakeLists.txt $(wildcard native/src/*)
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,14 @@ catalogs: $(STAMP)
 		else $(BIN)/pybabel -q init -D skitgubbe -i $(LOCALE)/skitgubbe.pot -d $(LOCALE) -l $$l; fi; \
 	done
 	$(BIN)/pybabel -q compile -D skitgubbe -d $(LOCALE) --use-fuzzy
+
+# The compiled engine's option table (docs/performance.md, "One option table"): the C++ preset
+# policies and RuntimeRules (native/src/options.gen.hpp), the bindings' table (native/src/
+# module_options.gen.hpp) and the stub's list (native/skitgubbe_native.pyi) written from their one
+# declaration, skitgubbe.engine.native_options.  Commit what it writes; tests/test_generated_options.py
+# (`gen_options.py --check`) fails while a generated file is stale.  Rebuild the module afterwards.
+generated: $(STAMP)
+	$(BIN)/python native/tools/gen_options.py
 
 bench: $(STAMP)
 	$(BIN)/skitgubbe bench

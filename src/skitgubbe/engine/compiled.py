@@ -65,7 +65,7 @@ deck order and the same dreck orders.  The presets and their rule sources:
   then phase two as in ``pagat``.
 
 Other rules, a preset with changed options among them, are played by the run-time policy
-(``RuntimeRules`` in native/src/game.hpp, the class ``RuntimeState``): the same C++ code, reading
+(``RuntimeRules`` in native/src/options.gen.hpp, the class ``RuntimeState``): the same C++ code, reading
 the options from the rules at each deal instead of from compile-time constants, for every option
 value in :data:`COMPILED_OPTIONS` (the options the presets use, with ``hand_size``,
 ``first_lead=lowest-card``, ``dreck_below=-1``, ``exposed_bottom`` outside Mas,
@@ -169,7 +169,7 @@ _NAMES = ", ".join(COMPILED_PRESETS)
 COMPILED_OPTIONS: dict[str, tuple[object, ...]] = compiled_options()
 """The options the compiled engine plays other than at their defaults, with the values it plays
 (any combination of them, as :class:`Rules` allows it, but those :func:`unsupported` names): its
-run-time policy (``RuntimeRules`` in native/src/game.hpp) reads them from the rules at each deal.
+run-time policy (``RuntimeRules`` in native/src/options.gen.hpp) reads them from the rules at each deal.
 ``name``, ``loser_title``, ``min_players``, ``max_players`` and ``max_players_two_packs`` do not
 change the play; every other option is played at its default only: ``restaurant``,
 ``sluff_own_rank``, ``ties_beat_unique``, ``forced_pickup``, ``complete_suit_ends``,
@@ -281,7 +281,7 @@ def unsupported(rules: Rules, players: int) -> str | None:
 
 
 def _native_options(rules: Rules) -> dict[str, int] | str:
-    """The values of the run-time policy's members (``RuntimeRules`` in native/src/game.hpp) that
+    """The values of the run-time policy's members (``RuntimeRules`` in native/src/options.gen.hpp) that
     play ``rules``, or the reason it cannot (the options it does not play, by name and value)."""
     defaults = Rules()
     refused = []

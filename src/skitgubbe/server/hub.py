@@ -13,6 +13,16 @@ out, ``pass`` for seats that have not said done when a settled trick's sluff tim
 out.  A seat whose player has no connection for ``away_after`` seconds is played by the
 fill bot until the player is back.
 
+The concerns around it have modules of their own: the limits (:mod:`skitgubbe.server.limits`,
+re-exported here), the messages sent (:mod:`skitgubbe.server.messages`), the room's own checks
+(:class:`~skitgubbe.server.rooms.Room`: ``check_act`` returns the checked
+:class:`~skitgubbe.engine.actions.Action` that :meth:`~skitgubbe.server.rooms.Room.apply_entry`
+applies once stored), storage and the room leases (:mod:`skitgubbe.server.store`).  The rooms this
+worker drives are those whose leases it holds: it takes a room on demand (:meth:`Hub.ensure_room`),
+hands one over when another worker asks (:meth:`Hub.hand_over`: its connections are closed with
+:data:`MOVED`), drops one whose lease it lost, and sweeps up the rooms nobody drives (docs/server.md,
+"Running more than one server").
+
 Connections are :class:`Client` objects: the transport (the websocket endpoint in
 :mod:`skitgubbe.server.app`, or a test) feeds :meth:`Hub.receive` with each text frame
 and sends what :meth:`Client.outbox` yields.
@@ -46,14 +56,15 @@ from ..engine.i18n import N_, gettext_in, render
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
-from ..engine.view import SPECTATOR, view_of
+from ..engine.view import view_of
 from . import protocol
 from .botpool import BotPool
 from .limits import ClientBuckets, Limits, RateLimit, RoomMoving, TooManyRequests, TooManyRooms, client_key
+from .messages import TableFacts, error_message, table_message
 from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
 from .replays import archive_entry, is_deal_id
-from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
+from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec
 from .store import LeaseError, LeaseHeld, LeaseLost, LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
@@ -173,8 +184,6 @@ class Client:
         return text
 
 
-def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 class _Live:
@@ -824,7 +833,7 @@ class Hub:
         if not client.limit.allow(self.clock()):
             client.refused += 1
             self.metrics.refusal("websocket", "rate-limited")
-            client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
+            client.send(error_message("rate-limited", "too many messages: slow down (20 a second at most)"))
             if client.refused > 200:
                 client.outbox.put_nowait(None)
             return
@@ -832,7 +841,7 @@ class Hub:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
             self.metrics.refusal("websocket", e.code)
-            client.send(_error(e.code, str(e)))
+            client.send(error_message(e.code, str(e)))
             return
         n = msg.get("n") if msg.type == "act" else None
         try:
@@ -848,7 +857,7 @@ class Hub:
             if words is not None:  # the rules' reason, in the reader's language with the seats' names
                 room = self.rooms.get(client.room or "")
                 extra["said"] = render(words, client.lang, room.seat_names(client.lang) if room else None)
-            client.send(_error(e.code, str(e), **extra))
+            client.send(error_message(e.code, str(e), **extra))
             if msg.type == "hello":
                 client.hellos_refused += 1
                 log.info("hello refused (%s) from %s: %s", e.code, client.key or "an unknown client", e)
@@ -858,7 +867,7 @@ class Hub:
             self.metrics.refusal("websocket", "server")
             self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
                        trace=True)
-            client.send(_error("server", "the server failed on that message; the next update shows "
+            client.send(error_message("server", "the server failed on that message; the next update shows "
                                          "the table as it is"))
 
     async def _dispatch(self, client: Client, msg: ClientMessage) -> None:
@@ -1084,73 +1093,15 @@ class Hub:
 
     def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
                  cache: dict[Any, Any] | None = None) -> str:
-        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text: the table, the
-        seat's own part, and the table talk and events (as this seat or a spectator may see them)
-        since the client's last message of this deal (all of the deal's in a ``sync``).  Every text a
-        person reads (narration, reasons, the kill count, the loser's title) is in the client's
-        language (``client.lang``), with the seats called by their names."""
-        cache = {} if cache is None else cache
-        state = room.state
-        seat = room.seat_of(client.slot) if client.slot is not None else None
-        lang = client.lang
-        if ("names", lang) not in cache:
-            cache[("names", lang)] = room.seat_names(lang)
-        names: list[str] = cache[("names", lang)]
-        head_key = ("head", lang)
-        if head_key not in cache:
-            away = self._away(room, live)
+        """:func:`~skitgubbe.server.messages.table_message` for ``client`` of ``room``."""
+        def facts() -> TableFacts:
             deadline = self._deadline(room, live)
             left = None if deadline is None else max(0.0, deadline - self.clock())
-            pub = None
-            if state is not None:
-                pub = protocol.public_part(public_view(state), room.seq, lang, names)
-            cache[head_key] = protocol.dumps({
-                "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
-                "status": room.status, "game": room.game,
-                "seats": room.seats_info(live.connected, away, lang), "timer": left,
-                "turn_seconds": room.spec.turn_seconds, "public": pub,
-                "session": self.sessions[self.session_of[room.code]].info(room.code)
-                if room.code in self.session_of else None,
-            })
-        key = ("me", seat, lang)
-        if key not in cache:
-            me = None
-            if state is not None and seat is not None:
-                me = protocol.seat_part(view_of(state, seat), lang)
-                p = room.players[room.seating[seat]]
-                me["left"] = p is not None and p.left
-                me["why"] = protocol.reasons(state, seat, lang, names)
-            cache[key] = protocol.dumps(me) if me is not None else "null"
-        if full or client.game_sent != room.game:
-            client.lines_sent = client.events_sent = 0
-        lines_key = ("lines", lang, client.lines_sent, len(room.narration))
-        if lines_key not in cache:
-            cache[lines_key] = protocol.render_lines(room.narration[client.lines_sent:], lang, names)
-        lines: list[str] = cache[lines_key]
-        client.lines_sent = len(room.narration)
-        client.game_sent = room.game
-        first = client.events_sent
-        events: list[dict[str, Any]] = []
-        if state is not None:
-            ev_key = ("events", seat, first, len(state.events))
-            if ev_key not in cache:
-                who = SPECTATOR if seat is None else seat
-                partner = -1 if seat is None else state.partner(seat)
-                cache[ev_key] = protocol.events_part(state.events[first:], who, partner=partner)
-            events = cache[ev_key]
-            client.events_sent = len(state.events)
-        extra: dict[str, Any] = {"lines": lines, "events": events, "events_from": first}
-        if client.ack is not None:
-            extra["ack"] = client.ack
-            client.ack = None
-        if full:
-            extra.update({"chat": room.chat, "you": {"player": client.slot, "seat": seat,
-                                                      "name": room.slot_name(client.slot)
-                                                      if client.slot is not None else None}})
-        kind = "sync" if full else "state"
-        head: str = cache[head_key]
-        mine: str = cache[key]
-        return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
+            session = (self.sessions[self.session_of[room.code]].info(room.code)
+                       if room.code in self.session_of else None)
+            return live.connected, self._away(room, live), left, session
+
+        return table_message(room, client, full=full, facts=facts, cache=cache)
 
     def _spend_replay(self, client: Client, size: int) -> None:
         """Count a replay answer of ``size`` bytes against its client's budget

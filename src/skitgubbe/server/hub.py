@@ -13,6 +13,16 @@ out, ``pass`` for seats that have not said done when a settled trick's sluff tim
 out.  A seat whose player has no connection for ``away_after`` seconds is played by the
 fill bot until the player is back.
 
+The concerns around it have modules of their own: the limits (:mod:`skitgubbe.server.limits`,
+re-exported here), the messages sent (:mod:`skitgubbe.server.messages`), the room's own checks
+(:class:`~skitgubbe.server.rooms.Room`: ``check_act`` returns the checked
+:class:`~skitgubbe.engine.actions.Action` that :meth:`~skitgubbe.server.rooms.Room.apply_entry`
+applies once stored), storage and the room leases (:mod:`skitgubbe.server.store`).  The rooms this
+worker drives are those whose leases it holds: it takes a room on demand (:meth:`Hub.ensure_room`),
+hands one over when another worker asks (:meth:`Hub.hand_over`: its connections are closed with
+:data:`MOVED`), drops one whose lease it lost, and sweeps up the rooms nobody drives (docs/server.md,
+"Running more than one server").
+
 Connections are :class:`Client` objects: the transport (the websocket endpoint in
 :mod:`skitgubbe.server.app`, or a test) feeds :meth:`Hub.receive` with each text frame
 and sends what :meth:`Client.outbox` yields.
@@ -30,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import math
 import random
@@ -38,28 +47,29 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..engine.actions import CHANCE
+from ..engine.actions import CHANCE, Action
 from ..engine.i18n import N_, gettext_in, render
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
-from ..engine.view import SPECTATOR, view_of
+from ..engine.view import view_of
 from . import protocol
 from .botpool import BotPool
+from .limits import ClientBuckets, Limits, RateLimit, RoomMoving, TooManyRequests, TooManyRooms, client_key
+from .messages import TableFacts, error_message, table_message
 from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
 from .replays import archive_entry, is_deal_id
-from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
-from .store import LogWriter, Store
+from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec
+from .store import LeaseError, LeaseHeld, LeaseLost, LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
 __all__ = ["Hub", "Client", "RateLimit", "Limits", "ClientBuckets", "TooManyRooms", "TooManyRequests",
-           "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS"]
+           "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS", "MOVED", "RoomMoving"]
 
 log = logging.getLogger(__name__)
 
@@ -67,148 +77,9 @@ ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes are 6 of these (no 0/O, 1/I/L)."""
 
 
-@dataclass
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
-
-    rate: float = 20.0
-    burst: float = 40.0
-    tokens: float = 40.0
-    stamp: float = field(default_factory=time.monotonic)
-
-    def allow(self, now: float | None = None, amount: float = 1.0) -> bool:
-        """Take ``amount`` tokens (one message; or bytes, for a budget of bytes); False (and nothing
-        taken) when the bucket holds fewer.  An ``amount`` larger than ``burst`` is taken from a full
-        bucket, which it empties."""
-        t = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + max(0.0, t - self.stamp) * self.rate)
-        self.stamp = t
-        need = min(amount, self.burst)
-        if self.tokens < need:
-            return False
-        self.tokens -= need
-        return True
-
-    def wait(self, amount: float = 1.0) -> int:
-        """Whole seconds (at least 1) until ``amount`` tokens (at most ``burst``) are back, as of the
-        last :meth:`allow`: what a refusal's ``retry_after`` says."""
-        need = min(amount, self.burst) - self.tokens
-        return max(1, math.ceil(need / self.rate)) if self.rate > 0 else 3600
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The server's abuse limits (docs/server.md, "Security"); 0 turns a count limit off.
-
-    Attributes:
-        rooms_per_client: rooms one client (:func:`client_key`) may make in any ``rooms_window``
-            seconds.
-        rooms_window: seconds (see ``rooms_per_client``).
-        connections_per_client: websocket connections one client may hold at once (checked by the
-            transport, :mod:`skitgubbe.server.app`).
-        max_rooms: the most rooms the server holds at once.
-        idle_after: seconds after which a room is removed (memory and database) when nobody is
-            connected to it and nothing has happened in it: no stored change, no connection or
-            disconnection.
-        finished_after: the same, in seconds, for a room whose last deal is over.
-        sweep_every: seconds between two looks for rooms to remove.
-        chat_rate, chat_burst: chat lines one player may send, per second on average and at once
-            (beyond them a line is refused ``rate-limited``): at most 3,600 lines (about 1 MB) an hour
-            a seat by default.
-        replay_bytes, replay_burst: the bytes of ``replay`` answers one client (:func:`client_key`,
-            over all its connections) is sent, per second on average and at once; a replay request
-            beyond them is refused ``rate-limited`` with ``retry_after``.  One replay larger than
-            ``replay_burst`` is sent when the client's budget is whole.
-        outbox_bytes: the bytes of messages waiting to be sent to one connection beyond which a new
-            message drops the connection (a reader too slow, or one that never reads; its player
-            reconnects and is sent the table afresh): the server never holds more for one
-            connection than this and one message.
-    """
-
-    rooms_per_client: int = 20
-    rooms_window: float = 600.0
-    connections_per_client: int = 32
-    max_rooms: int = 10_000
-    idle_after: float = 3600.0
-    finished_after: float = 900.0
-    sweep_every: float = 60.0
-    chat_rate: float = 1.0
-    chat_burst: float = 5.0
-    replay_bytes: float = 128_000.0
-    replay_burst: float = 8_000_000.0
-    outbox_bytes: int = 2_000_000
-
-
-def client_key(host: str | None) -> str:
-    """The key a client's limits are counted under: its IPv4 address; for IPv6 its /64 network (one
-    household or machine is given a whole /64), an IPv4-mapped address as IPv4; any other text
-    (a test client's name) as it is; ``""`` when the address is unknown."""
-    if not host:
-        return ""
-    try:
-        addr = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(addr, ipaddress.IPv6Address):
-        if addr.ipv4_mapped is not None:
-            return str(addr.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
-    return str(addr)
-
-
-class ClientBuckets:
-    """Token buckets (:class:`~skitgubbe.server.hub.RateLimit`) per client key: ``per_minute`` a
-    minute, bursts of as many; at most ``most`` keys are kept (the least recently used are dropped:
-    a dropped key starts again with a full bucket).  ``per_minute`` 0: no limit."""
-
-    def __init__(self, per_minute: int, most: int = 10_000) -> None:
-        self.per_minute = per_minute
-        self.most = most
-        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
-
-    def _bucket(self, key: str) -> RateLimit:
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            n = float(self.per_minute)
-            bucket = self.buckets[key] = RateLimit(rate=n / 60.0, burst=n, tokens=n)
-            while len(self.buckets) > self.most:
-                self.buckets.popitem(last=False)
-        self.buckets.move_to_end(key)
-        return bucket
-
-    def wait(self, key: str, *, take: bool = True) -> int | None:
-        """None if ``key`` may go on (taking a token when ``take``), else the whole seconds until it
-        may (and nothing is taken)."""
-        if not self.per_minute:
-            return None
-        bucket = self._bucket(key)
-        if take:
-            if bucket.allow():
-                return None
-        else:
-            now = time.monotonic()
-            if min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate) >= 1:
-                return None
-        return max(1, math.ceil((1 - bucket.tokens) / bucket.rate))
-
-
-class TooManyRequests(RoomError):
-    """``rate-limited``: a request beyond a rate (chat lines, the bytes of replays: :class:`Limits`);
-    ``too-many-misses``: a ``hello`` from a client over its count of rooms asked for that do not exist
-    (:attr:`Hub.misses`); ``retry_after`` is how many seconds until it may be made."""
-
-    def __init__(self, message: str, retry_after: int, *, code: str = "rate-limited") -> None:
-        super().__init__(code, message)
-        self.retry_after = retry_after
-
-
-class TooManyRooms(RoomError):
-    """``too-many-rooms``: a client made :attr:`Limits.rooms_per_client` rooms in the last
-    :attr:`Limits.rooms_window` seconds; ``retry_after`` is how many seconds until it may make one."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("too-many-rooms", message)
-        self.retry_after = retry_after
+MOVED = 4001
+"""The websocket close code of a connection whose room this worker no longer drives (handed over to
+another worker, or its lease lost): reconnect at once, the table lives on (close reason ``moved``)."""
 
 
 ERRORS_KEPT = 200
@@ -265,6 +136,8 @@ class Client:
         self.ack: int | None = None
         self.lang = "en"
         self.lang_limit = RateLimit(LANG_RATE, LANG_BURST, LANG_BURST)
+        self.close_code: int | None = None  # the websocket close code asked for (None: the transport's)
+        self.close_reason = ""
 
     def send(self, data: dict[str, Any] | str) -> None:
         """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
@@ -279,13 +152,15 @@ class Client:
         self.queued += len(text)
         self.outbox.put_nowait(text)
 
-    def close(self, why: str, *, keep: bool = False) -> None:
+    def close(self, why: str, *, keep: bool = False, code: int | None = None, reason: str = "") -> None:
         """Drop the connection (``why`` is for the log): ask the transport to close it once it has
-        sent what waits in ``outbox`` (``keep``), or at once, throwing that away.  Nothing is queued,
-        and nothing the client sends is heard, after this.  Closing twice is harmless."""
+        sent what waits in ``outbox`` (``keep``), or at once, throwing that away; with websocket close
+        ``code`` and ``reason`` when given (:data:`MOVED`).  Nothing is queued, and nothing the client
+        sends is heard, after this.  Closing twice is harmless."""
         if self.dropped:
             return
         self.dropped = True
+        self.close_code, self.close_reason = code, reason
         log.warning("closing a connection of %s (room %s): %s", self.key or "an unknown client",
                     self.room or "-", why)
         while not keep and not self.outbox.empty():
@@ -309,8 +184,6 @@ class Client:
         return text
 
 
-def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 class _Live:
@@ -377,21 +250,43 @@ class Hub:
         self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
+        self._taking: dict[str, asyncio.Future[Room | None]] = {}  # rooms being taken from other workers
+        self._renewer: asyncio.Task[None] | None = None
+        self._lease_sweeper: asyncio.Task[None] | None = None
+        self.renewal_failing = False  # the last renewal of the leases failed (GET /healthz)
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every stored room by replaying its log and start its driver, and start looking
-        for expired rooms every :attr:`Limits.sweep_every` seconds; returns the number of rooms.  A
-        room whose log does not replay is skipped and named in ``errors``.  The expiry clocks of the
-        rooms loaded start now.  First takes the database's lease if the store does not hold it
-        (:meth:`~skitgubbe.server.store.Store.acquire`, which raises
-        :class:`~skitgubbe.server.store.LeaseHeld` when another server holds it: then nothing is
-        loaded)."""
-        if not self.store.holds_lease:
-            await asyncio.to_thread(self.store.acquire)
-        stored = await asyncio.to_thread(self.store.load_rooms)
+        """Take the leases of every stored room nobody drives
+        (:meth:`~skitgubbe.server.store.Store.claim_free`), rebuild those rooms by replaying their
+        logs and start their drivers; start renewing this worker's leases every
+        ``store.renew_every`` seconds (handing over the rooms other workers ask for), looking for
+        rooms nobody drives every :attr:`Limits.lease_sweep_every` seconds and for expired rooms
+        every :attr:`Limits.sweep_every` seconds.  Returns the number of rooms held.  A room whose
+        log does not replay is skipped and named in ``errors``.  The expiry clocks of the rooms
+        loaded start now.  Raises what the database raises (``sqlalchemy.exc.SQLAlchemyError``)."""
+        taken = await asyncio.to_thread(self.store.claim_free)
+        await self._open_stored(list(taken))
+        loop = asyncio.get_running_loop()
+        if self._sweeper is None:
+            self._sweeper = loop.create_task(self._sweep())
+        if self._renewer is None:
+            self._renewer = loop.create_task(self._renew_leases())
+        if self._lease_sweeper is None:
+            self._lease_sweeper = loop.create_task(self._sweep_leases())
+        return len(self.rooms)
+
+    async def _open_stored(self, codes: list[str]) -> list[Room]:
+        """Rebuild the stored rooms ``codes`` (their leases taken) and start their drivers; a room whose
+        log does not replay is noted in ``errors`` and its lease given back."""
+        if not codes:
+            return []
+        stored = await asyncio.to_thread(self.store.load_rooms, codes)
+        opened: list[Room] = []
         for sr in stored:
+            if sr.code in self.rooms:
+                continue
             try:
                 room = Room(sr.code, RoomSpec.from_json(sr.spec))
                 for kind, payload in sr.log:
@@ -400,11 +295,151 @@ class Hub:
                 self._note(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
-        await self._archive([r for r in self.rooms.values() if r.status == "over" and r.state is not None
+            opened.append(room)
+        await self._archive([r for r in opened if r.status == "over" and r.state is not None
                              and r.state.is_over])
-        if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-        return len(self.rooms)
+        return opened
+
+    # -- the rooms this worker drives: leases, hand-overs, take-overs -----------------------
+
+    async def _renew_leases(self) -> None:
+        """Every ``store.renew_every`` seconds: renew this worker's leases, drop the rooms whose leases
+        were lost, hand over the rooms other workers asked for."""
+        while not self._closing:
+            await asyncio.sleep(self.store.renew_every)
+            try:
+                lost, wanted = await asyncio.to_thread(self.store.renew)
+            except Exception as e:  # the database: try again next time (healthz says so meanwhile)
+                self.renewal_failing = True
+                self._note(f"could not renew this worker's room leases: {type(e).__name__}: {e}")
+                continue
+            self.renewal_failing = False
+            for code in lost:
+                self.metrics.lease_lost()
+                await self.drop_room(code, "lost")
+            for code in wanted:
+                try:
+                    await self.hand_over(code)
+                except Exception as e:
+                    self._note(f"room {code}: hand-over failed: {type(e).__name__}: {e}", trace=True)
+
+    async def _sweep_leases(self) -> None:
+        """Every :attr:`Limits.lease_sweep_every` seconds: take over the rooms nobody drives (their
+        worker died: a bot table keeps moving within seconds)."""
+        while not self._closing:
+            await asyncio.sleep(self.limits.lease_sweep_every)
+            try:
+                taken = await asyncio.to_thread(self.store.claim_free, 200)
+                taken = {c: e for c, e in taken.items() if c not in self.rooms}
+                opened = await self._open_stored(list(taken))
+                for room in opened:
+                    self.metrics.lease_taken("sweep")
+                    log.info("took over room %s (its worker stopped driving it)", room.code)
+            except Exception as e:  # note it and look again next time
+                self._note(f"taking over rooms: {type(e).__name__}: {e}", trace=True)
+
+    def _forget(self, code: str, why: str) -> None:
+        """Drop room ``code`` from this worker at once (the caller holds its lock, or knows nobody
+        does): nothing may change it here any more, its driver stops, its connections are closed
+        with :data:`MOVED` (their clients reconnect and find it on its new worker)."""
+        room = self.rooms.pop(code, None)
+        live = self.live.pop(code, None)
+        if live is None or room is None:
+            return
+        live.expired = True
+        if live.driver is not None and live.driver is not asyncio.current_task():
+            live.driver.cancel()
+        for client in list(live.clients):
+            client.close(f"room {code} {why}", keep=True, code=MOVED, reason="moved")
+            client.room = None
+        live.clients.clear()
+        for stale in [k for k in self._replays if k[0] == code]:
+            del self._replays[stale]
+
+    async def drop_room(self, code: str, why: str) -> None:
+        """Drop room ``code`` from this worker (its lease is no longer ours: ``why`` is for the log),
+        once the change being made to it is done; see :meth:`_forget`."""
+        live = self.live.get(code)
+        if live is None:
+            return
+        async with live.lock:
+            self._forget(code, why)
+        log.warning("room %s dropped from this worker: %s", code, why)
+
+    async def hand_over(self, code: str) -> None:
+        """Another worker asked for room ``code``: finish the change being made to it (its lock), drop
+        it here (:meth:`_forget`: its clients are closed with :data:`MOVED`) and give its lease back
+        to that worker.  A room not held here has its stray lease given back too."""
+        live = self.live.get(code)
+        held = self.store.lease_of
+        if live is not None:
+            async with live.lock:
+                self._forget(code, "handed over to another worker")
+        lease = await asyncio.to_thread(held, code)
+        await asyncio.to_thread(self.store.release, code,
+                                handed_to=lease.wanted_by if lease is not None else None)
+        if live is not None:
+            self.metrics.handed_over("wanted")
+            log.info("room %s handed over to worker %s", code, lease.wanted_by if lease else "?")
+
+    async def ensure_room(self, code: str) -> Room:
+        """Room ``code`` (any case, spaces around it), taken from the database if this worker does not
+        drive it: at once if nobody drives it, else asked for (``wanted_by``) and waited for while
+        its worker hands it over (at most :attr:`Limits.handover_wait` seconds).  Raises
+        :class:`RoomError` ``no-room`` when no such room is stored, :class:`RoomMoving` when its
+        worker did not hand it over in time, :class:`RoomError` ``server`` when the database
+        fails."""
+        key = code.strip().upper() if isinstance(code, str) and len(code) <= 32 else ""
+        room = self.rooms.get(key)
+        if room is not None:
+            return room
+        if not key or any(ch not in ROOM_CODE_CHARS for ch in key) or self._closing:
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        taking = self._taking.get(key)
+        if taking is None:
+            taking = asyncio.ensure_future(self._take_room(key))
+            self._taking[key] = taking
+            taking.add_done_callback(lambda _: self._taking.pop(key, None))
+        got = await asyncio.shield(taking)
+        if got is None:
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        return got
+
+    async def _take_room(self, code: str) -> Room | None:
+        wait = self.limits.handover_wait
+        deadline = time.monotonic() + wait
+        asked = False
+        try:
+            while True:
+                try:
+                    epoch = await asyncio.to_thread(self.store.take, code)
+                except LeaseHeld:
+                    if time.monotonic() >= deadline:
+                        retry = max(1, math.ceil(self.store.renew_every))
+                        raise RoomMoving(f"room {code} is being moved from another worker of this server: "
+                                         f"try again in {retry} s", retry) from None
+                    if not asked:
+                        await asyncio.to_thread(self.store.want, code)
+                        asked = True
+                    await asyncio.sleep(min(0.1, self.store.renew_every / 4))
+                    continue
+                if epoch is None:
+                    return None
+                if code in self.rooms:
+                    return self.rooms[code]
+                opened = await self._open_stored([code])
+                if not opened:  # it does not replay (noted): give it back
+                    await asyncio.to_thread(self.store.release, code)
+                    return None
+                self.metrics.lease_taken("handover" if asked else "demand")
+                return opened[0]
+        except LeaseError as e:
+            raise RoomMoving(f"room {code} is being moved between workers of this server: try again in 1 s "
+                             f"({e})", 1) from None
+        except SQLAlchemyError as e:
+            self.metrics.storage_failed()
+            self._note(f"room {code}: could not take its lease: {e}")
+            raise RoomError("server", "the server could not reach its database: try again") from None
 
     def _note(self, failure: str, *, trace: bool = False) -> None:
         """Log ``failure`` (one line; with the traceback of the exception being handled when
@@ -423,15 +458,17 @@ class Hub:
         live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
 
     async def close(self) -> None:
-        """Stop the drivers and the writer (queued writes finish first), then release the database's
-        lease (:meth:`~skitgubbe.server.store.Store.release`).  Closing twice is harmless."""
+        """Stop the drivers and the writer (queued writes finish first), then give back every lease
+        (:meth:`~skitgubbe.server.store.Store.release_all`: other workers take the rooms at once).
+        Closing twice is harmless."""
         if self._closing:
             return
         self._closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._renewer, self._lease_sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for live in self.live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -440,7 +477,7 @@ class Hub:
                 with contextlib.suppress(asyncio.CancelledError):
                     await live.driver
         await asyncio.to_thread(self.writer.close)
-        await asyncio.to_thread(self.store.release)
+        await asyncio.to_thread(self.store.release_all)
 
     # -- HTTP-side requests ---------------------------------------------------------------
 
@@ -492,17 +529,22 @@ class Hub:
             await asyncio.sleep(self.limits.sweep_every)
             try:
                 await self.expire_rooms()
+                if self.limits.rooms_per_client:
+                    await asyncio.to_thread(self.store.forget_made, time.time() - self.limits.rooms_window)
             except Exception as e:  # note it and look again next time
                 self._note(f"expiring rooms: {type(e).__name__}: {e}", trace=True)
 
-    def _check_budget(self, client: str | None, rooms: int) -> deque[float] | None:
+    def _check_budget(self, client: str | None, rooms: int, *, stored: int | None = None,
+                      elsewhere: int = 0) -> deque[float] | None:
         """Raise :class:`RoomError` ``server-full`` or :class:`TooManyRooms` unless ``client`` may
         make ``rooms`` more rooms now (two linked tables are made together or not at all); counts
         nothing.  Returns the client's record of rooms made within the window (None without a
         per-client limit, or for a room the server makes itself, ``client`` None: only the
-        server's room limit counts then)."""
+        server's room limit counts then).  ``stored``: the rooms stored on every worker (default:
+        those held here); ``elsewhere``: the rooms other workers made for ``client`` in the window."""
         limits = self.limits
-        if limits.max_rooms and len(self.rooms) + self._creating + rooms > limits.max_rooms:
+        held = max(len(self.rooms), stored) if stored is not None else len(self.rooms)
+        if limits.max_rooms and held + self._creating + rooms > limits.max_rooms:
             raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
                             "try again later")
         if not limits.rooms_per_client or client is None:
@@ -511,9 +553,10 @@ class Hub:
         made = self._made.setdefault(client, deque())
         while made and made[0] <= now - limits.rooms_window:
             made.popleft()
-        over = len(made) + rooms - limits.rooms_per_client
+        over = len(made) + elsewhere + rooms - limits.rooms_per_client
         if over > 0:
-            wait = max(1, math.ceil(made[over - 1] + limits.rooms_window - now)) if made else 1
+            wait = (max(1, math.ceil(made[min(over, len(made)) - 1] + limits.rooms_window - now)) if made
+                    else max(1, math.ceil(limits.rooms_window)))
             also = ", and two tables are two rooms" if rooms > 1 else ""
             raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
                                f"{limits.rooms_window:g} seconds{also}: try again in {wait} seconds", wait)
@@ -545,19 +588,24 @@ class Hub:
         counted against the limits)."""
         name = protocol.check_name(name)
         spec = make_spec(**spec_args)
-        code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
-        while code in self.rooms:
-            code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
-        room = Room(code, spec)
-        token = secrets.token_urlsafe(24)
-        join = room.prepare_join(name, hash_token(token), creator=True)
+        await self._check_global_budget(client, 1)
         made = self._reserve_room(client)
         stamp = made[-1] if made is not None else 0.0
+        code = ""
         try:
-            await self.writer.write([("room", code, 0, "", spec.to_json()), ("log", code, 0, "join", join)])
+            code = await self._claim_code()
+            room = Room(code, spec)
+            token = secrets.token_urlsafe(24)
+            join = room.prepare_join(name, hash_token(token), creator=True)
+            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [
+                ("room", code, 0, "", spec.to_json()), ("made", code, 0, client, {}),
+                ("log", code, 0, "join", join)]
+            await self.writer.write(rows)
         except BaseException as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
+            if code:
+                await self._unclaim(code)
             if isinstance(e, SQLAlchemyError):
                 self.metrics.storage_failed()
                 self._note(f"room {code}: could not store the new room: {e}")
@@ -580,7 +628,7 @@ class Hub:
         ``{"room", "player", "token"}``.  The deal starts once every open slot is taken.
         Raises :class:`RoomError` ``no-room`` or ``full``, or ``ProtocolError`` (bad name)."""
         name = protocol.check_name(name)
-        room = self._room(code)
+        room = await self.ensure_room(code)
         live = self.live[room.code]
         async with live.lock:
             token = secrets.token_urlsafe(24)
@@ -599,6 +647,39 @@ class Hub:
         while code in self.rooms:
             code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
         return code
+
+    async def _claim_code(self) -> str:
+        """A new room code no worker uses, its lease taken by this worker (the creator drives the room
+        it makes).  Raises what the database raises."""
+        while True:
+            code = self._new_code()
+            if await asyncio.to_thread(self.store.take_new, code):
+                return code
+
+    async def _unclaim(self, code: str) -> None:
+        """Give back the lease of a room that was not made after all (logged if the database fails)."""
+        try:
+            await asyncio.to_thread(self.store.release, code)
+        except SQLAlchemyError as e:
+            log.warning("could not give back the lease of room %s, which was not made: %s", code, e)
+
+    async def _check_global_budget(self, client: str | None, rooms: int) -> None:
+        """The limits across workers: :attr:`Limits.max_rooms` counts the rooms stored (every
+        worker's), :attr:`Limits.rooms_per_client` the rooms other workers made for ``client`` in the
+        last :attr:`Limits.rooms_window` seconds with this worker's own.  Raises what
+        :meth:`_check_budget` raises, :class:`RoomError` ``server`` when the database fails."""
+        limits = self.limits
+        if not limits.max_rooms and not limits.rooms_per_client:
+            return
+        who = client if limits.rooms_per_client else None
+        try:
+            since = time.time() - limits.rooms_window
+            stored, elsewhere = await asyncio.to_thread(self.store.counts, who, since)
+        except SQLAlchemyError as e:
+            self.metrics.storage_failed()
+            self._note(f"could not count the rooms: {e}")
+            raise RoomError("server", "the server could not reach its database: try again") from None
+        self._check_budget(client, rooms, stored=stored, elsewhere=elsewhere)
 
     async def create_two_tables(self, name: str, *, people: int, client: str = "", preset: str | None,
                                 house_rules: str | None, turn_seconds: float = 0.0,
@@ -621,7 +702,7 @@ class Hub:
             sizes = check_rules(rules, people)
         except ValueError as e:
             raise RoomError("bad-table", str(e)) from None
-        self._check_budget(client, 2)  # both tables count against the limits, made together
+        await self._check_global_budget(client, 2)  # both tables count against the limits, made together
         made = await self.create_room(name, client=client, preset=preset, house_rules=house_rules,
                                       players=sizes[WINNERS], seats=["open"] * (sizes[WINNERS] - 1),
                                       turn_seconds=turn_seconds, sluff_seconds=sluff_seconds)
@@ -643,17 +724,22 @@ class Hub:
         limits like any other (:meth:`create_room`): against ``client``'s when a client asked for
         it, else against the server's room limit only.  Raises :class:`RoomError` ``server`` when
         the database refuses it, and what :meth:`create_room` raises for the limits."""
-        code = self._new_code()
-        room = Room(code, spec)
-        rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
-        rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
         made = self._reserve_room(client)
         stamp = made[-1] if made is not None else 0.0
+        code = ""
         try:
+            code = await self._claim_code()
+            room = Room(code, spec)
+            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
+            if client is not None:
+                rows.append(("made", code, 0, client, {}))
+            rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
             await self.writer.write(rows)
         except SQLAlchemyError as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
+            if code:
+                await self._unclaim(code)
             self.metrics.storage_failed()
             self._note(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
@@ -747,7 +833,7 @@ class Hub:
         if not client.limit.allow(self.clock()):
             client.refused += 1
             self.metrics.refusal("websocket", "rate-limited")
-            client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
+            client.send(error_message("rate-limited", "too many messages: slow down (20 a second at most)"))
             if client.refused > 200:
                 client.outbox.put_nowait(None)
             return
@@ -755,7 +841,7 @@ class Hub:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
             self.metrics.refusal("websocket", e.code)
-            client.send(_error(e.code, str(e)))
+            client.send(error_message(e.code, str(e)))
             return
         n = msg.get("n") if msg.type == "act" else None
         try:
@@ -771,7 +857,7 @@ class Hub:
             if words is not None:  # the rules' reason, in the reader's language with the seats' names
                 room = self.rooms.get(client.room or "")
                 extra["said"] = render(words, client.lang, room.seat_names(client.lang) if room else None)
-            client.send(_error(e.code, str(e), **extra))
+            client.send(error_message(e.code, str(e), **extra))
             if msg.type == "hello":
                 client.hellos_refused += 1
                 log.info("hello refused (%s) from %s: %s", e.code, client.key or "an unknown client", e)
@@ -781,7 +867,7 @@ class Hub:
             self.metrics.refusal("websocket", "server")
             self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
                        trace=True)
-            client.send(_error("server", "the server failed on that message; the next update shows "
+            client.send(error_message("server", "the server failed on that message; the next update shows "
                                          "the table as it is"))
 
     async def _dispatch(self, client: Client, msg: ClientMessage) -> None:
@@ -815,8 +901,8 @@ class Hub:
             raise RoomError("spectator", "spectators watch: they cannot act, chat or start deals")
         async with live.lock:
             if msg.type == "act":
-                payload = room.prepare_act(slot, msg.fields["move"], msg.fields["n"])
-                await self._commit(room, "act", payload)
+                checked = room.check_act(slot, msg.fields["move"], msg.fields["n"])
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("player")
                 client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
@@ -865,10 +951,13 @@ class Hub:
                                   f"not exist within a minute; try again in {wait} s", wait,
                                   code="too-many-misses")
         try:
-            room = self._room(msg.fields["room"])
-        except RoomError:
-            self.misses.wait(client.key)
+            room = await self.ensure_room(msg.fields["room"])
+        except RoomError as e:
+            if e.code == "no-room":
+                self.misses.wait(client.key)
             raise
+        if client.dropped or client.room is not None:  # closed, or a second hello, while it was taken
+            return
         live = self.live[room.code]
         spectate = msg.get("spectate", False)
         slot = msg.get("player")
@@ -914,8 +1003,10 @@ class Hub:
 
     # -- changes --------------------------------------------------------------------------
 
-    async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
-        """Store the entry, then apply it.  Call with the room's lock held.  Raises
+    async def _commit(self, room: Room, kind: str, payload: dict[str, Any], *,
+                      action: Action | None = None) -> None:
+        """Store the entry, then apply it (``action``: an ``act`` entry's checked action,
+        :meth:`~skitgubbe.server.rooms.Room.check_act`).  Call with the room's lock held.  Raises
         :class:`RoomError` ``server`` when the database refuses it (nothing changed), ``no-room``
         when the room has just expired."""
         live = self.live.get(room.code)
@@ -923,12 +1014,17 @@ class Hub:
             raise RoomError("no-room", f"room {room.code} has expired")
         try:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
+        except LeaseLost:
+            self.metrics.lease_lost()
+            self._forget(room.code, "lost its lease: another worker drives it now")
+            raise RoomError("moved", "this table has moved to another worker of the server: reconnect "
+                            "(nothing changed)") from None
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
             self._note(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         over = room.status == "over"
-        room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
+        room.apply_entry(kind, payload, now=self.clock(), action=action)  # checked under this lock
         live.last_active = self.clock()
         live.changed.set()
         if room.status == "over" and not over:
@@ -997,73 +1093,15 @@ class Hub:
 
     def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
                  cache: dict[Any, Any] | None = None) -> str:
-        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text: the table, the
-        seat's own part, and the table talk and events (as this seat or a spectator may see them)
-        since the client's last message of this deal (all of the deal's in a ``sync``).  Every text a
-        person reads (narration, reasons, the kill count, the loser's title) is in the client's
-        language (``client.lang``), with the seats called by their names."""
-        cache = {} if cache is None else cache
-        state = room.state
-        seat = room.seat_of(client.slot) if client.slot is not None else None
-        lang = client.lang
-        if ("names", lang) not in cache:
-            cache[("names", lang)] = room.seat_names(lang)
-        names: list[str] = cache[("names", lang)]
-        head_key = ("head", lang)
-        if head_key not in cache:
-            away = self._away(room, live)
+        """:func:`~skitgubbe.server.messages.table_message` for ``client`` of ``room``."""
+        def facts() -> TableFacts:
             deadline = self._deadline(room, live)
             left = None if deadline is None else max(0.0, deadline - self.clock())
-            pub = None
-            if state is not None:
-                pub = protocol.public_part(public_view(state), room.seq, lang, names)
-            cache[head_key] = protocol.dumps({
-                "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
-                "status": room.status, "game": room.game,
-                "seats": room.seats_info(live.connected, away, lang), "timer": left,
-                "turn_seconds": room.spec.turn_seconds, "public": pub,
-                "session": self.sessions[self.session_of[room.code]].info(room.code)
-                if room.code in self.session_of else None,
-            })
-        key = ("me", seat, lang)
-        if key not in cache:
-            me = None
-            if state is not None and seat is not None:
-                me = protocol.seat_part(view_of(state, seat), lang)
-                p = room.players[room.seating[seat]]
-                me["left"] = p is not None and p.left
-                me["why"] = protocol.reasons(state, seat, lang, names)
-            cache[key] = protocol.dumps(me) if me is not None else "null"
-        if full or client.game_sent != room.game:
-            client.lines_sent = client.events_sent = 0
-        lines_key = ("lines", lang, client.lines_sent, len(room.narration))
-        if lines_key not in cache:
-            cache[lines_key] = protocol.render_lines(room.narration[client.lines_sent:], lang, names)
-        lines: list[str] = cache[lines_key]
-        client.lines_sent = len(room.narration)
-        client.game_sent = room.game
-        first = client.events_sent
-        events: list[dict[str, Any]] = []
-        if state is not None:
-            ev_key = ("events", seat, first, len(state.events))
-            if ev_key not in cache:
-                who = SPECTATOR if seat is None else seat
-                partner = -1 if seat is None else state.partner(seat)
-                cache[ev_key] = protocol.events_part(state.events[first:], who, partner=partner)
-            events = cache[ev_key]
-            client.events_sent = len(state.events)
-        extra: dict[str, Any] = {"lines": lines, "events": events, "events_from": first}
-        if client.ack is not None:
-            extra["ack"] = client.ack
-            client.ack = None
-        if full:
-            extra.update({"chat": room.chat, "you": {"player": client.slot, "seat": seat,
-                                                      "name": room.slot_name(client.slot)
-                                                      if client.slot is not None else None}})
-        kind = "sync" if full else "state"
-        head: str = cache[head_key]
-        mine: str = cache[key]
-        return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
+            session = (self.sessions[self.session_of[room.code]].info(room.code)
+                       if room.code in self.session_of else None)
+            return live.connected, self._away(room, live), left, session
+
+        return table_message(room, client, full=full, facts=facts, cache=cache)
 
     def _spend_replay(self, client: Client, size: int) -> None:
         """Count a replay answer of ``size`` bytes against its client's budget
@@ -1218,7 +1256,8 @@ class Hub:
             async with live.lock:
                 if (room.game, room.seq) != key or room.status != "playing":
                     return  # the table moved on while the bot was thinking
-                await self._commit(room, "act", room.prepare_bot_act(seat, str(action)))
+                checked = room.check_bot_act(seat, str(action))
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("bot")
                 self._broadcast(room, live)
 
@@ -1251,7 +1290,7 @@ class Hub:
             for s, move in moves:
                 if room.state is None or room.state.is_over:
                     break
-                payload = room.prepare_bot_act(s, move)
-                await self._commit(room, "act", payload)
+                checked = room.check_bot_act(s, move)
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("bot" if what == "bot" else "chance" if what == "chance" else "timeout")
             self._broadcast(room, live)

@@ -98,6 +98,8 @@ function errorText(code) {
     case "bad-content-type": return t("The server refused that request.");
     case "too-many-misses": return t("Too many tables that do not exist: wait a minute and try again.");
     case "busy": return t("The server is busy: try again in a moment.");
+    case "room-moving": return t("The table is moving to another server: try again in a moment.");
+    case "moved": return t("The table has moved to another server: reconnecting…");
     case "corrupt": return t("That deal's stored record is damaged.");
     case "no-language": return t("The server does not speak that language.");
     default: return null;
@@ -275,7 +277,9 @@ function connect(spectate = false) {
   S.redraw = null;  // the table's own drawing follows the language (render)
   const seat = stored();
   if (!S.options) api("/api/options").then((o) => { S.options = o; if (S.table) render(); }).catch(() => {});
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  // ?room= lets a proxy route the connection to the worker driving the table (the server ignores it)
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?room="
+    + encodeURIComponent(roomCode));
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
@@ -285,12 +289,13 @@ function connect(spectate = false) {
     else ws.send(JSON.stringify({ type: "hello", room: roomCode, spectate: true, ...speak }));
   };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     S.synced = false;
     if (S.giveUp) { setConn("lost"); return; }
     setConn("down");
-    S.retry = Math.min(S.retry + 1, 8);
+    // 4001 "moved": the table now lives on another worker; reconnect at once
+    S.retry = ev.code === 4001 ? 0 : Math.min(S.retry + 1, 8);
     setTimeout(() => { if (S.ws === ws) connect(spectate); }, 250 * S.retry);
   };
   show("game");

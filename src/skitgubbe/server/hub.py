@@ -39,7 +39,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -328,6 +328,20 @@ class _Live:
         self.expired = False  # removed by Hub.expire_rooms: nothing may change it any more
 
 
+class Door(Protocol):
+    """What the hub asks of the door for outside bots (:class:`skitgubbe.server.botdoor.BotDoor`,
+    attached as :attr:`Hub.door`): the hooks are its three methods."""
+
+    async def intercept(self, client: Client, raw: str | bytes) -> bool:
+        """Handle a bot's ``hello`` of ``client`` (True), or leave ``raw`` to the hub (False)."""
+
+    def reserved(self, code: str) -> set[int]:
+        """The slots of room ``code`` kept for invited bots."""
+
+    def plan_deal(self, room: Room, payload: dict[str, Any]) -> dict[str, Any]:
+        """The ``start`` payload of ``room``'s next deal, given the one the room prepared."""
+
+
 class Hub:
     """Every room of a server (see the module docstring).
 
@@ -377,6 +391,7 @@ class Hub:
         self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
+        self.door: Door | None = None  # bots from outside (botdoor hook: set by create_app)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -529,7 +544,7 @@ class Hub:
         self._creating += 1
         return made
 
-    async def create_room(self, name: str, *, client: str = "", **spec_args: Any) -> dict[str, Any]:
+    async def create_room(self, name: str, *, client: str | None = "", **spec_args: Any) -> dict[str, Any]:
         """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its
         creator ``name`` in slot 0; ``client`` is the maker's :func:`client_key`.  Returns
         ``{"room", "player": 0, "token"}`` once the room is stored.  A table without open seats
@@ -575,22 +590,49 @@ class Hub:
                 self._note(f"room {code}: the first deal did not start: {e}")
         return {"room": code, "player": 0, "token": token}
 
-    async def join(self, code: str, name: str) -> dict[str, Any]:
-        """A friend called ``name`` takes the next open slot of room ``code``; returns
-        ``{"room", "player", "token"}``.  The deal starts once every open slot is taken.
-        Raises :class:`RoomError` ``no-room`` or ``full``, or ``ProtocolError`` (bad name)."""
+    async def join(self, code: str, name: str, *, slot: int | None = None,
+                   token: str | None = None) -> dict[str, Any]:
+        """A friend called ``name`` takes the next open slot of room ``code`` that is not kept for an
+        invited bot (or the open slot ``slot``: an invited bot's, :mod:`skitgubbe.server.botdoor`);
+        returns ``{"room", "player", "token"}`` (``token``, or a new one).  The deal starts once every
+        open slot is taken.  Raises :class:`RoomError` ``no-room`` or ``full`` (no open slot left but
+        kept ones, or ``slot`` is not open), or ``ProtocolError`` (bad name)."""
         name = protocol.check_name(name)
         room = self._room(code)
         live = self.live[room.code]
         async with live.lock:
-            token = secrets.token_urlsafe(24)
+            token = token or secrets.token_urlsafe(24)
             payload = room.prepare_join(name, hash_token(token))
+            payload["slot"] = self._join_slot(room, slot)  # botdoor hook: kept seats
             self._check_session_name(room, name)
             await self._commit(room, "join", payload)
             if room.status == "lobby" and not room.open_slots():
                 await self._start_locked(room, live, roving=False)
             self._broadcast(room, live)
         return {"room": room.code, "player": payload["slot"], "token": token}
+
+    def _join_slot(self, room: Room, slot: int | None) -> int:
+        """The slot a join takes: ``slot`` if it is open, else the first open slot not kept for an
+        invited bot.  Raises :class:`RoomError` ``full`` when there is none."""
+        free = room.open_slots()
+        if slot is not None:
+            if slot not in free:
+                raise RoomError("full", f"seat {slot} of room {room.code} is not open")
+            return slot
+        kept = self.door.reserved(room.code) if self.door is not None else set()
+        free = [s for s in free if s not in kept]
+        if not free:
+            raise RoomError("full", "every seat of this table is taken or kept for an invited bot: you can "
+                            "watch as a spectator")
+        return free[0]
+
+    async def start_next(self, code: str) -> None:
+        """Deal the next deal of room ``code`` (its first, or the next once the last is over), as
+        its maker's ``start`` or a player's ``again`` would: for the ladder
+        (:mod:`skitgubbe.server.botdoor`).  Raises :class:`RoomError` ``no-room``, ``not-playing``
+        (a deal is in progress) or ``server``."""
+        room = self._room(code)
+        await self._start(room, self.live[room.code], roving=False)
 
     # -- two linked tables (the Flurst page) ------------------------------------------------
 
@@ -751,6 +793,8 @@ class Hub:
             if client.refused > 200:
                 client.outbox.put_nowait(None)
             return
+        if self.door is not None and client.room is None and await self.door.intercept(client, raw):
+            return  # botdoor hook: a bot's hello
         try:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
@@ -968,7 +1012,10 @@ class Hub:
             self._broadcast(room, live)
 
     async def _start_locked(self, room: Room, live: _Live, *, roving: bool) -> None:
-        await self._commit(room, "start", room.prepare_start(self.rng, roving=roving))
+        payload = room.prepare_start(self.rng, roving=roving)
+        if self.door is not None:  # botdoor hook: a ladder room deals its match's deck, seats rotated
+            payload = self.door.plan_deal(room, payload)
+        await self._commit(room, "start", payload)
 
     def _away(self, room: Room, live: _Live) -> list[bool]:
         now = self.clock()

@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +34,22 @@ SERVER = jsonschema.Draft202012Validator({**SCHEMA, "anyOf": [{"$ref": "#/$defs/
 LADDER = LadderConfig(players=3, turn_seconds=5.0, wait=0.3, tick=0.05)
 
 
-def book(tmp_path: Path) -> BotBook:
-    return BotBook(create_engine(f"sqlite:///{tmp_path}/book.db"))
+@pytest.fixture(params=["sqlite", "postgresql"])
+def book(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BotBook]:
+    """The bot accounts and ladder on an SQLite file and on PostgreSQL (its ladder tables emptied)."""
+    url = (
+        f"sqlite:///{tmp_path}/book.db"
+        if request.param == "sqlite"
+        else str(request.getfixturevalue("pg_url"))
+    )
+    b = BotBook(create_engine(url))
+    b.drop_tables()
+    yield b
+    b.engine.dispose()
 
 
-def test_only_the_tokens_hash_is_stored_and_a_bad_token_is_refused(tmp_path: Path) -> None:
-    b = book(tmp_path)
+def test_only_the_tokens_hash_is_stored_and_a_bad_token_is_refused(book: BotBook) -> None:
+    b = book
     token = b.add_bot("Rando")
     with b.engine.connect() as conn:
         rows = conn.execute(select(accounts_table)).all()
@@ -57,8 +68,8 @@ def test_only_the_tokens_hash_is_stored_and_a_bad_token_is_refused(tmp_path: Pat
         b.bot_of_token(token)
 
 
-def test_ratings_move_the_right_way_after_a_known_result(tmp_path: Path) -> None:
-    b = book(tmp_path)
+def test_ratings_move_the_right_way_after_a_known_result(book: BotBook) -> None:
+    b = book
     b.record_game("00ff", "ROOM", ["A", "B", "counter"], ["outside", "outside", "builtin"], loser=1)
     board = {r.name: r for r in b.leaderboard()}
     assert board["B"].mu < 25 < board["A"].mu and board["A"].mu == board["counter"].mu
@@ -69,8 +80,8 @@ def test_ratings_move_the_right_way_after_a_known_result(tmp_path: Path) -> None
     assert board["counter"].kind == "builtin" and board["A"].sigma < 25 / 3
 
 
-def test_the_ladder_lock_is_held_by_one_worker(tmp_path: Path) -> None:
-    b = book(tmp_path)
+def test_the_ladder_lock_is_held_by_one_worker(book: BotBook) -> None:
+    b = book
     assert b.take_lock("one", now=100.0) and not b.take_lock("two", now=101.0)
     assert b.take_lock("one", now=102.0)  # renewed
     assert b.take_lock("two", now=102.0 + 16)  # expired: taken over

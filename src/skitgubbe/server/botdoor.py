@@ -37,6 +37,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 
 from ..engine.cards import card_name
 from . import protocol
+from .hub import HELLO_REFUSALS
 from .ladder import BotBook
 from .rooms import Room, RoomError
 
@@ -175,6 +176,10 @@ class BotDoor:
             await self._hello(client, data)
         except (RoomError, protocol.ProtocolError) as e:
             client.send({"type": "error", "code": e.code, "message": str(e)})
+            client.hellos_refused += 1
+            log.info("bot hello refused (%s) from %s: %s", e.code, client.key or "an unknown client", e)
+            if client.hellos_refused >= HELLO_REFUSALS:
+                client.close(f"{client.hellos_refused} hello messages refused", keep=True)
         return True
 
     async def _hello(self, client: Client, data: dict[str, Any]) -> None:

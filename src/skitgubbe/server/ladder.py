@@ -137,6 +137,11 @@ class BotBook:
         _meta.create_all(engine)
         self.model = PlackettLuce()
 
+    def drop_tables(self) -> None:
+        """Drop and create again this module's tables (tests: an empty ladder; the rooms stay)."""
+        _meta.drop_all(self.engine)
+        _meta.create_all(self.engine)
+
     # -- accounts --------------------------------------------------------------------------
 
     def add_bot(self, name: str) -> str:

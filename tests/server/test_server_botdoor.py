@@ -234,9 +234,12 @@ def test_a_bot_that_goes_away_is_played_for(live: LiveServer) -> None:
             await ws.send(json.dumps({"type": "hello", "bot_token": token, "room": code, "player": 1}))
             return dict(json.loads(await ws.recv()))
 
-    assert asyncio.run(hello_and_go())["type"] == "seated"
+    first = asyncio.run(hello_and_go())
+    assert first["type"] == "seated"
     wait_over(live, code)  # the fill bot played Ann's seat and the bot's, once they were away
     assert live.hub.rooms[code].players[1].name == "Quitter"
+    again = asyncio.run(hello_and_go())  # it comes back with its bot token: the same seat
+    assert again["type"] == "seated" and again["token"] == first["token"] and again["player"] == 1
 
 
 def test_queued_bots_play_a_rated_duplicate_match(live: LiveServer) -> None:

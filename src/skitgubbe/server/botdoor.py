@@ -108,7 +108,9 @@ class BotDoor:
         self.queue: list[tuple[float, str, Client]] = []
         self.matches: dict[str, _Match] = {}
         self.holder = secrets.token_hex(8)
+        self.tokens: dict[tuple[str, int], str] = {}  # (room, slot) -> the seat token a bot was given
         self.task: asyncio.Task[None] | None = None
+        self.rounds = 0
 
     # -- kept seats (POST /api/rooms) --------------------------------------------------------
 
@@ -199,8 +201,14 @@ class BotDoor:
             if data["queue"] != "ladder" or "room" in data or "player" in data:
                 raise protocol.ProtocolError("bad-field",
                                              "hello.queue must be 'ladder', without room or player")
-            if any(n == name for _, n, c in self.queue if not c.dropped) or any(
-                    name in m.names for m in self.matches.values()):
+            playing = next((m for m in self.matches.values() if name in m.names), None)
+            if playing is not None and (playing.room, playing.names.index(name)) in self.tokens:
+                slot = playing.names.index(name)  # back to its match (a new connection)
+                playing.clients.append(client)
+                await self.seat(client, playing.room, slot, name, self.tokens[playing.room, slot], lang=lang,
+                                ladder=True)
+                return
+            if any(n == name for _, n, c in self.queue if not c.dropped) or playing is not None:
                 raise RoomError("bad-request", f"{name} is already queued or playing on the ladder")
             client.lang = lang
             self.queue.append((self.hub.clock(), name, client))
@@ -217,16 +225,20 @@ class BotDoor:
         if room is None:
             raise RoomError("no-room", f"there is no room {code}")
         p = room.players[slot] if 0 <= slot < len(room.players) else None
-        if p is not None and p.name == name:  # seated before (a reconnection): a new seat token
-            raise RoomError("bad-request", "this bot has taken that seat already: it plays it with the "
-                            "seat token it was sent")
-        await self.hub.join(code, name, slot=slot, token=token)
+        if p is not None and p.name == name:  # seated before: a reconnection
+            if (code, slot) not in self.tokens:
+                raise RoomError("bad-request", "this bot has taken that seat already: it comes back with a "
+                                "person's hello and the seat token it was sent in 'seated'")
+            token = self.tokens[code, slot]
+        else:
+            await self.hub.join(code, name, slot=slot, token=token)
         await self.seat(client, code, slot, name, token, lang=lang, ladder=False)
 
     async def seat(self, client: Client, code: str, slot: int, name: str, token: str, *, lang: str,
                    ladder: bool) -> None:
         """Tell ``client`` its seat (``seated``, with the seat ``token`` with which it may come back)
         and say the usual ``hello`` for it."""
+        self.tokens[code, slot] = token
         client.send({"type": "seated", "room": code, "player": slot, "name": name, "token": token,
                      "ladder": ladder})
         await self.hub.receive(client, json.dumps({"type": "hello", "room": code, "player": slot,
@@ -264,6 +276,10 @@ class BotDoor:
         """One round of the scheduler: rate finished deals, deal the next ones, seat the queue."""
         for code in list(self.matches):
             await self._follow(code)
+        self.rounds += 1
+        if self.rounds % 120 == 0:  # forget the seats of rooms that have expired
+            self.tokens = {k: v for k, v in self.tokens.items() if k[0] in self.hub.rooms}
+            self.kept = {k: v for k, v in self.kept.items() if k in self.hub.rooms}
         self.queue = [q for q in self.queue if not q[2].dropped and q[2].room is None]
         if not self.queue or not await asyncio.to_thread(self.book.take_lock, self.holder):
             return

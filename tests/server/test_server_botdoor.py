@@ -124,6 +124,7 @@ async def scripted_bot(
     rng = random.Random(1)
     n = moved = 0
     acted = -1
+    asked: set[int] = set()
 
     async def send(ws: Any, msg: dict[str, Any]) -> None:
         seen.append(("client", msg))
@@ -145,6 +146,9 @@ async def scripted_bot(
                 if table["status"] == "over":
                     if "queue" not in hello:
                         break
+                    if table["game"] not in asked:  # a replay would show the next deals' hands
+                        asked.add(table["game"])
+                        await send(ws, {"type": "replay"})
                     continue
                 seq = table["public"]["seq"]
                 if me and me["legal"] and seq != acted:
@@ -260,6 +264,10 @@ def test_queued_bots_play_a_rated_duplicate_match(live: LiveServer) -> None:
     moved = asyncio.run(asyncio.wait_for(both(), 120))
     assert all(moved)
     check_schema(seen)
+    asked = sum(1 for side, m in seen if side == "client" and m["type"] == "replay")
+    refused = [m for side, m in seen if m["type"] == "error" and m["code"] == "forbidden"]
+    assert asked >= 2 and len(refused) == asked and "once the match is over" in refused[0]["message"]
+    assert not any(m["type"] == "replay" for side, m in seen if side == "server")
     seated = [m for side, m in seen if m["type"] == "seated"]
     assert len(seated) == 2 and seated[0]["room"] == seated[1]["room"] and seated[0]["ladder"]
     room = live.hub.rooms[seated[0]["room"]]

@@ -18,7 +18,9 @@ seconds, play for it as for a person.
 worker holds the ladder's lock row (:meth:`~skitgubbe.server.ladder.BotBook.take_lock`), it seats the
 queued bots of this worker at tables of :attr:`LadderConfig.players` seats (the rest built-in bots),
 and plays a *duplicate match* there: one deck, dealt :attr:`LadderConfig.players` times with the seats
-rotated, so each entrant plays each seat's hand of the same deal.  Every deal is rated as it ends.
+rotated, so each entrant plays each seat's hand of the same deal.  Its deals are rated (and shown on
+the board, with their replays) once the match is over; until then nobody may see a replay of them,
+which would show the next deals' hands.
 """
 
 from __future__ import annotations
@@ -76,9 +78,10 @@ class _Match:
     names: list[str]  # per slot: the entrant's name
     kinds: list[str]  # per slot: "outside" or "builtin"
     clients: list[Client]
-    rated: int = 0  # deals rated so far
+    rated: int = 0  # deals of the match finished so far
     may_start: bool = True
     deals: list[str] = field(default_factory=list)
+    results: list[tuple[str, list[str], list[str], int]] = field(default_factory=list)  # rated at the end
 
 
 def split_invites(seats: list[str]) -> tuple[list[str], dict[int, str]]:
@@ -158,6 +161,14 @@ class BotDoor:
             payload = {**payload, "deck": [card_name(c) for c in room.state.deck]}
         return {**payload, "seating": [(s + k) % n for s in range(n)],
                 "leader": 0, "dealer": n - 1}
+
+    def check_replay(self, room: Room) -> None:
+        """Refuse the replay of a ladder room while its match is dealt: the replay of a finished deal
+        shows every hand, which are the hands of the match's next deals.  Raises
+        :class:`~skitgubbe.server.rooms.RoomError` ``forbidden`` then."""
+        if room.code in self.matches:
+            raise RoomError("forbidden", "a ladder match deals one deck several times: its replays are shown "
+                            "once the match is over")
 
     async def intercept(self, client: Client, raw: str | bytes) -> bool:
         """Handle ``raw`` if it is a bot's ``hello`` (it carries ``bot_token``) from ``client``, which
@@ -326,13 +337,15 @@ class BotDoor:
         names = [match.names[slot] for slot in room.seating]
         kinds = [match.kinds[slot] for slot in room.seating]
         deal = room.deal_id()
-        await asyncio.to_thread(self.book.record_game, deal, code, names, kinds, state.loser)
+        match.results.append((deal, names, kinds, state.loser))
         match.rated = room.game
         match.deals.append(deal)
         if match.rated < room.spec.players:
             match.may_start = True
             await self.hub.start_next(code)
             return
+        for result in match.results:  # rated (and shown on the board) only now: one deck, three deals
+            await asyncio.to_thread(self.book.record_game, result[0], code, *result[1:])
         for c in match.clients:
             c.send({"type": "ladder-over", "room": code, "deals": match.deals})
         del self.matches[code]

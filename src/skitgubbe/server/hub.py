@@ -330,7 +330,7 @@ class _Live:
 
 class Door(Protocol):
     """What the hub asks of the door for outside bots (:class:`skitgubbe.server.botdoor.BotDoor`,
-    attached as :attr:`Hub.door`): the hooks are its three methods."""
+    attached as :attr:`Hub.door`): the hooks are its four methods."""
 
     async def intercept(self, client: Client, raw: str | bytes) -> bool:
         """Handle a bot's ``hello`` of ``client`` (True), or leave ``raw`` to the hub (False)."""
@@ -340,6 +340,9 @@ class Door(Protocol):
 
     def plan_deal(self, room: Room, payload: dict[str, Any]) -> dict[str, Any]:
         """The ``start`` payload of ``room``'s next deal, given the one the room prepared."""
+
+    def check_replay(self, room: Room) -> None:
+        """Raise :class:`RoomError` if ``room``'s replay may not be sent now (a ladder match's deck)."""
 
 
 class Hub:
@@ -849,6 +852,8 @@ class Hub:
             client.send(self._message(room, live, client, full=True))
             return
         if msg.type == "replay":
+            if self.door is not None:  # botdoor hook: no replay of a ladder match's deck while it is dealt
+                self.door.check_replay(room)
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
             text = await self.replay_message(room, seat, client.lang)
             self._spend_replay(client, len(text))

@@ -331,3 +331,26 @@ def test_the_javascript_reference_client(live: LiveServer) -> None:
 def test_the_reference_clients_are_short() -> None:
     for name in ("random_bot.py", "random_bot.mjs"):
         assert len((ROOT / "examples/bots" / name).read_text().splitlines()) < 100
+
+
+def test_a_bot_that_does_not_move_in_time_is_played_for(live: LiveServer) -> None:
+    token = live.app.state.door.book.add_bot("Sleeper")
+    room = live.make_room(preset="goat", players=3, seats=["outside:Sleeper", "counter"], turn_seconds=5,
+                          sluff_seconds=1)
+    code = room["room"]
+
+    async def connected_and_idle() -> list[str]:
+        kinds = []
+        async with websockets.connect(live.ws) as ws:
+            await ws.send(json.dumps({"type": "hello", "bot_token": token, "room": code, "player": 1}))
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                msg = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                kinds.append(msg["type"])
+                r = live.hub.rooms[code]
+                if r.state is not None and any(seat == r.seat_of(1) for seat, _ in r.state.history):
+                    return kinds  # the timer played for it, while it was connected and said nothing
+        raise AssertionError("nobody played for the idle bot")
+
+    kinds = asyncio.run(connected_and_idle())
+    assert kinds[0] == "seated" and live.hub.rooms[code].players[1].name == "Sleeper"

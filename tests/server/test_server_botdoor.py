@@ -335,8 +335,9 @@ def test_the_reference_clients_are_short() -> None:
 
 def test_a_bot_that_does_not_move_in_time_is_played_for(live: LiveServer) -> None:
     token = live.app.state.door.book.add_bot("Sleeper")
-    room = live.make_room(preset="goat", players=3, seats=["outside:Sleeper", "counter"], turn_seconds=5,
-                          sluff_seconds=1)
+    room = live.make_room(
+        preset="goat", players=3, seats=["outside:Sleeper", "counter"], turn_seconds=5, sluff_seconds=1
+    )
     code = room["room"]
 
     async def connected_and_idle() -> list[str]:
@@ -354,3 +355,22 @@ def test_a_bot_that_does_not_move_in_time_is_played_for(live: LiveServer) -> Non
 
     kinds = asyncio.run(connected_and_idle())
     assert kinds[0] == "seated" and live.hub.rooms[code].players[1].name == "Sleeper"
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None, reason="node is not installed (the JavaScript client needs it)"
+)
+def test_the_javascript_client_plays_a_rated_ladder_match(live: LiveServer) -> None:
+    token = live.app.state.door.book.add_bot("JsLadder")
+    major = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip("v\n")
+    flags = ["--experimental-websocket"] if int(major.split(".")[0]) < 22 else []
+    out = subprocess.run(
+        ["node", *flags, str(ROOT / "examples/bots/random_bot.mjs"), live.ws, "--token", token, "--ladder"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0 and int(out.stdout.split("moves sent:")[1]) > 0, out.stdout + out.stderr
+    rows = {r["name"]: r for r in httpx.get(live.http + "/api/ladder", timeout=10).json()["players"]}
+    assert rows["JsLadder"]["games"] == 3 and rows["JsLadder"]["kind"] == "outside"
+    assert {"counter", "heuristic"} <= set(rows) and len(rows["JsLadder"]["last"]) == 3

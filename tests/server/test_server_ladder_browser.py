@@ -11,7 +11,7 @@ from server_helpers import LiveServer
 pytest.importorskip("selenium")
 
 from selenium.webdriver.common.by import By  # noqa: E402
-from test_server_browser import CHROMIUM, DRIVER, chromium, shot, wait  # noqa: E402
+from test_server_browser import CHROMIUM, DRIVER, axe_check, chromium, shot, wait  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or DRIVER is None,
@@ -49,6 +49,7 @@ def test_the_leaderboard_shows_every_entrant_with_links_to_its_games(server: Liv
         ) and "lost" in link.get_attribute("class")
         assert d.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
         assert "duplicate matches" in d.find_element(By.ID, "ladder-about").text
+        axe_check(d, f"the ladder ({size})")
         shot(d, f"ladder-{size}")
     finally:
         d.quit()

@@ -15,6 +15,7 @@ function row(p) {
   const tr = document.createElement("tr");
   tr.append(cell(String(p.rank), "num"));
   const name = cell(p.kind === "builtin" ? t("{name} (built-in)", { name: p.name }) : p.name);
+  name.classList.add("name");
   if (p.kind === "builtin") name.classList.add("builtin");
   tr.append(name, cell(p.ordinal.toFixed(2), "num"), cell(`${p.mu.toFixed(2)} ± ${p.sigma.toFixed(2)}`, "num wide"),
     cell(String(p.games), "num"), cell(String(p.losses), "num"));

@@ -374,3 +374,26 @@ def test_the_javascript_client_plays_a_rated_ladder_match(live: LiveServer) -> N
     rows = {r["name"]: r for r in httpx.get(live.http + "/api/ladder", timeout=10).json()["players"]}
     assert rows["JsLadder"]["games"] == 3 and rows["JsLadder"]["kind"] == "outside"
     assert {"counter", "heuristic"} <= set(rows) and len(rows["JsLadder"]["last"]) == 3
+
+
+def test_a_queued_bot_that_goes_away_leaves_the_queue(tmp_path: Path) -> None:
+    server = LiveServer(f"sqlite:///{tmp_path}/q.db", ladder=LadderConfig(wait=600.0)).start()
+    try:
+        door = server.app.state.door
+        token = door.book.add_bot("Shy")
+
+        async def queue_and_go() -> dict[str, Any]:
+            async with websockets.connect(server.ws) as ws:
+                await ws.send(json.dumps({"type": "hello", "bot_token": token, "queue": "ladder"}))
+                answer = dict(json.loads(await ws.recv()))
+                assert [q[1] for q in door.queue] == ["Shy"]
+                return answer
+
+        assert asyncio.run(queue_and_go()) == {"type": "queued", "queue": "ladder", "name": "Shy"}
+        deadline = time.monotonic() + 10
+        while door.queue:
+            assert time.monotonic() < deadline, "the queue kept a bot that went away"
+            time.sleep(0.05)
+        assert not door.matches
+    finally:
+        server.stop()

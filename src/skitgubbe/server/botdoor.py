@@ -170,6 +170,10 @@ class BotDoor:
             raise RoomError("forbidden", "a ladder match deals one deck several times: its replays are shown "
                             "once the match is over")
 
+    def gone(self, client: Client) -> None:
+        """Take ``client`` out of the ladder's queue: its connection has closed."""
+        self.queue = [q for q in self.queue if q[2] is not client]
+
     async def intercept(self, client: Client, raw: str | bytes) -> bool:
         """Handle ``raw`` if it is a bot's ``hello`` (it carries ``bot_token``) from ``client``, which
         has not said hello yet; returns False for every other message (the hub handles it).  A
@@ -298,7 +302,11 @@ class BotDoor:
         if len(self.queue) < n and self.hub.clock() - self.queue[0][0] < self.config.wait:
             return
         group, self.queue = self.queue[:n], self.queue[n:]
-        await self._begin([(name, client) for _, name, client in group])
+        try:
+            await self._begin([(name, client) for _, name, client in group])
+        except RoomError as e:  # server-full, or the database refused the room: they wait again
+            log.warning("the ladder could not seat %s: %s", ", ".join(q[1] for q in group), e)
+            self.queue = [q for q in group if q[2].room is None] + self.queue
 
     async def _begin(self, group: list[tuple[str, Client]]) -> None:
         cfg = self.config

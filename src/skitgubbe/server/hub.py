@@ -330,7 +330,7 @@ class _Live:
 
 class Door(Protocol):
     """What the hub asks of the door for outside bots (:class:`skitgubbe.server.botdoor.BotDoor`,
-    attached as :attr:`Hub.door`): the hooks are its four methods."""
+    attached as :attr:`Hub.door`): the hooks are its five methods."""
 
     async def intercept(self, client: Client, raw: str | bytes) -> bool:
         """Handle a bot's ``hello`` of ``client`` (True), or leave ``raw`` to the hub (False)."""
@@ -343,6 +343,9 @@ class Door(Protocol):
 
     def check_replay(self, room: Room) -> None:
         """Raise :class:`RoomError` if ``room``'s replay may not be sent now (a ladder match's deck)."""
+
+    def gone(self, client: Client) -> None:
+        """``client``, which said no hello to the hub (a queued bot, say), has disconnected."""
 
 
 class Hub:
@@ -945,6 +948,8 @@ class Hub:
         """Forget ``client``: its player's seat is played by the fill bot after ``away_after``
         seconds unless the player comes back."""
         if client.room is None:
+            if self.door is not None:  # botdoor hook: a queued bot went away
+                self.door.gone(client)
             return
         live = self.live.get(client.room)
         room = self.rooms.get(client.room)

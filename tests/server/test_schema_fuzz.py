@@ -45,7 +45,8 @@ ROUTES = [("GET", "/"), ("GET", "/api/options"), ("POST", "/api/rooms"), ("GET",
           ("POST", "/api/twotables"), ("GET", "/replay/{deal}"), ("GET", "/api/deals/{deal}"),
           ("POST", "/api/records"),
           ("GET", "/api/howto"), ("GET", "/api/rooms/{code}/howto"), ("GET", "/api/glossary"),
-          ("GET", "/api/catalog/{lang}"), ("GET", "/api/lessons"), ("GET", "/api/lessons/{n}")]
+          ("GET", "/api/catalog/{lang}"), ("GET", "/api/lessons"), ("GET", "/api/lessons/{n}"),
+          ("GET", "/ladder"), ("GET", "/api/ladder")]
 
 
 @pytest.fixture(scope="module")

@@ -204,6 +204,18 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("a", help="preset name or house-rules file")
     diff.add_argument("b", help="preset name or house-rules file")
 
+    q = sub.add_parser("bot", help="register, list or remove the outside bots of a server's database "
+                       "(docs/server.md, 'Bots from outside')")
+    bsub = q.add_subparsers(dest="bot_command", required=True, metavar="add|list|remove")
+    for verb, words in (("add", "register a bot: prints its token, once"), ("list", "the registered bots"),
+                        ("remove", "forget a bot: its token stops working (its ladder record stays)")):
+        b = bsub.add_parser(verb, help=words)
+        if verb != "list":
+            b.add_argument("name", help="the bot's name: 2 to 24 ASCII letters, digits, '_' and '-'")
+        b.add_argument("--db", default=None, metavar="URL",
+                       help="the server's SQLAlchemy database URL (as 'skitgubbe serve --db'); "
+                       "default: the SQLite file skitgubbe-server.db here")
+
     q = sub.add_parser("serve", help="the online table: a web server for friends and bots (extra 'server')")
     q.add_argument("--db", default=None, metavar="URL",
                    help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db; "
@@ -302,6 +314,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _hint(args, console)
         if args.command == "serve":
             return _serve(args, console)
+        if args.command == "bot":
+            return _bot(args, console)
         if args.command == "learn":
             from .learn import run_lessons
 
@@ -788,6 +802,50 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
         t.add_row(*(str(row[k]) for k in keys))
     console.print(t)
     console.print(f"baseline: {baseline:,.0f} shuffles of a 52-card list per second on this machine")
+    return 0
+
+
+def _bot(args: argparse.Namespace, console: Console) -> int:
+    """``skitgubbe bot add|list|remove``: the outside bots of a server's database (it may be running).
+    Returns 0; 1 for a name refused or unknown, or a database that cannot be opened; 2 without the
+    'server' extra."""
+    try:
+        from sqlalchemy import create_engine
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from ..server.ladder import BotBook
+        from ..server.protocol import ProtocolError
+        from ..server.store import DEFAULT_DB_URL
+    except ImportError as e:
+        console.print(f"error: bots need the 'server' extra (pip install 'skitgubbe[server]'): {e}",
+                      markup=False)
+        return 2
+    try:
+        engine = create_engine(args.db or DEFAULT_DB_URL, future=True)
+        book = BotBook(engine)
+        if args.bot_command == "add":
+            token = book.add_bot(args.name)
+            console.print(f"bot {args.name} registered; its token (shown only now, keep it secret):",
+                          markup=False)
+            console.print(token, markup=False)
+        elif args.bot_command == "remove":
+            if not book.remove_bot(args.name):
+                console.print(f"error: no bot called {args.name!r} is registered", markup=False)
+                return 1
+            console.print(f"bot {args.name} removed", markup=False)
+        else:
+            bots = book.bots()
+            for name, _ in bots:
+                console.print(name, markup=False)
+            if not bots:
+                console.print("no bots are registered", markup=False)
+        engine.dispose()
+    except ProtocolError as e:
+        console.print(f"error: {e}", markup=False)
+        return 1
+    except SQLAlchemyError as e:
+        console.print(f"error: the database {args.db or DEFAULT_DB_URL!r} cannot be used: {e}", markup=False)
+        return 1
     return 0
 
 

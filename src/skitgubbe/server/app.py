@@ -69,10 +69,12 @@ from ..engine.i18n import LANGUAGES
 from ..engine.record import RecordFormatError, loads
 from ..engine.variants import PRESETS
 from . import houserules, logs
+from .botdoor import BotDoor, LadderConfig, add_ladder_routes, split_invites
 from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .howto import glossary, how_to_play, preset_rules, reader_language
 from .hub import Client, Hub
+from .ladder import BotBook
 from .lessons import lesson_list, lesson_replay
 from .limits import ClientBuckets, Limits, RoomMoving, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
@@ -290,7 +292,8 @@ class NewRoom(BaseModel):
     house_rules: str | None = Field(None, description="house rules, the TOML of a house-rules file")
     players: int = Field(3, description="seats at the table, within the rules' range")
     seats: list[str] = Field(default_factory=list,
-                             description="for seats 1 to players-1: 'open' (for a friend) or a bot's name")
+                             description="for seats 1 to players-1: 'open' (for a friend), a bot's name, "
+                             "or 'outside:NAME' (kept for the registered outside bot NAME)")
     turn_seconds: float = Field(0, description="the turn timer: 0 (off) or 5 to 600 seconds")
     sluff_seconds: float = Field(8, description="how long a settled trick waits for sluffs: 1 to 60 seconds")
 
@@ -445,6 +448,7 @@ def create_app(
     store: Store | None = None,
     health_timeout: float = HEALTH_TIMEOUT,
     worker: str | None = None,
+    ladder: LadderConfig | None = None,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -469,6 +473,8 @@ def create_app(
         worker: this worker's name in the room leases (default ``host:pid``); several workers may
             share one database, each room driven by one of them (docs/server.md, "Running more than
             one server").
+        ladder: how the ladder of outside bots deals (default
+            :class:`~skitgubbe.server.botdoor.LadderConfig`).
 
     Raises ``ValueError`` for a public URL that is not an ``http``/``https`` URL with a host
     (:func:`public_origin`) or a negative ``replay_workers``.  The hub (``app.state.hub``) is built
@@ -504,12 +510,17 @@ def create_app(
             pool.close()
             db.close()
             raise
+        door = BotDoor(hub, await asyncio.to_thread(BotBook, db.engine), ladder)  # botdoor hook
+        hub.door = door
+        door.start()
         app.state.hub = hub
+        app.state.door = door
         replays.append(_Replays(replay_workers, http.replays_at_once, http.replay_wait))
         try:
             yield
         finally:
             replays.pop().close()
+            await door.close()  # botdoor hook
             await hub.close()
             pool.close()
             db.close()
@@ -645,6 +656,8 @@ def create_app(
         return FileResponse(STATIC_DIR / "index.html", media_type="text/html",
                             headers={"Cache-Control": CACHE_CONTROL})
 
+    add_ladder_routes(app)  # botdoor hook: /ladder, /api/ladder
+
     @app.get("/replay/{deal}", response_class=HTMLResponse)
     async def replay_page(deal: str) -> FileResponse:
         """The page, opening the replay of finished deal ``deal`` (the page asks ``/api/deals/{deal}``)."""
@@ -773,10 +786,15 @@ def create_app(
         """Make a room; its maker is player 0."""
         body = await _body(request, NewRoom)
         hub: Hub = request.app.state.hub
-        return await hub.create_room(
+        door: BotDoor = request.app.state.door
+        seats, kept = split_invites(body.seats)  # botdoor hook: seats "outside:NAME"
+        await door.check_invites(kept)
+        made = await hub.create_room(
             body.name, client=key_of(request),
-            preset=body.preset, house_rules=body.house_rules, players=body.players, seats=body.seats,
+            preset=body.preset, house_rules=body.house_rules, players=body.players, seats=seats,
             turn_seconds=body.turn_seconds, sluff_seconds=body.sluff_seconds)
+        await door.keep(made["room"], kept)
+        return made
 
     @app.post("/api/twotables", response_model=TwoTablesMade, openapi_extra=_request_body(NewTwoTables),
               responses=_refusals(400, 413, 415, 429, 503))

@@ -47,7 +47,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -201,6 +201,26 @@ class _Live:
         self.expired = False  # removed by Hub.expire_rooms: nothing may change it any more
 
 
+class Door(Protocol):
+    """What the hub asks of the door for outside bots (:class:`skitgubbe.server.botdoor.BotDoor`,
+    attached as :attr:`Hub.door`): the hooks are its five methods."""
+
+    async def intercept(self, client: Client, raw: str | bytes) -> bool:
+        """Handle a bot's ``hello`` of ``client`` (True), or leave ``raw`` to the hub (False)."""
+
+    def reserved(self, code: str) -> set[int]:
+        """The slots of room ``code`` kept for invited bots."""
+
+    def plan_deal(self, room: Room, payload: dict[str, Any]) -> dict[str, Any]:
+        """The ``start`` payload of ``room``'s next deal, given the one the room prepared."""
+
+    def check_replay(self, room: Room) -> None:
+        """Raise :class:`RoomError` if ``room``'s replay may not be sent now (a ladder match's deck)."""
+
+    def gone(self, client: Client) -> None:
+        """``client``, which said no hello to the hub (a queued bot, say), has disconnected."""
+
+
 class Hub:
     """Every room of a server (see the module docstring).
 
@@ -254,6 +274,7 @@ class Hub:
         self._renewer: asyncio.Task[None] | None = None
         self._lease_sweeper: asyncio.Task[None] | None = None
         self.renewal_failing = False  # the last renewal of the leases failed (GET /healthz)
+        self.door: Door | None = None  # bots from outside (botdoor hook: set by create_app)
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -572,7 +593,7 @@ class Hub:
         self._creating += 1
         return made
 
-    async def create_room(self, name: str, *, client: str = "", **spec_args: Any) -> dict[str, Any]:
+    async def create_room(self, name: str, *, client: str | None = "", **spec_args: Any) -> dict[str, Any]:
         """Create a room (arguments of :func:`~skitgubbe.server.rooms.make_spec`) with its
         creator ``name`` in slot 0; ``client`` is the maker's :func:`client_key`.  Returns
         ``{"room", "player": 0, "token"}`` once the room is stored.  A table without open seats
@@ -597,9 +618,10 @@ class Hub:
             room = Room(code, spec)
             token = secrets.token_urlsafe(24)
             join = room.prepare_join(name, hash_token(token), creator=True)
-            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [
-                ("room", code, 0, "", spec.to_json()), ("made", code, 0, client, {}),
-                ("log", code, 0, "join", join)]
+            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
+            if client is not None:  # a room the server makes itself (the ladder's) counts against no client
+                rows.append(("made", code, 0, client, {}))
+            rows.append(("log", code, 0, "join", join))
             await self.writer.write(rows)
         except BaseException as e:
             if made is not None and stamp in made:  # not counted after all
@@ -623,22 +645,49 @@ class Hub:
                 self._note(f"room {code}: the first deal did not start: {e}")
         return {"room": code, "player": 0, "token": token}
 
-    async def join(self, code: str, name: str) -> dict[str, Any]:
-        """A friend called ``name`` takes the next open slot of room ``code``; returns
-        ``{"room", "player", "token"}``.  The deal starts once every open slot is taken.
-        Raises :class:`RoomError` ``no-room`` or ``full``, or ``ProtocolError`` (bad name)."""
+    async def join(self, code: str, name: str, *, slot: int | None = None,
+                   token: str | None = None) -> dict[str, Any]:
+        """A friend called ``name`` takes the next open slot of room ``code`` that is not kept for an
+        invited bot (or the open slot ``slot``: an invited bot's, :mod:`skitgubbe.server.botdoor`);
+        returns ``{"room", "player", "token"}`` (``token``, or a new one).  The deal starts once every
+        open slot is taken.  Raises :class:`RoomError` ``no-room`` or ``full`` (no open slot left but
+        kept ones, or ``slot`` is not open), or ``ProtocolError`` (bad name)."""
         name = protocol.check_name(name)
         room = await self.ensure_room(code)
         live = self.live[room.code]
         async with live.lock:
-            token = secrets.token_urlsafe(24)
+            token = token or secrets.token_urlsafe(24)
             payload = room.prepare_join(name, hash_token(token))
+            payload["slot"] = self._join_slot(room, slot)  # botdoor hook: kept seats
             self._check_session_name(room, name)
             await self._commit(room, "join", payload)
             if room.status == "lobby" and not room.open_slots():
                 await self._start_locked(room, live, roving=False)
             self._broadcast(room, live)
         return {"room": room.code, "player": payload["slot"], "token": token}
+
+    def _join_slot(self, room: Room, slot: int | None) -> int:
+        """The slot a join takes: ``slot`` if it is open, else the first open slot not kept for an
+        invited bot.  Raises :class:`RoomError` ``full`` when there is none."""
+        free = room.open_slots()
+        if slot is not None:
+            if slot not in free:
+                raise RoomError("full", f"seat {slot} of room {room.code} is not open")
+            return slot
+        kept = self.door.reserved(room.code) if self.door is not None else set()
+        free = [s for s in free if s not in kept]
+        if not free:
+            raise RoomError("full", "every seat of this table is taken or kept for an invited bot: you can "
+                            "watch as a spectator")
+        return free[0]
+
+    async def start_next(self, code: str) -> None:
+        """Deal the next deal of room ``code`` (its first, or the next once the last is over), as
+        its maker's ``start`` or a player's ``again`` would: for the ladder
+        (:mod:`skitgubbe.server.botdoor`).  Raises :class:`RoomError` ``no-room``, ``not-playing``
+        (a deal is in progress) or ``server``."""
+        room = self._room(code)
+        await self._start(room, self.live[room.code], roving=False)
 
     # -- two linked tables (the Flurst page) ------------------------------------------------
 
@@ -837,6 +886,8 @@ class Hub:
             if client.refused > 200:
                 client.outbox.put_nowait(None)
             return
+        if self.door is not None and client.room is None and await self.door.intercept(client, raw):
+            return  # botdoor hook: a bot's hello
         try:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
@@ -891,6 +942,8 @@ class Hub:
             client.send(self._message(room, live, client, full=True))
             return
         if msg.type == "replay":
+            if self.door is not None:  # botdoor hook: no replay of a ladder match's deck while it is dealt
+                self.door.check_replay(room)
             seat = room.seat_of(client.slot) if client.slot is not None and room.state is not None else None
             text = await self.replay_message(room, seat, client.lang)
             self._spend_replay(client, len(text))
@@ -985,6 +1038,8 @@ class Hub:
         """Forget ``client``: its player's seat is played by the fill bot after ``away_after``
         seconds unless the player comes back."""
         if client.room is None:
+            if self.door is not None:  # botdoor hook: a queued bot went away
+                self.door.gone(client)
             return
         live = self.live.get(client.room)
         room = self.rooms.get(client.room)
@@ -1064,7 +1119,10 @@ class Hub:
             self._broadcast(room, live)
 
     async def _start_locked(self, room: Room, live: _Live, *, roving: bool) -> None:
-        await self._commit(room, "start", room.prepare_start(self.rng, roving=roving))
+        payload = room.prepare_start(self.rng, roving=roving)
+        if self.door is not None:  # botdoor hook: a ladder room deals its match's deck, seats rotated
+            payload = self.door.plan_deal(room, payload)
+        await self._commit(room, "start", payload)
 
     def _away(self, room: Room, live: _Live) -> list[bool]:
         now = self.clock()

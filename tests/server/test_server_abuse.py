@@ -214,7 +214,7 @@ def test_a_storage_failure_is_logged_in_one_line_and_errors_stay_bounded(
         assert len(lines) == 1 and code in lines[0].getMessage() and "disk is full" in lines[0].getMessage()
         assert lines[0].levelno == logging.ERROR and "\n" not in lines[0].getMessage()
         for i in range(ERRORS_KEPT + 50):
-            hub._note(f"failure {i}")
+            hub.note(f"failure {i}")
         assert len(hub.errors) == ERRORS_KEPT and hub.errors[-1] == f"failure {ERRORS_KEPT + 49}"
     run(tmp_path, body)
 
@@ -315,14 +315,14 @@ def test_the_bots_in_a_settled_trick_s_window_all_answer_after_one_bot_delay(tmp
         room = hub.rooms[a["room"]]
         state = room.state
         steps: list[tuple[int, int]] = []  # (trick, bots pending) of each bot step in a settled window
-        real = hub._drive_step
+        real = hub.driver.step
 
         async def step(room_: Any, live: Any, what: str, seat: int) -> None:
             if what == "bot" and room_.is_settled_window():
                 steps.append((state.tricks, sum(1 for s in room_.pending_seats() if s != room_.seat_of(0))))
             await real(room_, live, what, seat)
 
-        hub._drive_step = step  # type: ignore[method-assign]
+        hub.driver.step = step  # type: ignore[method-assign]
         n = 0
         for _ in range(3000):
             if state.is_over or len(steps) >= 8:

@@ -69,7 +69,7 @@ async def play_world(hub: Hub, clock: Clock, rules_name: str, players: int, deck
         payload.update(deck=[card_name(c) for c in deck], dealer=players - 1, leader=0)
         if not every_seat:
             payload.pop("every_seat")
-        await hub._commit(room, "start", payload)
+        await hub.commit(room, "start", payload)
     clients = [await hello(hub, code, i, t) for i, t in enumerate(tokens)]
     watcher = await hello(hub, code, None, None, spectate=True)
     # the same seat and a spectator reading Swedish: its card words and names must leak nothing either
@@ -86,7 +86,7 @@ async def play_world(hub: Hub, clock: Clock, rules_name: str, players: int, deck
         return all(hidden >> c & 1 for c in swapped) and not state.is_over
 
     def snapshot() -> None:
-        plan = hub._plan(room, live)
+        plan = hub.driver.plan(room, live)
         seen.append({"seat 0": [m for m in out(clients[0])], "spectator": out(watcher), "plan": plan,
                      "seat 0 in Swedish": out(swedish[0]), "spectator in Swedish": out(swedish[1])})
         for c in clients[1:]:

@@ -7,9 +7,9 @@ room applies it and every connection of the room is sent its update.  So an acti
 never acknowledged, nor shown to anyone, before it is stored, and a restart rebuilds
 every room from the log (:meth:`Hub.load`).
 
-One *driver* task per room makes the server's own moves: the chance dreck order, bots
-(in the :class:`~skitgubbe.server.botpool.BotPool`), a bot move when the turn timer runs
-out, ``pass`` for seats that have not said done when a settled trick's sluff timer runs
+One *driver* task per room (:mod:`skitgubbe.server.driver`) makes the server's own moves: the
+chance dreck order, bots (in the :class:`~skitgubbe.server.botpool.BotPool`), a bot move when the
+turn timer runs out, ``pass`` for seats that have not said done when a settled trick's sluff timer runs
 out.  A seat whose player has no connection for ``away_after`` seconds is played by the
 fill bot until the player is back.
 
@@ -51,15 +51,16 @@ from typing import Any, Protocol
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..engine.actions import CHANCE, Action
+from ..engine.actions import Action
 from ..engine.i18n import N_, gettext_in, render
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
-from ..engine.view import view_of
 from . import protocol
 from .botpool import BotPool
+from .driver import Driver
 from .limits import ClientBuckets, Limits, RateLimit, RoomMoving, TooManyRequests, TooManyRooms, client_key
+from .live import LANG_BURST, LANG_RATE, Client, Live
 from .messages import TableFacts, error_message, table_message
 from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
@@ -89,13 +90,6 @@ HELLO_REFUSALS = 3
 """Refused ``hello`` messages after which a connection is closed: a room code or seat token is not
 guessed on one connection (a new one counts against :attr:`Limits.connections_per_client`)."""
 
-LANG_RATE = 0.5
-"""``lang`` messages one connection may send, per second on average (each is answered with a whole
-``sync``, which can be tens of kB: a flood of them would be a flood of syncs)."""
-
-LANG_BURST = 4.0
-"""``lang`` messages one connection may send at once (see :data:`LANG_RATE`)."""
-
 REPLAY_CACHE = 256
 """Replay messages the hub keeps ready, across every room (a finished deal's replay of 8 seats is
 about 120 kB; see :meth:`Hub.replay_text`)."""
@@ -104,101 +98,6 @@ about 120 kB; see :meth:`Hub.replay_text`)."""
 def _replay_data(room: Room, seat: int | None, lang: str) -> dict[str, Any]:
     """``room.replay_data(seat)`` in ``lang`` (English, the default, asked without it)."""
     return room.replay_data(seat) if lang == "en" else room.replay_data(seat, lang)
-
-
-class Client:
-    """One connection.  Until its ``hello`` it belongs to no room.  Attributes: ``room``
-    (code or None), ``slot`` (player slot, None for a spectator), ``key`` (its :func:`client_key`,
-    ``""`` when unknown), ``outbox`` (an ``asyncio.Queue`` of message texts to send; None asks the
-    transport to close: take them with :meth:`take` or :meth:`take_nowait`), ``queued`` (bytes of
-    text in ``outbox``), ``dropped`` (the connection was closed for reading too slowly: nothing more
-    is queued), ``lines_sent`` (narration lines already sent), ``events_sent`` (events of the deal
-    already sent), ``limit`` (its :class:`RateLimit`), ``refused`` (messages refused for the rate
-    limit), ``hellos_refused`` (``hello`` messages refused), ``lang`` (the language the client reads, one
-    of :data:`~skitgubbe.engine.i18n.LANGUAGES`: its ``hello`` or ``lang`` message chose it) and
-    ``lang_limit`` (its :class:`RateLimit` of ``lang`` messages)."""
-
-    def __init__(self, *, rate: float = 20.0, burst: float = 40.0, key: str = "",
-                 outbox_bytes: int = Limits.outbox_bytes) -> None:
-        self.key = key
-        self.outbox_bytes = outbox_bytes
-        self.queued = 0
-        self.dropped = False
-        self.hellos_refused = 0
-        self.room: str | None = None
-        self.slot: int | None = None
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.lines_sent = 0
-        self.events_sent = 0
-        self.game_sent = -1
-        self.limit = RateLimit(rate, burst, burst)
-        self.refused = 0
-        self.ack: int | None = None
-        self.lang = "en"
-        self.lang_limit = RateLimit(LANG_RATE, LANG_BURST, LANG_BURST)
-        self.close_code: int | None = None  # the websocket close code asked for (None: the transport's)
-        self.close_reason = ""
-
-    def send(self, data: dict[str, Any] | str) -> None:
-        """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
-        already waiting, the connection is dropped instead: the waiting messages are thrown away and
-        the transport is asked to close (``dropped``); nothing is queued after that."""
-        if self.dropped:
-            return
-        if self.queued > self.outbox_bytes:
-            self.close(f"it left {self.queued} bytes unread")
-            return
-        text = data if isinstance(data, str) else protocol.dumps(data)
-        self.queued += len(text)
-        self.outbox.put_nowait(text)
-
-    def close(self, why: str, *, keep: bool = False, code: int | None = None, reason: str = "") -> None:
-        """Drop the connection (``why`` is for the log): ask the transport to close it once it has
-        sent what waits in ``outbox`` (``keep``), or at once, throwing that away; with websocket close
-        ``code`` and ``reason`` when given (:data:`MOVED`).  Nothing is queued, and nothing the client
-        sends is heard, after this.  Closing twice is harmless."""
-        if self.dropped:
-            return
-        self.dropped = True
-        self.close_code, self.close_reason = code, reason
-        log.warning("closing a connection of %s (room %s): %s", self.key or "an unknown client",
-                    self.room or "-", why)
-        while not keep and not self.outbox.empty():
-            self.outbox.get_nowait()
-        if not keep:
-            self.queued = 0
-        self.outbox.put_nowait(None)
-
-    async def take(self) -> str | None:
-        """The next message to send, waiting for one; None: close the connection."""
-        text = await self.outbox.get()
-        if text is not None:
-            self.queued -= len(text)
-        return text
-
-    def take_nowait(self) -> str | None:
-        """The next message to send; raises ``asyncio.QueueEmpty`` when none waits."""
-        text = self.outbox.get_nowait()
-        if text is not None:
-            self.queued -= len(text)
-        return text
-
-
-
-
-class _Live:
-    """What the hub keeps per room beside the room itself (not stored)."""
-
-    def __init__(self, players: int, now: float) -> None:
-        self.lock = asyncio.Lock()
-        self.changed = asyncio.Event()
-        self.clients: list[Client] = []
-        self.connected = [0] * players
-        self.gone_since: list[float | None] = [now] * players
-        self.chat_limits: list[RateLimit] = []  # per player slot (Limits.chat_rate), made on first use
-        self.driver: asyncio.Task[None] | None = None
-        self.last_active = now  # the last stored change, connection or disconnection (for expiry)
-        self.expired = False  # removed by Hub.expire_rooms: nothing may change it any more
 
 
 class Door(Protocol):
@@ -258,12 +157,13 @@ class Hub:
         self.clock = clock
         self.limits = limits if limits is not None else Limits()
         self.rooms: dict[str, Room] = {}
-        self.live: dict[str, _Live] = {}
+        self.live: dict[str, Live] = {}
         self._made: dict[str, deque[float]] = {}  # per client key, when its recent rooms were made
         self._creating = 0  # rooms counted against the limits but not stored yet
         self._replays: OrderedDict[tuple[Any, ...], str] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
-        self._closing = False
+        self.closing = False  # set by close(): the driver and the sweepers stop
+        self.driver = Driver(self)  # the server's own moves (server/driver.py)
         self.errors: list[str] = []  # the latest ERRORS_KEPT failures (each also logged), for tests
         self._replay_budget: dict[str, RateLimit] = {}  # per client key (Limits.replay_bytes)
         self.misses = ClientBuckets(0)  # hellos naming no room, per client key (the server's: create_app)
@@ -313,7 +213,7 @@ class Hub:
                 for kind, payload in sr.log:
                     room.apply_entry(kind, payload)
             except (RoomError, ValueError, KeyError) as e:
-                self._note(f"room {sr.code} not loaded: {e}")
+                self.note(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
             opened.append(room)
@@ -326,13 +226,13 @@ class Hub:
     async def _renew_leases(self) -> None:
         """Every ``store.renew_every`` seconds: renew this worker's leases, drop the rooms whose leases
         were lost, hand over the rooms other workers asked for."""
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(self.store.renew_every)
             try:
                 lost, wanted = await asyncio.to_thread(self.store.renew)
             except Exception as e:  # the database: try again next time (healthz says so meanwhile)
                 self.renewal_failing = True
-                self._note(f"could not renew this worker's room leases: {type(e).__name__}: {e}")
+                self.note(f"could not renew this worker's room leases: {type(e).__name__}: {e}")
                 continue
             self.renewal_failing = False
             for code in lost:
@@ -342,12 +242,12 @@ class Hub:
                 try:
                     await self.hand_over(code)
                 except Exception as e:
-                    self._note(f"room {code}: hand-over failed: {type(e).__name__}: {e}", trace=True)
+                    self.note(f"room {code}: hand-over failed: {type(e).__name__}: {e}", trace=True)
 
     async def _sweep_leases(self) -> None:
         """Every :attr:`Limits.lease_sweep_every` seconds: take over the rooms nobody drives (their
         worker died: a bot table keeps moving within seconds)."""
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(self.limits.lease_sweep_every)
             try:
                 taken = await asyncio.to_thread(self.store.claim_free, 200)
@@ -357,7 +257,7 @@ class Hub:
                     self.metrics.lease_taken("sweep")
                     log.info("took over room %s (its worker stopped driving it)", room.code)
             except Exception as e:  # note it and look again next time
-                self._note(f"taking over rooms: {type(e).__name__}: {e}", trace=True)
+                self.note(f"taking over rooms: {type(e).__name__}: {e}", trace=True)
 
     def _forget(self, code: str, why: str) -> None:
         """Drop room ``code`` from this worker at once (the caller holds its lock, or knows nobody
@@ -414,7 +314,7 @@ class Hub:
         room = self.rooms.get(key)
         if room is not None:
             return room
-        if not key or any(ch not in ROOM_CODE_CHARS for ch in key) or self._closing:
+        if not key or any(ch not in ROOM_CODE_CHARS for ch in key) or self.closing:
             raise RoomError("no-room", f"there is no room {code!r:.40}")
         taking = self._taking.get(key)
         if taking is None:
@@ -459,10 +359,10 @@ class Hub:
                              f"({e})", 1) from None
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
-            self._note(f"room {code}: could not take its lease: {e}")
+            self.note(f"room {code}: could not take its lease: {e}")
             raise RoomError("server", "the server could not reach its database: try again") from None
 
-    def _note(self, failure: str, *, trace: bool = False) -> None:
+    def note(self, failure: str, *, trace: bool = False) -> None:
         """Log ``failure`` (one line; with the traceback of the exception being handled when
         ``trace``) and keep it in :attr:`errors`, the latest :data:`ERRORS_KEPT` of them.  A failure
         of several lines (a database's message with its SQL) is written on one, its lines joined by
@@ -474,17 +374,17 @@ class Hub:
 
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
-        live = _Live(room.spec.players, self.clock())
+        live = Live(room.spec.players, self.clock())
         self.live[room.code] = live
-        live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
+        live.driver = asyncio.get_running_loop().create_task(self.driver.drive(room, live))
 
     async def close(self) -> None:
         """Stop the drivers and the writer (queued writes finish first), then give back every lease
         (:meth:`~skitgubbe.server.store.Store.release_all`: other workers take the rooms at once).
         Closing twice is harmless."""
-        if self._closing:
+        if self.closing:
             return
-        self._closing = True
+        self.closing = True
         for task in (self._sweeper, self._renewer, self._lease_sweeper):
             if task is not None:
                 task.cancel()
@@ -502,7 +402,7 @@ class Hub:
 
     # -- HTTP-side requests ---------------------------------------------------------------
 
-    def _expired(self, room: Room, live: _Live, now: float) -> bool:
+    def _expired(self, room: Room, live: Live, now: float) -> bool:
         if live.clients:
             return False
         after = self.limits.finished_after if room.status == "over" else self.limits.idle_after
@@ -542,18 +442,18 @@ class Hub:
                 await self.writer.write([("delete", code, 0, "", {}) for code in gone])
             except SQLAlchemyError as e:
                 self.metrics.storage_failed()
-                self._note(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
+                self.note(f"rooms {', '.join(gone)} expired but could not be deleted: {e}")
         return gone
 
     async def _sweep(self) -> None:
-        while not self._closing:
+        while not self.closing:
             await asyncio.sleep(self.limits.sweep_every)
             try:
                 await self.expire_rooms()
                 if self.limits.rooms_per_client:
                     await asyncio.to_thread(self.store.forget_made, time.time() - self.limits.rooms_window)
             except Exception as e:  # note it and look again next time
-                self._note(f"expiring rooms: {type(e).__name__}: {e}", trace=True)
+                self.note(f"expiring rooms: {type(e).__name__}: {e}", trace=True)
 
     def _check_budget(self, client: str | None, rooms: int, *, stored: int | None = None,
                       elsewhere: int = 0) -> deque[float] | None:
@@ -630,7 +530,7 @@ class Hub:
                 await self._unclaim(code)
             if isinstance(e, SQLAlchemyError):
                 self.metrics.storage_failed()
-                self._note(f"room {code}: could not store the new room: {e}")
+                self.note(f"room {code}: could not store the new room: {e}")
                 raise RoomError("server", "the server could not store the new room: nothing changed, try "
                                 "again") from None
             raise
@@ -642,7 +542,7 @@ class Hub:
             try:
                 await self._start(room, self.live[code], roving=False)
             except RoomError as e:  # the room is stored: its maker gets it, in the lobby
-                self._note(f"room {code}: the first deal did not start: {e}")
+                self.note(f"room {code}: the first deal did not start: {e}")
         return {"room": code, "player": 0, "token": token}
 
     async def join(self, code: str, name: str, *, slot: int | None = None,
@@ -660,10 +560,10 @@ class Hub:
             payload = room.prepare_join(name, hash_token(token))
             payload["slot"] = self._join_slot(room, slot)  # botdoor hook: kept seats
             self._check_session_name(room, name)
-            await self._commit(room, "join", payload)
+            await self.commit(room, "join", payload)
             if room.status == "lobby" and not room.open_slots():
                 await self._start_locked(room, live, roving=False)
-            self._broadcast(room, live)
+            self.broadcast(room, live)
         return {"room": room.code, "player": payload["slot"], "token": token}
 
     def _join_slot(self, room: Room, slot: int | None) -> int:
@@ -726,7 +626,7 @@ class Hub:
             stored, elsewhere = await asyncio.to_thread(self.store.counts, who, since)
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
-            self._note(f"could not count the rooms: {e}")
+            self.note(f"could not count the rooms: {e}")
             raise RoomError("server", "the server could not reach its database: try again") from None
         self._check_budget(client, rooms, stored=stored, elsewhere=elsewhere)
 
@@ -763,7 +663,7 @@ class Hub:
         session = TwoTables(code, sizes, rounds=[(winners.code, losers.code)])
         self.sessions[code] = session
         self.session_of[winners.code] = self.session_of[losers.code] = code
-        self._broadcast(winners, self.live[winners.code])
+        self.broadcast(winners, self.live[winners.code])
         return {**made, "session": code, "rooms": [winners.code, losers.code]}
 
     async def _create_linked(self, spec: RoomSpec, joins: list[dict[str, Any]], *,
@@ -790,7 +690,7 @@ class Hub:
             if code:
                 await self._unclaim(code)
             self.metrics.storage_failed()
-            self._note(f"room {code}: could not store a linked room: {e}")
+            self.note(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
         finally:
             self._creating -= 1
@@ -847,7 +747,7 @@ class Hub:
             move = {"down": old[WINNERS].slot_name(down), "up": old[LOSERS].slot_name(up)}
         session.advance((new[WINNERS].code, new[LOSERS].code), seating, move)
         for room in (*old, *new):
-            self._broadcast(room, self.live[room.code])
+            self.broadcast(room, self.live[room.code])
 
     def room_info(self, code: str, lang: str = "en") -> dict[str, Any]:
         """Public facts about room ``code``: rules, seats, status.  ``seats`` names each seat (``"open
@@ -916,7 +816,7 @@ class Hub:
                     client.close(f"{client.hellos_refused} hello messages refused", keep=True)
         except Exception as e:  # a fault of the server: note it, and say so
             self.metrics.refusal("websocket", "server")
-            self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
+            self.note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
                        trace=True)
             client.send(error_message("server", "the server failed on that message; the next update shows "
                                          "the table as it is"))
@@ -955,7 +855,7 @@ class Hub:
         async with live.lock:
             if msg.type == "act":
                 checked = room.check_act(slot, msg.fields["move"], msg.fields["n"])
-                await self._commit(room, "act", checked.payload, action=checked.action)
+                await self.commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("player")
                 client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
@@ -968,7 +868,7 @@ class Hub:
                     raise TooManyRequests(f"one player may send {self.limits.chat_burst:g} chat lines at "
                                           f"once and {self.limits.chat_rate:g} a second after that: wait "
                                           f"{bucket.wait()} seconds", bucket.wait())
-                await self._commit(room, "chat", {"slot": slot, "name": room.slot_name(slot),
+                await self.commit(room, "chat", {"slot": slot, "name": room.slot_name(slot),
                                                   "text": msg.fields["text"]})
                 line = protocol.dumps({"type": "chat", "name": room.slot_name(slot),
                                        "text": msg.fields["text"]})
@@ -979,7 +879,7 @@ class Hub:
                 p = room.players[slot]
                 if p is not None and p.left == (msg.type == "leave"):
                     raise RoomError("bad-request", "you have already left" if p.left else "the seat is yours")
-                await self._commit(room, msg.type, {"slot": slot})
+                await self.commit(room, msg.type, {"slot": slot})
             elif msg.type == "start":
                 if room.status != "lobby":
                     raise RoomError("not-lobby", "the deal has already started")
@@ -993,7 +893,7 @@ class Hub:
                 if room.status != "over":
                     raise RoomError("not-over", "'again' starts the next deal once this one is over")
                 await self._start_locked(room, live, roving=bool(msg.get("roving", False)))
-            self._broadcast(room, live)
+            self.broadcast(room, live)
 
     async def _hello(self, client: Client, msg: ClientMessage) -> None:
         if client.room is not None:
@@ -1032,7 +932,7 @@ class Hub:
             live.changed.set()
         client.send(self._message(room, live, client, full=True))
         if client.slot is not None:
-            self._broadcast(room, live, skip=client)  # the others see the player is back
+            self.broadcast(room, live, skip=client)  # the others see the player is back
 
     def disconnect(self, client: Client) -> None:
         """Forget ``client``: its player's seat is played by the fill bot after ``away_after``
@@ -1053,12 +953,12 @@ class Hub:
             if live.connected[client.slot] == 0:
                 live.gone_since[client.slot] = self.clock()
             live.changed.set()
-            self._broadcast(room, live)
+            self.broadcast(room, live)
         client.room = None
 
     # -- changes --------------------------------------------------------------------------
 
-    async def _commit(self, room: Room, kind: str, payload: dict[str, Any], *,
+    async def commit(self, room: Room, kind: str, payload: dict[str, Any], *,
                       action: Action | None = None) -> None:
         """Store the entry, then apply it (``action``: an ``act`` entry's checked action,
         :meth:`~skitgubbe.server.rooms.Room.check_act`).  Call with the room's lock held.  Raises
@@ -1076,7 +976,7 @@ class Hub:
                             "(nothing changed)") from None
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
-            self._note(f"room {room.code}: could not store {kind}: {e}")
+            self.note(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         over = room.status == "over"
         room.apply_entry(kind, payload, now=self.clock(), action=action)  # checked under this lock
@@ -1101,7 +1001,7 @@ class Hub:
             await self.writer.write(rows)
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
-            self._note(f"could not keep {len(rows)} finished deals: {e}")
+            self.note(f"could not keep {len(rows)} finished deals: {e}")
 
     def stored_deal(self, deal: str) -> dict[str, Any]:
         """What the database keeps of finished deal ``deal`` (its id): the data
@@ -1113,51 +1013,28 @@ class Hub:
             raise RoomError("no-deal", f"there is no finished deal {deal!r:.40} on this server")
         return data
 
-    async def _start(self, room: Room, live: _Live, *, roving: bool) -> None:
+    async def _start(self, room: Room, live: Live, *, roving: bool) -> None:
         async with live.lock:
             await self._start_locked(room, live, roving=roving)
-            self._broadcast(room, live)
+            self.broadcast(room, live)
 
-    async def _start_locked(self, room: Room, live: _Live, *, roving: bool) -> None:
+    async def _start_locked(self, room: Room, live: Live, *, roving: bool) -> None:
         payload = room.prepare_start(self.rng, roving=roving)
         if self.door is not None:  # botdoor hook: a ladder room deals its match's deck, seats rotated
             payload = self.door.plan_deal(room, payload)
-        await self._commit(room, "start", payload)
-
-    def _away(self, room: Room, live: _Live) -> list[bool]:
-        now = self.clock()
-        out = []
-        for slot in range(room.spec.players):
-            since = live.gone_since[slot]
-            out.append(room.bot_for(slot) is None and since is not None and now - since >= self.away_after)
-        return out
-
-    def _bot_of_seat(self, room: Room, live: _Live, seat: int, away: list[bool]) -> str | None:
-        slot = room.seating[seat]
-        return room.bot_for(slot) or (room.spec.fill_bot if away[slot] else None)
-
-    def _deadline(self, room: Room, live: _Live) -> float | None:
-        """Monotonic time when a timer of the room runs out, or None."""
-        state = room.state
-        if room.status != "playing" or state is None:
-            return None
-        if room.is_settled_window():
-            return room.window_started + room.spec.sluff_seconds
-        if room.spec.turn_seconds and state.to_act >= 0:
-            return room.turn_started + room.spec.turn_seconds
-        return None
+        await self.commit(room, "start", payload)
 
     # -- messages ---------------------------------------------------------------------------
 
-    def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
+    def _message(self, room: Room, live: Live, client: Client, *, full: bool,
                  cache: dict[Any, Any] | None = None) -> str:
         """:func:`~skitgubbe.server.messages.table_message` for ``client`` of ``room``."""
         def facts() -> TableFacts:
-            deadline = self._deadline(room, live)
+            deadline = self.driver.deadline(room, live)
             left = None if deadline is None else max(0.0, deadline - self.clock())
             session = (self.sessions[self.session_of[room.code]].info(room.code)
                        if room.code in self.session_of else None)
-            return live.connected, self._away(room, live), left, session
+            return live.connected, self.driver.away(room, live), left, session
 
         return table_message(room, client, full=full, facts=facts, cache=cache)
 
@@ -1232,123 +1109,8 @@ class Hub:
             self._replays.move_to_end(key)
         return text
 
-    def _broadcast(self, room: Room, live: _Live, *, skip: Client | None = None) -> None:
+    def broadcast(self, room: Room, live: Live, *, skip: Client | None = None) -> None:
         cache: dict[Any, Any] = {}
         for c in live.clients:
             if c is not skip and not c.dropped:
                 c.send(self._message(room, live, c, full=False, cache=cache))
-
-    # -- the driver: chance, bots and timers ---------------------------------------------------
-
-    def _plan(self, room: Room, live: _Live) -> tuple[float, str, int] | None:
-        """What the driver does next: ``(monotonic time, what, seat)`` with ``what`` one of
-        ``chance``, ``bot``, ``timeout``, ``sluff-timeout``, ``away``; or None (wait)."""
-        state = room.state
-        if room.status != "playing" or state is None or state.is_over:
-            return None
-        now = self.clock()
-        if state.to_act == CHANCE:
-            return now, "chance", CHANCE
-        away = self._away(room, live)
-        seats = ([state.to_act] if state.to_act >= 0 else []) + room.pending_seats()
-        for seat in seats:
-            if self._bot_of_seat(room, live, seat, away) is not None:
-                return now + self.bot_delay, "bot", seat
-        deadline = self._deadline(room, live)
-        if room.is_settled_window():
-            assert deadline is not None
-            return deadline, "sluff-timeout", -1
-        plans = []
-        if deadline is not None:
-            plans.append((deadline, "timeout", state.to_act))
-        for seat in seats:
-            since = live.gone_since[room.seating[seat]]
-            if since is not None:
-                plans.append((since + self.away_after, "away", seat))
-        return min(plans) if plans else None
-
-    async def _drive(self, room: Room, live: _Live) -> None:
-        while not self._closing:
-            live.changed.clear()
-            plan = self._plan(room, live)
-            if plan is None:
-                await live.changed.wait()
-                continue
-            at, what, seat = plan
-            wait = at - self.clock()
-            if wait > 0:
-                try:
-                    async with asyncio.timeout(wait):  # (wait_for may swallow a cancel in 3.11)
-                        await live.changed.wait()
-                    continue  # something changed: plan again
-                except TimeoutError:
-                    pass
-            if live.changed.is_set():
-                continue
-            try:
-                await self._drive_step(room, live, what, seat)
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:  # a bot or storage failure: note it, retry after a pause
-                self._note(f"room {room.code}: {what} for seat {seat}: {type(e).__name__}: {e}",
-                           trace=not isinstance(e, (SQLAlchemyError, RoomError)))
-                await asyncio.sleep(1.0)
-
-    async def _bots_in_window(self, room: Room, live: _Live) -> None:
-        """Every bot seat in a settled trick's sluff window makes its moves, one after the other (a
-        bot that sluffs is asked again), after the one ``bot_delay`` the driver waited: under the
-        every-seat protocol each seat with cards is in the window, so bots waiting a delay each would
-        hold up every trick."""
-        while room.is_settled_window():
-            state = room.state
-            assert state is not None
-            away = self._away(room, live)
-            bots = [s for s in room.pending_seats() if self._bot_of_seat(room, live, s, away) is not None]
-            if not bots:
-                return
-            seat = bots[0]
-            name = self._bot_of_seat(room, live, seat, away) or room.spec.fill_bot
-            key = (room.game, room.seq)
-            action = await self.pool.choose(name, self.rng.randrange(2**31), view_of(state, seat),
-                                            state.legal_actions(seat))
-            async with live.lock:
-                if (room.game, room.seq) != key or room.status != "playing":
-                    return  # the table moved on while the bot was thinking
-                checked = room.check_bot_act(seat, str(action))
-                await self._commit(room, "act", checked.payload, action=checked.action)
-                self.metrics.moved("bot")
-                self._broadcast(room, live)
-
-    async def _drive_step(self, room: Room, live: _Live, what: str, seat: int) -> None:
-        state = room.state
-        assert state is not None
-        key = (room.game, room.seq)
-        moves: list[tuple[int, str]] = []
-        if what == "bot" and room.is_settled_window():
-            await self._bots_in_window(room, live)
-            return
-        if what == "chance":
-            moves = [(CHANCE, str(state.chance_action(self.rng)))]
-        elif what in ("bot", "timeout"):
-            away = self._away(room, live)
-            name = self._bot_of_seat(room, live, seat, away) or room.spec.fill_bot
-            view = view_of(state, seat)
-            legal = state.legal_actions(seat)
-            action = await self.pool.choose(name, self.rng.randrange(2**31), view, legal)
-            moves = [(seat, str(action))]
-        elif what == "sluff-timeout":
-            moves = [(s, "pass") for s in room.pending_seats()]
-        else:  # away: nothing to do but plan again with the seat now played by a bot
-            live.changed.set()
-            self._broadcast(room, live)
-            return
-        async with live.lock:
-            if (room.game, room.seq) != key or room.status != "playing":
-                return  # the table moved on while the bot was thinking
-            for s, move in moves:
-                if room.state is None or room.state.is_over:
-                    break
-                checked = room.check_bot_act(s, move)
-                await self._commit(room, "act", checked.payload, action=checked.action)
-                self.metrics.moved("bot" if what == "bot" else "chance" if what == "chance" else "timeout")
-            self._broadcast(room, live)

@@ -275,23 +275,27 @@ function connect(spectate = false) {
   S.redraw = null;  // the table's own drawing follows the language (render)
   const seat = stored();
   if (!S.options) api("/api/options").then((o) => { S.options = o; if (S.table) render(); }).catch(() => {});
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  // the room in the address: a proxy in front of several workers routes by it (docs/server.md)
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host
+    + "/ws?room=" + encodeURIComponent(roomCode));
   S.ws = ws;
   ws.onopen = () => {
-    S.retry = 0;
     // the reader's language (English, the server's default, goes unsaid)
     const speak = lang() === "en" ? {} : { lang: lang() };
     if (seat && !spectate) ws.send(JSON.stringify({ type: "hello", room: roomCode, player: seat.player, token: seat.token, ...speak }));
     else ws.send(JSON.stringify({ type: "hello", room: roomCode, spectate: true, ...speak }));
   };
   ws.onmessage = (ev) => receive(JSON.parse(ev.data));
-  ws.onclose = () => {
+  ws.onclose = (ev) => {
     if (S.ws !== ws) return;
     S.synced = false;
     if (S.giveUp) { setConn("lost"); return; }
     setConn("down");
+    // 4001: the table moved to another worker; 1006: the connection broke (its worker died). The
+    // first try is at once, the next ones wait longer and longer (a table synced resets the count)
+    const atOnce = (ev.code === 4001 || ev.code === 1006) && S.retry === 0;
     S.retry = Math.min(S.retry + 1, 8);
-    setTimeout(() => { if (S.ws === ws) connect(spectate); }, 250 * S.retry);
+    setTimeout(() => { if (S.ws === ws) connect(spectate); }, atOnce ? 0 : 250 * S.retry);
   };
   show("game");
   $("room-tag").textContent = t("Table {code}", { code: roomCode });
@@ -323,6 +327,7 @@ function receive(msg) {
     S.queue = [];
     S.you = msg.you;
     S.synced = true;
+    S.retry = 0;
     S.n = Math.max(S.n, Date.now());
     $("log").replaceChildren(); $("chat").replaceChildren();
     msg.chat.forEach(addChat);

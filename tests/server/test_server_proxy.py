@@ -29,7 +29,8 @@ DEPLOY = ROOT / "deploy"
 COMPOSE_WORKERS = [("w1", "worker1:8000"), ("w2", "worker2:8000")]
 COMPOSE_ERRORS = "/usr/local/etc/haproxy"
 
-needs_haproxy = pytest.mark.skipif(HAPROXY is None, reason="needs Debian's haproxy (apt-get install haproxy; CI does)")
+needs_haproxy = pytest.mark.skipif(HAPROXY is None,
+                                   reason="needs Debian's haproxy (apt-get install haproxy; CI does)")
 
 
 def test_the_deployed_configuration_is_the_generated_one() -> None:
@@ -51,7 +52,8 @@ def test_a_config_needs_workers_with_plain_names() -> None:
 def test_haproxy_accepts_the_deployed_configuration(tmp_path: Path) -> None:
     text = (DEPLOY / "haproxy.cfg").read_text().replace(COMPOSE_ERRORS, str(DEPLOY))
     (tmp_path / "haproxy.cfg").write_text(text)
-    done = subprocess.run([str(HAPROXY), "-c", "-f", str(tmp_path / "haproxy.cfg")], capture_output=True, text=True)
+    done = subprocess.run([str(HAPROXY), "-c", "-f", str(tmp_path / "haproxy.cfg")],
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -140,7 +142,8 @@ def test_a_room_is_routed_to_one_worker_by_its_code(proxied: tuple[str, list[Stu
     chosen = {}
     for code in codes:
         ways = {worker_of(url, f"/ws?room={code}"), worker_of(url, f"/api/rooms/{code}"),
-                worker_of(url, f"/api/rooms/{code}/howto"), worker_of(url, f"/ws?lang=sv&room={code.lower()}"),
+                worker_of(url, f"/api/rooms/{code}/howto"),
+                worker_of(url, f"/ws?lang=sv&room={code.lower()}"),
                 worker_of(url, f"/api/rooms/{code}", **{ROOM_HEADER: "SOMETHING-ELSE"})}
         assert len(ways) == 1, (code, ways)  # every way of naming the room, in either case, one worker
         chosen[code] = ways.pop()

@@ -248,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--host", default="127.0.0.1",
                    help="address the proxy listens on; default 127.0.0.1 (this machine only)")
     q.add_argument("--port", type=int, default=8000,
-                   help="the proxy's port; the workers listen on 127.0.0.1 at the ports above it; default 8000")
+                   help="the proxy's port; the workers listen on 127.0.0.1 at the ports above it; "
+                   "default 8000")
     q.add_argument("--connections-per-client", type=int, default=64, metavar="N",
                    help="TCP connections one client address may hold at the proxy, over all workers; "
                    "default 64, 0: no limit")
@@ -256,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="rooms one client address may make in any 10 minutes, over all workers; default 20, "
                    "0: no limit")
     q.add_argument("serve_options", nargs=argparse.REMAINDER, metavar="-- SERVE-OPTIONS",
-                   help="after --: options for every worker's skitgubbe serve (--public-url, --bot-workers, ...)")
+                   help="after --: options for every worker's skitgubbe serve (--public-url, "
+                   "--bot-workers, ...)")
 
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=None,
@@ -857,8 +859,8 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
 
 def _serve_has_worker() -> bool:
     """Whether ``skitgubbe serve`` takes ``--worker`` (several workers on one database)."""
-    serve = build_parser()._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
-    return any("--worker" in a.option_strings for a in serve._actions)
+    unknown = build_parser().parse_known_args(["serve", "--worker", "w1"])[1]
+    return "--worker" not in unknown
 
 
 def _cluster(args: argparse.Namespace, console: Console) -> int:
@@ -866,12 +868,14 @@ def _cluster(args: argparse.Namespace, console: Console) -> int:
     from ..server.cluster import ProxyLimits, run_cluster
 
     if args.connections_per_client < 0 or args.rooms_per_client < 0:
-        console.print("error: --connections-per-client and --rooms-per-client must be 0 or more", markup=False)
+        console.print("error: --connections-per-client and --rooms-per-client must be 0 or more",
+                      markup=False)
         return 2
     extra = [o for o in args.serve_options if o != "--"]
     limits = ProxyLimits(connections=args.connections_per_client, rooms=args.rooms_per_client)
     console.print(f"skitgubbe: HAProxy on http://{args.host}:{args.port}/ in front of {args.workers} workers "
-                  f"(127.0.0.1:{args.port + 1}..{args.port + args.workers}, database {args.db.split('@')[-1]}); "
+                  f"(127.0.0.1:{args.port + 1}..{args.port + args.workers}, "
+                  f"database {args.db.split('@')[-1]}); "
                   "Ctrl-C stops them all", markup=False)
     try:
         return run_cluster(args.db, workers=args.workers, port=args.port, host=args.host,

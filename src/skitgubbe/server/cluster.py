@@ -61,8 +61,8 @@ def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
     conn_rule = (f"    http-request deny deny_status 429 if {{ sc0_conn_cur gt {limits.connections} }}\n"
                  if limits.connections else "")
     rooms_rule = (f"    http-request track-sc1 src table per_client_rooms if post rooms_path\n"
-                  f"    http-request deny deny_status 429 if post rooms_path {{ sc1_http_req_rate(per_client_rooms) "
-                  f"gt {limits.rooms} }}\n" if limits.rooms else "")
+                  f"    http-request deny deny_status 429 if post rooms_path "
+                  f"{{ sc1_http_req_rate(per_client_rooms) gt {limits.rooms} }}\n" if limits.rooms else "")
     tls = """
     # TLS (docs/server.md, "TLS behind the proxy"): put the certificate and its key in one PEM file,
     # uncomment these lines, and give the workers --public-url https://YOUR.NAME
@@ -104,7 +104,8 @@ frontend web
     http-request del-header {ROOM_HEADER}
     http-request set-var(txn.room) url_param(room),upper if {{ path /ws }}
     http-request set-var(txn.room) path,field(4,/),upper if {{ path_beg /api/rooms/ }}
-    http-request set-header {ROOM_HEADER} %[var(txn.room)] if {{ var(txn.room) -m found }} !{{ var(txn.room) -m len 0 }}
+    acl named_room var(txn.room) -m len gt 0
+    http-request set-header {ROOM_HEADER} %[var(txn.room)] if named_room
     default_backend workers
 
 backend workers
@@ -199,7 +200,8 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     for name in names:
         cmd = [python, "-m", "skitgubbe.play.cli", "serve", "--db", db, "--port", str(ports[name]),
                "--trust-proxy", "127.0.0.1", *(["--worker", name] if worker_flag else []), *worker_options]
-        procs[name] = subprocess.Popen(cmd, env=env, stdout=output, stderr=subprocess.STDOUT if output else None)
+        procs[name] = subprocess.Popen(cmd, env=env, stdout=output,
+                                       stderr=subprocess.STDOUT if output else None)
     proxy = subprocess.Popen([exe, "-W", "-db", "-f", str(config)], stdout=output,
                              stderr=subprocess.STDOUT if output else None, preexec_fn=_more_files)
     return Cluster(procs, ports, proxy, config, workdir)
@@ -223,7 +225,8 @@ def run_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "127
     old = signal.signal(signal.SIGTERM, on_signal)
     try:
         while not stopping:
-            if cluster.proxy.poll() is not None or all(p.poll() is not None for p in cluster.workers.values()):
+            if cluster.proxy.poll() is not None or all(p.poll() is not None
+                                                       for p in cluster.workers.values()):
                 break
             time.sleep(0.2)
     except KeyboardInterrupt:

@@ -46,13 +46,15 @@ _RATE_LIMITED = ('{"error": "rate-limited", "message": "Too many requests from y
 
 def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
                    limits: ProxyLimits = ProxyLimits(), errors_dir: str = "/etc/haproxy/skitgubbe",
-                   maxconn: int = 8000, tls_comment: bool = True) -> str:
+                   maxconn: int = 8000, tls_comment: bool = True, served_by: bool = False) -> str:
     """HAProxy 2.6 configuration text for ``workers`` (pairs of a name, ``w1``, and an address,
     ``127.0.0.1:8001`` or ``worker1:8000``), listening on ``bind`` (``:8000``, ``127.0.0.1:8000``).
 
     ``errors_dir`` is where the 429 answer's body file ``429.http`` is (:func:`rate_limited_file`
     writes it); ``maxconn`` bounds the proxy's connections in all; ``tls_comment`` adds the commented
-    TLS block.  Raises ValueError when ``workers`` is empty or a name is not a plain word."""
+    TLS block; ``served_by`` names the worker that answered in a response header
+    ``X-Skitgubbe-Worker`` (for tests and the load benchmark, not for a public site).  Raises ValueError when ``workers`` is
+    empty or a name is not a plain word."""
     if not workers:
         raise ValueError("haproxy_config: at least one worker is needed")
     for name, _ in workers:
@@ -70,6 +72,7 @@ def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
     #   http-request redirect scheme https code 301 unless { ssl_fc }
     #   http-response set-header Strict-Transport-Security "max-age=31536000"
 """ if tls_comment else ""
+    served = "    http-response set-header X-Skitgubbe-Worker %[srv_name]\n" if served_by else ""
     servers = "".join(f"    server {name} {address}\n" for name, address in workers)
     return f"""# HAProxy 2.6 in front of skitgubbe workers (docs/server.md, "Several workers behind HAProxy").
 # Written by skitgubbe.server.cluster.haproxy_config: edit that function, not only this file.
@@ -106,7 +109,7 @@ frontend web
     http-request set-var(txn.room) path,field(4,/),upper if {{ path_beg /api/rooms/ }}
     acl named_room var(txn.room) -m len gt 0
     http-request set-header {ROOM_HEADER} %[var(txn.room)] if named_room
-    default_backend workers
+{served}    default_backend workers
 
 backend workers
     # one room, one worker while it is up (consistent: a worker going down moves only its rooms);
@@ -172,13 +175,15 @@ def _more_files() -> None:
 def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "127.0.0.1",
                   worker_options: Sequence[str] = (), limits: ProxyLimits = ProxyLimits(),
                   haproxy: str = "haproxy", python: str = sys.executable,
-                  output: int | None = None, worker_flag: bool = True) -> Cluster:
+                  output: int | None = None, worker_flag: bool = True,
+                  served_by: bool = False) -> Cluster:
     """Start ``workers`` ``skitgubbe serve --worker wK`` processes on ``db`` at 127.0.0.1:``port``+K
     (trusting the proxy's ``X-Forwarded-For``, then ``worker_options``) and HAProxy on
     ``host``:``port`` in front of them; returns at once (the workers take a few seconds to answer:
     the proxy's checks bring each in as it does).  ``output``: where the processes' output goes
     (None: this process's).  ``worker_flag`` False leaves ``--worker`` out (a server without
-    several-worker support).  Raises FileNotFoundError when ``haproxy`` is not installed, ValueError
+    several-worker support); ``served_by``: see :func:`haproxy_config`.  Raises FileNotFoundError
+    when ``haproxy`` is not installed, ValueError
     for fewer than one worker or a port outside 1..65535-``workers``."""
     if workers < 1:
         raise ValueError(f"--workers must be 1 or more, not {workers}")
@@ -194,7 +199,7 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     config = workdir / "haproxy.cfg"
     config.write_text(haproxy_config([(n, f"127.0.0.1:{ports[n]}") for n in names],
                                      bind=f"{host}:{port}", limits=limits, errors_dir=str(workdir),
-                                     tls_comment=False))
+                                     tls_comment=False, served_by=served_by))
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     procs: dict[str, subprocess.Popen[bytes]] = {}
     for name in names:

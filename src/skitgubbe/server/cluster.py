@@ -53,8 +53,8 @@ def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
     ``errors_dir`` is where the 429 answer's body file ``429.http`` is (:func:`rate_limited_file`
     writes it); ``maxconn`` bounds the proxy's connections in all; ``tls_comment`` adds the commented
     TLS block; ``served_by`` names the worker that answered in a response header
-    ``X-Skitgubbe-Worker`` (for tests and the load benchmark, not for a public site).  Raises ValueError when ``workers`` is
-    empty or a name is not a plain word."""
+    ``X-Skitgubbe-Worker`` (for tests and the load benchmark, not for a public site).  Raises
+    ValueError when ``workers`` is empty or a name is not a plain word."""
     if not workers:
         raise ValueError("haproxy_config: at least one worker is needed")
     for name, _ in workers:

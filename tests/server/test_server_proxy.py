@@ -124,7 +124,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[str, list[Stub]]]:
         time.sleep(0.2)
     else:
         proc.kill()
-        pytest.fail("haproxy did not bring both stubs in: " + proc.communicate()[0].decode())
+        pytest.fail("haproxy did not bring both stubs in: " + proc.communicate()[0].decode())  # killed
     yield url, stubs
     proc.terminate()
     proc.wait(5)
@@ -206,3 +206,44 @@ def test_rooms_made_per_client_address_are_limited_over_all_workers(proxied: tup
     refused = httpx.post(url + "/api/rooms", json={})
     assert refused.status_code == 429 and refused.json()["error"] == "rate-limited"
     assert httpx.get(url + "/api/rooms/ABCDEF").status_code == 200  # other requests are not counted
+
+
+def test_tls_at_the_proxy_with_a_redirect_and_hsts(tmp_path: Path) -> None:
+    if HAPROXY is None or shutil.which("openssl") is None:
+        pytest.skip("needs Debian's haproxy and openssl")
+    key, crt, pem = tmp_path / "key.pem", tmp_path / "crt.pem", tmp_path / "site.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                    "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(crt)],
+                   check=True, capture_output=True)
+    pem.write_bytes(crt.read_bytes() + key.read_bytes())
+    stub = Stub("w1")
+    plain, secure = free_port(), free_port()
+    (tmp_path / "429.http").write_text(rate_limited_file())
+    (tmp_path / "haproxy.cfg").write_text(haproxy_config(
+        [("w1", f"127.0.0.1:{stub.port}")], bind=f"127.0.0.1:{plain}", errors_dir=str(tmp_path),
+        tls=(f"127.0.0.1:{secure}", str(pem))))
+    proc = subprocess.Popen([HAPROXY, "-db", "-f", str(tmp_path / "haproxy.cfg")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                answer = httpx.get(f"https://127.0.0.1:{secure}/ws?room=abcdef", verify=str(crt))
+                if answer.status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        else:
+            proc.kill()
+            pytest.fail("haproxy did not answer over TLS: " + proc.communicate()[0].decode())
+        assert answer.json() == {"worker": "w1", "path": "/ws?room=abcdef", "room": "ABCDEF",
+                                 "forwarded": "127.0.0.1"}
+        assert answer.headers["strict-transport-security"] == "max-age=31536000"
+        moved = httpx.get(f"http://127.0.0.1:{plain}/api/options")
+        assert moved.status_code == 301 and moved.headers["location"].startswith("https://127.0.0.1")
+        assert "strict-transport-security" not in moved.headers  # only over TLS
+    finally:
+        proc.terminate()
+        proc.wait(5)
+        stub.server.shutdown()

@@ -46,7 +46,8 @@ _RATE_LIMITED = ('{"error": "rate-limited", "message": "Too many requests from y
 
 def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
                    limits: ProxyLimits = ProxyLimits(), errors_dir: str = "/etc/haproxy/skitgubbe",
-                   maxconn: int = 8000, tls_comment: bool = True, served_by: bool = False) -> str:
+                   maxconn: int = 8000, tls_comment: bool = True, served_by: bool = False,
+                   tls: tuple[str, str] | None = None) -> str:
     """HAProxy 2.6 configuration text for ``workers`` (pairs of a name, ``w1``, and an address,
     ``127.0.0.1:8001`` or ``worker1:8000``), listening on ``bind`` (``:8000``, ``127.0.0.1:8000``).
 
@@ -54,7 +55,11 @@ def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
     writes it); ``maxconn`` bounds the proxy's connections in all; ``tls_comment`` adds the commented
     TLS block; ``served_by`` names the worker that answered in a response header
     ``X-Skitgubbe-Worker`` (for tests and the load benchmark, not for a public site).  Raises
-    ValueError when ``workers`` is empty or a name is not a plain word."""
+    ValueError when ``workers`` is empty or a name is not a plain word.
+
+    ``tls``: ``(address, pem)`` turns the TLS block on: HTTPS on ``address`` (``:443``) with the
+    certificate and key in the file ``pem``, plain HTTP on ``bind`` redirected to it (301), and HSTS
+    on every answer over TLS."""
     if not workers:
         raise ValueError("haproxy_config: at least one worker is needed")
     for name, _ in workers:
@@ -65,13 +70,23 @@ def haproxy_config(workers: Sequence[tuple[str, str]], *, bind: str = ":8000",
     rooms_rule = (f"    http-request track-sc1 src table per_client_rooms if post rooms_path\n"
                   f"    http-request deny deny_status 429 if post rooms_path "
                   f"{{ sc1_http_req_rate(per_client_rooms) gt {limits.rooms} }}\n" if limits.rooms else "")
-    tls = """
-    # TLS (docs/server.md, "TLS behind the proxy"): put the certificate and its key in one PEM file,
-    # uncomment these lines, and give the workers --public-url https://YOUR.NAME
-    #   bind :443 ssl crt /etc/haproxy/certs/site.pem alpn h2,http/1.1
-    #   http-request redirect scheme https code 301 unless { ssl_fc }
-    #   http-response set-header Strict-Transport-Security "max-age=31536000"
-""" if tls_comment else ""
+    if tls is not None:
+        tls_lines = (f"    bind {tls[0]} ssl crt {tls[1]} alpn h2,http/1.1\n"
+                     "    http-request redirect scheme https code 301 unless { ssl_fc }\n"
+                     "    http-response set-header Strict-Transport-Security \"max-age=31536000\" "
+                     "if { ssl_fc }\n")
+    elif tls_comment:
+        tls_lines = ("    # TLS (docs/server.md, \"TLS behind the proxy\"): put the certificate and its key "
+                     "in\n"
+                     "    # one"
+                     " PEM file, uncomment these lines (bind :80 above instead of :8000), and give the\n"
+                     "    # workers --public-url https://YOUR.NAME\n"
+                     "    #   bind :443 ssl crt /usr/local/etc/haproxy/certs/site.pem alpn h2,http/1.1\n"
+                     "    #   http-request redirect scheme https code 301 unless { ssl_fc }\n"
+                     "    #   http-response set-header Strict-Transport-Security \"max-age=31536000\" "
+                     "if { ssl_fc }\n")
+    else:
+        tls_lines = ""
     served = "    http-response set-header X-Skitgubbe-Worker %[srv_name]\n" if served_by else ""
     servers = "".join(f"    server {name} {address}\n" for name, address in workers)
     return f"""# HAProxy 2.6 in front of skitgubbe workers (docs/server.md, "Several workers behind HAProxy").
@@ -84,7 +99,7 @@ defaults
     timeout connect 5s
     timeout client 60s
     timeout server 60s
-    # a websocket is a tunnel once upgraded: the game pings every 25 s, so an hour without a byte is dead
+    # a websocket is a tunnel once upgraded: the workers ping every 20 s; an hour without a byte is dead
     timeout tunnel 1h
     timeout client-fin 5s
     timeout http-request 10s
@@ -95,8 +110,8 @@ backend per_client_rooms
     stick-table type ipv6 size 200k expire {limits.rooms_window}s store http_req_rate({limits.rooms_window}s)
 
 frontend web
-    bind {bind}{tls}
-    # connections per client address, counted over all workers
+    bind {bind}
+{tls_lines}    # connections per client address, counted over all workers
     stick-table type ipv6 size 200k expire 10m store conn_cur
     tcp-request connection track-sc0 src
 {conn_rule}    acl post method POST

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import ssl
 import subprocess
 import threading
 import time
@@ -213,7 +214,8 @@ def test_tls_at_the_proxy_with_a_redirect_and_hsts(tmp_path: Path) -> None:
         pytest.skip("needs Debian's haproxy and openssl")
     key, crt, pem = tmp_path / "key.pem", tmp_path / "crt.pem", tmp_path / "site.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                    "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(crt)],
+                    "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key),
+                    "-out", str(crt)],
                    check=True, capture_output=True)
     pem.write_bytes(crt.read_bytes() + key.read_bytes())
     stub = Stub("w1")
@@ -228,7 +230,7 @@ def test_tls_at_the_proxy_with_a_redirect_and_hsts(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                answer = httpx.get(f"https://127.0.0.1:{secure}/ws?room=abcdef", verify=str(crt))
+                answer = httpx.get(f"https://127.0.0.1:{secure}/ws?room=abcdef", verify=ssl.create_default_context(cafile=str(crt)))
                 if answer.status_code == 200:
                     break
             except httpx.HTTPError:

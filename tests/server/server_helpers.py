@@ -109,11 +109,11 @@ class LiveServer:
         self.server.should_exit = True
         self.server.force_exit = True
         self.thread.join(timeout=20)
-        # A killed process's lease is taken over at once by the next server on this machine (its pid
-        # is gone); this one lives on in the test's process, so it gives the lease back itself.
+        # A killed process's leases are taken over at once by the next server on this machine (its pid
+        # is gone); this one lives on in the test's process, so it gives the leases back itself.
         hub = getattr(self.app.state, "hub", None)
         if hub is not None:
-            hub.store.release()
+            hub.store.release_all()
 
     @property
     def hub(self) -> Any:

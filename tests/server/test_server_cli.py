@@ -47,8 +47,14 @@ def test_serve_runs_the_server(monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     assert cli.main(["serve", "--port", "8123", "--bot-delay", "0"]) == 0
     assert seen == {"db": "sqlite:///skitgubbe-server.db", "host": "127.0.0.1", "port": 8123,
                     "bot_workers": 2, "bot_delay": 0.0, "limits": Limits(), "allowed_origins": [],
-                    "public_urls": [], "trust_proxy": [], "log_level": "info"}
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+                    "public_urls": [], "trust_proxy": [], "log_level": "info", "worker": None}
+    seen.clear()
+    assert cli.main(["serve", "--worker", "w1", "--renew-every", "0.5", "--lease-expiry", "4"]) == 0
+    assert seen["worker"] == "w1" and seen["limits"] == Limits(renew_every=0.5, lease_expiry=4.0)
+    assert cli.main(["serve", "--renew-every", "5", "--lease-expiry", "4"]) == 2
+    out = capsys.readouterr().out
+    assert "--renew-every must be more than 0 and less than --lease-expiry" in out
+    assert "http://127.0.0.1:8123/" in out
 
 
 def test_serve_passes_the_abuse_limits_and_allowed_origins(monkeypatch: pytest.MonkeyPatch,

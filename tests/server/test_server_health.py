@@ -29,7 +29,7 @@ from skitgubbe.engine.state import State  # noqa: E402
 from skitgubbe.engine.variants import find_variant  # noqa: E402
 from skitgubbe.server.app import HttpLimits, create_app  # noqa: E402
 from skitgubbe.server.metrics import Metrics  # noqa: E402
-from skitgubbe.server.store import LEASE_EXPIRY, Store, lease_table  # noqa: E402
+from skitgubbe.server.store import Store, lease_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -103,28 +103,38 @@ def test_healthz_is_503_when_the_database_fails_or_hangs(tmp_path: Path,
         server.stop()
 
 
-def test_healthz_is_503_once_the_lease_is_lost(db_url: str) -> None:
-    """Another server takes the lease over (this one was paused past its expiry): its next write is
-    refused and counted, and the health check says the lease is gone (SQLite and PostgreSQL)."""
+def test_healthz_is_503_while_the_leases_are_not_renewed_and_a_lost_lease_refuses_writes(
+        db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another worker takes a room over (this one was paused past its lease's expiry): this worker's
+    next write to that room is refused and stores nothing; while this worker's renewals fail, the
+    health check says so (SQLite and PostgreSQL)."""
     db = db_url
-    server = LiveServer(db, store=Store(db, renew_every=3600.0, lease_expiry=7200.0)).start()  # no renewal
-    other = Store(db)
+    server = LiveServer(db, store=Store(db, worker="a", renew_every=0.2, lease_expiry=60.0)).start()
+    other = Store(db, worker="b")
     try:
         assert httpx.get(server.http + "/healthz", timeout=10).status_code == 200
-        with other.engine.begin() as conn:  # the lease looks expired to the other server
-            conn.execute(update(lease_table).values(renewed=lease_table.c.renewed - LEASE_EXPIRY - 1))
-        other.acquire()
-        r = server.post("/api/rooms", {"name": "Ann", "preset": "goat", "players": 3,
-                                       "seats": ["easy", "easy"]})
-        assert r.status_code == 503 and r.json()["error"] == "server", r.text
+        code = server.post("/api/rooms", {"name": "Ann", "preset": "goat", "players": 3,
+                                          "seats": ["open", "easy"]}).json()["room"]
+        def down() -> Any:
+            raise OperationalError("renew", {}, Exception("down"))
+
+        server.hub.store.renew = down
+        with other.engine.begin() as conn:  # the lease looks expired to the other worker
+            conn.execute(update(lease_table).values(expires_at=time.time() - 1))
+        assert other.take(code) == 2
+        r = server.post(f"/api/rooms/{code}/join", {"name": "Bo"})
+        assert r.status_code == 503 and r.json()["error"] == "moved", r.text
+        assert code not in server.hub.rooms
+        time.sleep(0.6)  # a renewal or two fail
         r = httpx.get(server.http + "/healthz", timeout=10)
         assert r.status_code == 503, r.text
         body = r.json()
         assert body["lease"] is False and body["database"] == "ok" and body["status"] == "failing"
         assert any("lease" in p for p in body["problems"])
         found = scrape(server)
-        assert value(found, "skitgubbe_storage_failures_total") >= 1
-        assert value(found, "skitgubbe_refused_total", via="http", code="server") == 1
+        assert value(found, "skitgubbe_lease_losses_total") == 1
+        assert value(found, "skitgubbe_refused_total", via="http", code="moved") == 1
+        assert [k for k, _ in other.load_rooms([code])[0].log] == ["join"]  # Bo's join was not stored
     finally:
         server.stop()
         other.close()

@@ -1,310 +1,321 @@
-"""One server per database (issue 28): the database's lease.  A second server on the same database
-refuses to start with a clear message, a server whose lease was taken over can no longer write (no
-move, no deletion), an expired lease or one of a dead process on this machine is taken over, a
-clean shutdown gives the lease back; on SQLite and PostgreSQL, in one process and as real
-`skitgubbe serve` processes."""
+"""Several workers on one database (issue 31): a lease per room.  Workers share the database, each
+room is driven by one of them at a time: a client on another worker gets the room handed over (the
+old worker's connections closed 4001 "moved"), a dead worker's live tables are swept up within
+seconds, a write by a worker that lost a room's lease stores nothing, the limit of rooms per client
+holds across workers, and two real ``skitgubbe serve`` processes share one database.  On SQLite and
+on PostgreSQL (each test in a schema of its own, so that tests running at once do not collide)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
+import secrets
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from hub_helpers import Clock, until
-from server_helpers import Player, free_port, play_a_round, serve_process, wait_serving
-from sqlalchemy import select, update
+import websockets
+from hub_helpers import until
+from server_helpers import Player, free_port, serve_process, wait_serving
+from sqlalchemy import create_engine, select, text, update
 
-from skitgubbe.play import cli
 from skitgubbe.server.botpool import BotPool
-from skitgubbe.server.hub import Hub
+from skitgubbe.server.hub import MOVED, Client, Hub, Limits, TooManyRooms
 from skitgubbe.server.rooms import RoomError
-from skitgubbe.server.store import LEASE_EXPIRY, LeaseHeld, LeaseLost, Store, lease_table, log_table
+from skitgubbe.server.store import LeaseHeld, LeaseLost, LogWriter, Store, lease_table, log_table
 
-_OTHER = "elsewhere.example"
-_ROOM: dict[str, Any] = {"preset": "goat", "house_rules": None, "players": 3, "seats": ["open", "easy"]}
+_BOTS: dict[str, Any] = {"preset": "goat", "house_rules": None, "players": 3, "seats": ["easy", "easy"]}
+_OPEN: dict[str, Any] = {"preset": "goat", "house_rules": None, "players": 3, "seats": ["open", "easy"]}
+_FAST = {"renew_every": 0.2, "lease_expiry": 1.0}
 
 
-def _age(store: Store, seconds: float) -> None:
-    """Make the stored lease look as if its holder had not renewed it for ``seconds`` more (a paused
-    process, a clock jump)."""
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database for this test alone: an SQLite file, or a fresh schema of the PostgreSQL database
+    of $SKITGUBBE_TEST_PG (dropped after)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/shared.db"
+        return
+    base = os.environ.get("SKITGUBBE_TEST_PG")
+    if not base:
+        pytest.skip("SKITGUBBE_TEST_PG is not set (CI sets it)")
+    schema = "lease_" + secrets.token_hex(6)
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+def _hub(db: str, worker: str, *, limits: Limits | None = None, away_after: float = 30.0) -> Hub:
+    lim = limits or Limits(lease_sweep_every=0.3, handover_wait=5.0)
+    return Hub(Store(db, worker=worker, **_FAST), BotPool(0), bot_delay=0.0, away_after=away_after,
+               rng=random.Random(worker), limits=lim)
+
+
+async def _shut(*hubs: Hub) -> None:
+    for hub in hubs:
+        await hub.close()
+        hub.pool.close()
+        hub.store.close()
+
+
+def _log(store: Store, code: str) -> list[int]:
+    with store.engine.connect() as conn:
+        return [n for (n,) in conn.execute(select(log_table.c.n).where(log_table.c.room == code)
+                                           .order_by(log_table.c.n))]
+
+
+def _age(store: Store, code: str) -> None:
+    """Make room ``code``'s lease look expired (its worker paused, or gone without a word)."""
     with store.engine.begin() as conn:
-        conn.execute(update(lease_table).values(renewed=lease_table.c.renewed - seconds,
-                                                started=lease_table.c.started - seconds))
+        conn.execute(update(lease_table).where(lease_table.c.code == code).values(expires_at=time.time() - 1))
 
 
-def _plant(store: Store, *, host: str, pid: int, ago: float, pidns: str | None = None) -> None:
-    """Store a lease of another server by hand: ``host``, ``pid``, last renewed ``ago`` seconds ago."""
+async def _hello(hub: Hub, code: str, player: int | None = None, token: str | None = None) -> Client:
+    c = Client()
+    msg: dict[str, Any] = {"type": "hello", "room": code}
+    msg.update({"player": player, "token": token} if token else {"spectate": True})
+    await hub.receive(c, json.dumps(msg))
+    return c
+
+
+def _seq(hub: Hub, code: str) -> int:
+    room = hub.rooms.get(code)
+    return -1 if room is None else room.entries
+
+
+def test_a_second_worker_shares_the_database_and_each_room_is_driven_by_one(shared_db: str) -> None:
+    async def go() -> None:
+        a, b = _hub(shared_db, "a"), _hub(shared_db, "b")
+        try:
+            await a.load()
+            made = await a.create_room("Ann", **_OPEN)
+            assert await b.load() == 0  # started while a drives the room: b takes none of a's rooms
+            code = made["room"]
+            assert a.store.lease_of(code).worker == "a"  # type: ignore[union-attr]
+            with pytest.raises(LeaseHeld):
+                await asyncio.to_thread(b.store.take, code)
+            other = await b.create_room("Bo", **_OPEN)  # b makes and drives its own
+            assert other["room"] in b.rooms and other["room"] not in a.rooms
+        finally:
+            await _shut(a, b)
+
+    asyncio.run(go())
+
+
+def test_a_client_on_another_worker_gets_the_room_handed_over_and_the_deal_goes_on(shared_db: str) -> None:
+    """(a) The hand-over: a's clients are closed 4001 "moved", b loads the room and drives it on, and
+    every stored entry is in the log once, in order, with nothing lost."""
+    async def go() -> None:
+        a = _hub(shared_db, "a", away_after=0.0)  # nobody connected: the fill bot plays Ann's seat too
+        b = _hub(shared_db, "b", away_after=0.0)
+        try:
+            await a.load()
+            await b.load()
+            code = (await a.create_room("Ann", **_BOTS))["room"]
+            watcher = await _hello(a, code)
+            await until(lambda: _seq(a, code) > 10)
+            seen = await _hello(b, code)  # b asks a for the room, a hands it over at its next renewal
+            assert code in b.rooms and code not in a.rooms
+            assert watcher.dropped and watcher.close_code == MOVED and watcher.close_reason == "moved"
+            first = [json.loads(m) for m in _texts(seen)]
+            assert first[0]["type"] == "sync", first
+            at = _seq(b, code)
+            await until(lambda: _seq(b, code) > at + 10 or b.rooms[code].status == "over")
+            assert b.metrics.leases_taken.labels("handover")._value.get() == 1
+            assert a.metrics.handovers.labels("wanted")._value.get() == 1
+            async with b.live[code].lock:  # (no change half made meanwhile)
+                stored = await asyncio.to_thread(_log, b.store, code)
+                assert stored == list(range(b.rooms[code].entries))  # once each, none missing
+        finally:
+            await _shut(a, b)
+
+    asyncio.run(go())
+
+
+def _texts(c: Client) -> list[str]:
+    out = []
+    while not c.outbox.empty():
+        t = c.take_nowait()
+        if t is not None:
+            out.append(t)
+    return out
+
+
+def test_a_dead_workers_live_bot_table_is_swept_up_and_keeps_moving(shared_db: str) -> None:
+    """(b) a stops renewing without giving anything back (its tasks cancelled, as if it hung or died
+    on another machine): b's sweeper takes its bot table once the lease expires, and it moves on."""
+    async def go() -> None:
+        a = _hub(shared_db, "a", away_after=0.0)
+        b = _hub(shared_db, "b", away_after=0.0)
+        try:
+            await a.load()
+            await b.load()
+            code = (await a.create_room("Ann", **_BOTS))["room"]
+            await until(lambda: _seq(a, code) > 5)
+            await _die(a)
+            dead_at = time.monotonic()
+            await until(lambda: code in b.rooms, limit=30)
+            took = time.monotonic() - dead_at
+            at = _seq(b, code)
+            await until(lambda: _seq(b, code) > at + 5 or b.rooms[code].status == "over")
+            assert b.metrics.leases_taken.labels("sweep")._value.get() >= 1
+            print(f"swept up after {took:.1f} s (lease expiry 1 s, sweep every 0.3 s)")
+        finally:
+            await _shut(b)
+            a.pool.close()
+            a.store.engine.dispose()
+
+    asyncio.run(go())
+
+
+async def _die(hub: Hub) -> None:
+    """Stop every task of ``hub`` without giving its leases back."""
+    hub._closing = True  # noqa: SLF001 (a test's hand on the hub's life)
+    tasks = [t for t in (hub._renewer, hub._lease_sweeper, hub._sweeper) if t is not None]  # noqa: SLF001
+    tasks += [live.driver for live in hub.live.values() if live.driver is not None]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.to_thread(hub.writer.close)
+
+
+def test_a_write_after_the_lease_was_taken_over_stores_nothing_and_the_room_is_dropped(
+        shared_db: str) -> None:
+    """(c) Fencing: a (paused past its expiry) writes after b took the room over: LeaseLost, nothing
+    stored, and a drops the room (its clients closed 4001)."""
+    async def go() -> None:
+        a, b = _hub(shared_db, "a"), _hub(shared_db, "b")
+        try:
+            await a.load()
+            await b.load()
+            made = await a.create_room("Ann", **_OPEN)
+            code = made["room"]
+            ann = await _hello(a, code, 0, made["token"])
+            before = await asyncio.to_thread(_log, a.store, code)
+            _age(a.store, code)
+            assert await asyncio.to_thread(b.store.take, code) == 2  # one more epoch
+            writer = LogWriter(a.store)
+            with pytest.raises(LeaseLost):
+                await writer.write([("log", code, len(before), "chat", {"slot": 0, "text": "stale"})])
+            await asyncio.to_thread(writer.close)
+            with pytest.raises(RoomError) as e:
+                await a.join(code, "Bo")
+            assert e.value.code == "moved"
+            assert code not in a.rooms and ann.close_code == MOVED
+            assert await asyncio.to_thread(_log, a.store, code) == before  # nothing of a's was stored
+            assert a.metrics.lease_losses._value.get() == 1
+        finally:
+            await _shut(a, b)
+
+    asyncio.run(go())
+
+
+def test_the_rooms_per_client_limit_is_counted_across_workers(shared_db: str) -> None:
+    """(d) Two rooms a client in the window, wherever made: the third is refused on either worker."""
+    async def go() -> None:
+        limits = Limits(rooms_per_client=2, rooms_window=600, max_rooms=3)
+        a, b = _hub(shared_db, "a", limits=limits), _hub(shared_db, "b", limits=limits)
+        try:
+            await a.load()
+            await b.load()
+            await a.create_room("Ann", client="10.0.0.1", **_OPEN)
+            await b.create_room("Ann", client="10.0.0.1", **_OPEN)
+            for hub in (a, b):
+                with pytest.raises(TooManyRooms):
+                    await hub.create_room("Ann", client="10.0.0.1", **_OPEN)
+            await a.create_room("Bo", client="10.0.0.2", **_OPEN)  # another client: the third room
+            with pytest.raises(RoomError) as e:  # the total counts every worker's rooms
+                await b.create_room("Cy", client="10.0.0.3", **_OPEN)
+            assert e.value.code == "server-full"
+        finally:
+            await _shut(a, b)
+
+    asyncio.run(go())
+
+
+def test_leases_of_dead_processes_and_expired_ones_are_taken_and_live_ones_are_not(shared_db: str) -> None:
+    import socket
+
     from skitgubbe.server.store import _pid_namespace
 
-    now = time.time()
-    with store.engine.begin() as conn:
-        conn.execute(lease_table.delete())
-        conn.execute(lease_table.insert(), {"id": 1, "holder": "f" * 32, "host": host, "pid": pid,
-                                            "pidns": _pid_namespace() if pidns is None else pidns,
-                                            "started": now - ago - 60, "renewed": now - ago})
+    a, b = Store(shared_db, worker="a", **_FAST), Store(shared_db, worker="b", **_FAST)
+    try:
+        for code in ("LIVEAA", "DEADAA", "OLDAAA"):
+            assert a.take_new(code)
+            a.write([("room", code, 0, "", {})])
+        with a.engine.begin() as conn:  # DEADAA: its holder was a process of this machine, now gone
+            conn.execute(update(lease_table).where(lease_table.c.code == "DEADAA")
+                         .values(worker="gone", host=socket.gethostname(), pidns=_pid_namespace(),
+                                 pid=2**22 + 7))
+        _age(a, "OLDAAA")
+        with pytest.raises(LeaseHeld):
+            b.take("LIVEAA")
+        assert b.take("DEADAA") == 2 and b.take("OLDAAA") == 2
+        assert b.take("NONEAA") is None  # no such room
+        assert a.renew()[0] == {"DEADAA", "OLDAAA"}  # a learns it lost those it thought it held
+        a.release_all()  # a clean stop: every lease given back, taken at once by the next worker
+        assert b.claim_free() == {"LIVEAA": 2}
+    finally:
+        a.close()
+        b.close()
 
 
-def _hub(store: Store, clock: Clock | None = None) -> Hub:
-    return Hub(store, BotPool(0), bot_delay=0.0, away_after=30.0, rng=random.Random(5),
-               clock=clock or Clock())
-
-
-async def _shut(hub: Hub) -> None:
-    await hub.close()
-    hub.pool.close()
-    hub.store.close()
-
-
-def test_a_second_hub_on_the_same_database_refuses_to_start(db_url: str) -> None:
-    async def go() -> None:
-        first = _hub(Store(db_url))
-        second = _hub(Store(db_url))
-        try:
-            await both(first, second)
-        finally:
-            await _shut(second)
-            await _shut(first)
-
-    async def both(first: Hub, second: Hub) -> None:
-        await first.load()
-        made = await first.create_room("Ann", **_ROOM)
-        with pytest.raises(LeaseHeld) as e:
-            await second.load()
-        text = str(e.value)
-        for words in (f"the database {second.store.shown_url} is in use by another skitgubbe server",
-                      f"host {socket.gethostname()}", f"pid {os.getpid()}", "since ", "UTC",
-                      "stop that server first", "--db", f"expires {LEASE_EXPIRY:g} s"):
-            assert words in text, words
-        assert e.value.holder.pid == os.getpid() and second.rooms == {}
-        assert not second.store.holds_lease
-        # the first goes on: a join is stored, the deal starts, its lease is still its own
-        room = first.rooms[made["room"]]
-        entries = room.entries
-        await first.join(made["room"], "Bo")
-        await until(lambda: room.status == "playing")
-        assert room.entries > entries and {r.code: r for r in first.store.load_rooms()}[room.code].log
-        holder = first.store.lease_holder()
-        assert holder is not None and holder.holder and first.store.holds_lease and first.errors == []
-
-    asyncio.run(go())
-
-
-def test_a_store_without_the_lease_writes_nothing(db_url: str) -> None:
-    store = Store(db_url)
-    with pytest.raises(LeaseLost, match="does not hold the lease .*Store.acquire takes it"):
-        store.write([("room", "AAAAAA", 0, "", {})])
-    store.acquire()
-    store.acquire()  # twice is harmless
-    store.write([("room", "AAAAAA", 0, "", {})])
-    store.release()
-    with pytest.raises(LeaseLost):
-        store.write([("room", "BBBBBB", 0, "", {})])
-    assert store.room_codes() == {"AAAAAA"} and store.lease_holder() is None
-    store.close()
-    with pytest.raises(ValueError, match="renew_every must be more than 0 and less than lease_expiry"):
-        Store(db_url, renew_every=30.0, lease_expiry=30.0)
-
-
-def test_a_write_after_the_lease_was_taken_over_is_refused_and_stores_nothing(db_url: str) -> None:
-    """A paused server (its lease expired, then taken over) wakes up: no move, no deletion, no new
-    room of its gets stored, and the new holder is untouched."""
-    async def go() -> None:
-        clock = Clock()
-        old = _hub(Store(db_url, renew_every=3600.0, lease_expiry=7200.0), clock)  # never renews by itself
-        new = Store(db_url)
-        try:
-            await stale(old, new, clock)
-        finally:
-            await _shut(old)
-            new.close()
-
-    async def stale(old: Hub, new: Store, clock: Clock) -> None:
-        await old.load()
-        made = await old.create_room("Ann", **_ROOM)
+def test_two_serve_processes_share_one_database_and_hand_tables_over(shared_db: str) -> None:
+    """(e) Two real workers on one database both start and serve; a client of the second for a room
+    of the first gets it handed over (the first's connection closed 4001) through ``/ws?room=``;
+    kill -9 of the first, and its other table is taken up by the second."""
+    ports = [free_port(), free_port()]
+    opts = ("--renew-every", "0.3", "--lease-expiry", "2")
+    procs = [wait_serving(serve_process(shared_db, port, "--worker", f"w{i}", *opts), port)
+             for i, port in enumerate(ports)]
+    try:
+        base = [f"http://127.0.0.1:{p}" for p in ports]
+        for b in base:
+            assert httpx.get(b + "/healthz", timeout=10).status_code == 200
+        made = httpx.post(base[0] + "/api/rooms", json={"name": "Ann", **_OPEN}, timeout=10).json()
         code = made["room"]
-        room = old.rooms[code]
-        entries = room.entries
-        _age(old.store, LEASE_EXPIRY + 1)
-        new.acquire()
-        stored = new.load_rooms()
-        with pytest.raises(LeaseLost, match="no longer holds the lease"):
-            await old.writer.write([("log", code, entries, "chat", {"text": "lost"})])
-        with pytest.raises(RoomError) as e:
-            await old.join(code, "Bo")
-        assert e.value.code == "server" and room.entries == entries
-        with pytest.raises(RoomError) as e:
-            await old.create_room("Cy", preset="goat", house_rules=None, players=3, seats=["easy", "easy"])
-        assert e.value.code == "server"
-        clock.t += 10 * 3600  # the stale server's expiry sweep deletes nothing
-        assert await old.expire_rooms() == [code]
-        assert any("could not be deleted" in err for err in old.errors)
-        assert new.load_rooms() == stored and new.room_codes() == {code}
-        holder = new.lease_holder()
-        assert holder is not None and new.holds_lease and not old.store.holds_lease
-        await _shut(old)  # its release leaves the new holder's lease alone
-        assert new.lease_holder() == holder
-        new.write([("log", code, entries, "chat", {"text": "the new server writes"})])
-        with new.engine.connect() as conn:
-            assert conn.execute(select(log_table.c.n).where(log_table.c.room == code)).all()[-1] == (entries,)
+        left = httpx.post(base[0] + "/api/rooms", json={"name": "Cy", **_BOTS}, timeout=10).json()["room"]
 
-    asyncio.run(go())
+        async def play() -> None:
+            on_first = Player(f"ws://127.0.0.1:{ports[0]}/ws?room={code}", code, 0, made["token"])
+            await on_first.connect()
+            on_second = Player(f"ws://127.0.0.1:{ports[1]}/ws?room={code}", code, 0, made["token"])
+            sync = await on_second.connect()  # the second asks, the first hands it over
+            assert sync["type"] == "sync" and sync["table"]["room"] == code, sync
+            with pytest.raises(websockets.ConnectionClosed):
+                while True:
+                    await on_first.recv(timeout=10)
+            assert on_first.ws.close_code == MOVED and on_first.ws.close_reason == "moved"
+            info = httpx.get(f"{base[1]}/api/rooms/{code}", timeout=10).json()
+            assert info["room"] == code
+            await on_second.close()
 
-
-def test_an_expired_lease_can_be_taken_over_and_a_live_one_cannot(db_url: str) -> None:
-    store = Store(db_url)
-    _plant(store, host=_OTHER, pid=4242, ago=LEASE_EXPIRY - 10)  # another machine, renewed lately
-    with pytest.raises(LeaseHeld) as e:
-        store.acquire()
-    assert f"host {_OTHER}, pid 4242" in str(e.value) and "renewed 20 s ago" in str(e.value)
-    assert e.value.holder.host == _OTHER and not store.holds_lease
-    _plant(store, host=_OTHER, pid=4242, ago=LEASE_EXPIRY + 1)  # killed there: not renewed since
-    store.acquire()
-    holder = store.lease_holder()
-    assert holder is not None and (holder.host, holder.pid) == (socket.gethostname(), os.getpid())
-    store.write([("room", "AAAAAA", 0, "", {})])
-    store.close()
-
-
-def test_a_lease_of_a_dead_process_on_this_machine_is_taken_over_at_once(db_url: str) -> None:
-    store = Store(db_url)
-    alive = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        _plant(store, host=socket.gethostname(), pid=alive.pid, ago=0)
-        with pytest.raises(LeaseHeld):
-            store.acquire()
-        alive.kill()
-        time.sleep(0.2)  # killed, not yet reaped by its parent (a zombie): gone all the same
-        _plant(store, host=socket.gethostname(), pid=alive.pid, ago=0, pidns="pid:[1]")  # another container's
-        with pytest.raises(LeaseHeld):
-            store.acquire()
-        _plant(store, host=socket.gethostname(), pid=alive.pid, ago=0)
-        store.acquire()
-        assert store.holds_lease
-        store.release()
-    finally:
-        alive.kill()
-        alive.wait()
-    _plant(store, host=socket.gethostname(), pid=alive.pid, ago=0)  # reaped
-    store.acquire()
-    store.close()
-
-
-def test_a_clean_shutdown_releases_the_lease_so_a_restart_is_immediate(db_url: str) -> None:
-    async def go() -> None:
-        first = _hub(Store(db_url))
-        await first.load()
-        made = await first.create_room("Ann", **_ROOM)
-        assert first.store.lease_holder() is not None
-        await _shut(first)
-        again = Store(db_url)
-        assert again.lease_holder() is None
-        second = _hub(again)
-        assert await second.load() == 1 and made["room"] in second.rooms
-        await _shut(second)
-
-    asyncio.run(go())
-
-
-def test_serve_refuses_a_held_database_with_a_message(db_url: str, capsys: pytest.CaptureFixture[str],
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # were it to start, it would return at once
-    holder = Store(db_url)
-    holder.acquire()
-    try:
-        assert cli.main(["serve", "--db", db_url, "--port", str(free_port()), "--bot-workers", "0"]) == 1
-    finally:
-        holder.close()
-    out = capsys.readouterr().out
-    assert "error: not started: the database" in out and f"pid {os.getpid()}" in out, out
-    assert cli.main(["serve", "--db", "nonsense://", "--bot-workers", "0"]) == 1
-    assert "error: not started: could not open the database nonsense://" in capsys.readouterr().out
-
-
-def test_a_second_serve_refuses_and_the_first_keeps_every_acknowledged_move(db_url: str) -> None:
-    port = free_port()
-    base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}/ws"
-    first = wait_serving(serve_process(db_url, port), port)
-    procs = [first]
-    try:
-        made = httpx.post(base + "/api/rooms", json={"name": "Ann", "preset": "goat", "players": 3,
-                                                    "seats": ["open", "easy"]}).json()
-        joined = httpx.post(f"{base}/api/rooms/{made['room']}/join", json={"name": "Bo"}).json()
-        seen: dict[str, Any] = {"seq": 0, "acked": {}}
-
-        async def play() -> bytes:
-            ps = [Player(ws, made["room"], 0, made["token"], rng=random.Random(1)),
-                  Player(ws, made["room"], 1, joined["token"], rng=random.Random(2))]
-            for p in ps:
-                await p.connect()
-            second = serve_process(db_url, free_port())  # started while the first is being played
-            procs.append(second)
-            deadline = time.monotonic() + 60
-            while second.poll() is None or ps[0].last is None or ps[0].last["table"]["public"]["seq"] < 20:
-                assert time.monotonic() < deadline, "the second server neither started nor refused"
-                if ps[0].last is not None and ps[0].last["table"]["status"] == "over":
-                    await asyncio.sleep(0.05)
-                    continue
-                await play_a_round(ps)
-            await asyncio.sleep(0.2)
-            for p in ps:
-                await p.drain()
-                assert p.last is not None
-                seen["acked"][p.player] = [m for m in p.received if '"ack":' in m]
-                seen["seq"] = max(seen["seq"], p.last["table"]["public"]["seq"])
-                await p.close()
-            return second.communicate(timeout=30)[0]
-
-        said = asyncio.run(play()).decode()
-        assert procs[1].returncode == 1, said
-        assert "is in use by another skitgubbe server" in said and f"pid {first.pid}" in said, said
-        assert "Traceback" not in said, said
-        assert seen["seq"] >= 20 and all(seen["acked"].values())
-
-        first.send_signal(signal.SIGINT)  # a clean shutdown gives the lease back
-        first.wait(timeout=30)
-        with_store = Store(db_url)
-        assert with_store.lease_holder() is None
-        with_store.close()
-
-        third = wait_serving(serve_process(db_url, port), port)
-        procs.append(third)
-
-        async def after() -> dict[str, Any]:
-            p = Player(ws, made["room"], 0, made["token"])
-            sync = await p.connect()
-            await p.close()
-            return sync
-
-        sync = asyncio.run(after())
-        assert sync["table"]["public"]["seq"] >= seen["seq"]  # every move anyone was shown is still there
+        asyncio.run(play())
+        procs[0].kill()  # no goodbye: its pid is gone, so the second takes its tables at its next sweep
+        procs[0].wait()
+        deadline = time.monotonic() + 30
+        while True:
+            r = httpx.get(f"{base[1]}/api/rooms/{left}", timeout=10)
+            if r.status_code == 200:
+                break
+            assert time.monotonic() < deadline, r.text
+            time.sleep(0.2)
+        look = Store(shared_db)
+        assert look.lease_of(left).worker == "w1"  # type: ignore[union-attr]
+        look.close()
     finally:
         for proc in procs:
             proc.kill()
             proc.wait()
-
-
-def test_a_server_killed_mid_deal_is_followed_at_once(tmp_path: Path) -> None:
-    """kill -9: no release, but the pid is gone, so the next server on this machine starts at once."""
-    db = f"sqlite:///{tmp_path}/kill.db"
-    port = free_port()
-    proc = wait_serving(serve_process(db, port), port)
-    proc.kill()
-    proc.wait()
-    store = Store(db)
-    held = store.lease_holder()
-    assert held is not None and held.pid == proc.pid and time.time() - held.renewed < LEASE_EXPIRY
-    store.close()
-    proc = wait_serving(serve_process(db, port), port)  # not refused (that would end it at once)
-    proc.kill()
-    proc.wait()

@@ -16,7 +16,7 @@ from skitgubbe.server.store import LogWriter, Store  # noqa: E402
 
 def test_rooms_and_logs_round_trip_in_order(db_url: str) -> None:
     store = Store(db_url)
-    store.acquire()
+    assert store.take_new("AAAAAA") and store.take_new("BBBBBB")  # a room's maker takes its lease
     store.write([("room", "AAAAAA", 0, "", {"players": 3}), ("log", "AAAAAA", 0, "join", {"slot": 0})])
     store.write([("room", "BBBBBB", 0, "", {"players": 4})])
     store.write([("log", "AAAAAA", 2, "chat", {"text": "ü ♥"}), ("log", "AAAAAA", 1, "start", {"game": 1})])
@@ -30,7 +30,7 @@ def test_rooms_and_logs_round_trip_in_order(db_url: str) -> None:
 
 def test_a_failed_group_commit_stores_nothing_and_tells_every_caller(db_url: str) -> None:
     store = Store(db_url)
-    store.acquire()
+    assert store.take_new("CCCCCC")
     store.write([("room", "CCCCCC", 0, "", {}), ("log", "CCCCCC", 0, "join", {})])
 
     async def go() -> list[BaseException | None]:

@@ -208,6 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--db", default=None, metavar="URL",
                    help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db; "
                    "default: the SQLite file skitgubbe-server.db here")
+    q.add_argument("--worker", default=None, metavar="NAME",
+                   help="this worker's name in the room leases (several workers may share one --db, each "
+                   "table driven by one of them); default host:pid")
+    q.add_argument("--renew-every", type=float, default=None, metavar="SECONDS",
+                   help="seconds between renewals of this worker's room leases; default 1")
+    q.add_argument("--lease-expiry", type=float, default=None, metavar="SECONDS",
+                   help="seconds after their last renewal that another worker takes a worker's tables "
+                   "over; default 5")
     q.add_argument("--host", default="127.0.0.1",
                    help="address to listen on; default 127.0.0.1 (this machine only)")
     q.add_argument("--port", type=int, default=8000, help="port; default 8000")
@@ -807,13 +815,12 @@ def _bench(args: argparse.Namespace, console: Console) -> int:
 
 def _serve(args: argparse.Namespace, console: Console) -> int:
     """``skitgubbe serve``: the server is imported only here, so the rest works without the extra.
-    Returns 1 (a message, no traceback) when another server holds the database (one server per
-    database, docs/server.md) or the database cannot be opened."""
+    Returns 1 (a message, no traceback) when the database cannot be opened."""
     try:
         from sqlalchemy.exc import SQLAlchemyError
 
         from ..server.app import serve
-        from ..server.store import DEFAULT_DB_URL, LeaseHeld
+        from ..server.store import DEFAULT_DB_URL
     except ImportError as e:
         console.print(f"error: the server needs the 'server' extra (pip install 'skitgubbe[server]'): {e}",
                       markup=False)
@@ -827,7 +834,13 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         if value is not None and value < 0:
             console.print(f"error: --{key.replace('_', '-')} must be 0 or more, not {value}", markup=False)
             return 2
-    limits = Limits(**{k: v for k, v in given.items() if v is not None})
+    leases = {"renew_every": args.renew_every, "lease_expiry": args.lease_expiry}
+    limits = Limits(**{k: v for k, v in given.items() if v is not None},
+                    **{k: v for k, v in leases.items() if v is not None})
+    if not 0 < limits.renew_every < limits.lease_expiry:
+        console.print(f"error: --renew-every must be more than 0 and less than --lease-expiry, not "
+                      f"{limits.renew_every:g} and {limits.lease_expiry:g}", markup=False)
+        return 2
     from ..server.app import public_origin, trusted_proxies
 
     try:
@@ -847,10 +860,8 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
     try:
         return serve(db, host=args.host, port=args.port, bot_workers=args.bot_workers,
                      bot_delay=args.bot_delay, limits=limits, allowed_origins=args.allow_origin,
-                     public_urls=args.public_url, trust_proxy=args.trust_proxy, log_level=args.log_level)
-    except LeaseHeld as e:
-        console.print(f"error: not started: {e}", markup=False)
-        return 1
+                     public_urls=args.public_url, trust_proxy=args.trust_proxy, log_level=args.log_level,
+                     worker=args.worker)
     except SQLAlchemyError as e:
         console.print(f"error: not started: could not open the database {db.split('@')[-1]}: {e}",
                       markup=False)

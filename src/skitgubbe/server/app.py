@@ -72,7 +72,7 @@ from . import houserules, logs
 from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .howto import glossary, how_to_play, preset_rules, reader_language
-from .hub import Client, ClientBuckets, Hub, Limits, TooManyRooms, client_key
+from .hub import Client, ClientBuckets, Hub, Limits, RoomMoving, TooManyRooms, client_key
 from .lessons import lesson_list, lesson_replay
 from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe, lobby_games
@@ -120,7 +120,7 @@ HEALTH_TIMEOUT = 2.0
 database did not answer (503)."""
 
 _STATUS = {"no-room": 404, "no-deal": 404, "full": 409, "name-taken": 409, "too-many-rooms": 429,
-           "server": 503, "server-full": 503}
+           "server": 503, "server-full": 503, "room-moving": 503, "moved": 503}
 
 
 def _fail(code: str, message: str, status: int = 400, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -443,6 +443,7 @@ def create_app(
     replay_workers: int = 1,
     store: Store | None = None,
     health_timeout: float = HEALTH_TIMEOUT,
+    worker: str | None = None,
 ) -> Application:
     """The ASGI application of ``skitgubbe serve`` (see :class:`Application`).
 
@@ -464,14 +465,16 @@ def create_app(
         store: the database already open (its lease taken, :func:`serve`) instead of ``db_url``;
             closed when the application stops, like one it opens itself.
         health_timeout: seconds ``GET /healthz`` waits for the database (:data:`HEALTH_TIMEOUT`).
+        worker: this worker's name in the room leases (default ``host:pid``); several workers may
+            share one database, each room driven by one of them (docs/server.md, "Running more than
+            one server").
 
     Raises ``ValueError`` for a public URL that is not an ``http``/``https`` URL with a host
     (:func:`public_origin`) or a negative ``replay_workers``.  The hub (``app.state.hub``) is built
-    when the application starts, which takes the database's lease (one server per database,
-    :meth:`~skitgubbe.server.store.Store.acquire`) and replays every stored room; it raises what
-    :class:`~skitgubbe.server.store.Store` raises for a database that cannot be reached, and
-    :class:`~skitgubbe.server.store.LeaseHeld` when another server holds the database.  Stopping
-    releases the lease.
+    when the application starts, which takes the leases of the stored rooms no other worker drives
+    (:meth:`~skitgubbe.server.hub.Hub.load`) and replays them; it raises what
+    :class:`~skitgubbe.server.store.Store` raises for a database that cannot be reached.  Stopping
+    gives every lease back.
     """
     limits = limits if limits is not None else Limits()
     http = http_limits if http_limits is not None else HttpLimits()
@@ -487,7 +490,9 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        db = store if store is not None else await asyncio.to_thread(Store, db_url)
+        db = store if store is not None else await asyncio.to_thread(
+            lambda: Store(db_url, worker=worker, lease_expiry=limits.lease_expiry,
+                          renew_every=limits.renew_every))
         pool = BotPool(bot_workers)
         hub = Hub(db, pool, bot_delay=bot_delay, away_after=away_after, limits=limits, metrics=metrics)
         hub.misses = misses  # a websocket's hello naming no room counts as a miss too
@@ -542,7 +547,8 @@ def create_app(
 
     @app.exception_handler(RoomError)
     async def room_error(request: Request, e: RoomError) -> JSONResponse:
-        headers = {"Retry-After": str(e.retry_after)} if isinstance(e, TooManyRooms) else None
+        headers = ({"Retry-After": str(e.retry_after)} if isinstance(e, (TooManyRooms, RoomMoving))
+                   else None)
         status = _STATUS.get(e.code, 400)
         if e.code in ("no-room", "no-deal"):
             misses.wait(key_of(request))
@@ -605,17 +611,19 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> JSONResponse:
-        """Whether this server can serve: 200 ``{"status": "ok", "database": "ok", "lease": true,
-        "rooms": n}`` when its database answers a trivial query and it holds the database's lease,
+        """Whether this worker can serve: 200 ``{"status": "ok", "database": "ok", "lease": true,
+        "rooms": n}`` (the rooms this worker drives) when its database answers a trivial query and
+        the renewals of its room leases are committing,
         else 503 with ``"status": "failing"``, ``"database"`` ``"error"`` or ``"timeout"``, ``"lease"``
         false and ``"problems"``, one sentence each.  No rate limit, no miss counted: for probes."""
         hub: Hub = request.app.state.hub
         database, problem = await database_answer(hub.store)
         problems = [problem] if problem is not None else []
-        lease = hub.store.holds_lease
+        lease = hub.store.renewing and not hub.renewal_failing
         if not lease:
-            problems.append("this server does not hold the database's lease (another server took it over, or "
-                            "it was given back): it cannot store moves and should be restarted")
+            problems.append(f"this worker's room leases are not being renewed (the last renewal failed, or "
+                            f"none committed for {hub.store.lease_expiry:g} s): other workers take its rooms "
+                            "over")
         body: dict[str, Any] = {"status": "failing" if problems else "ok", "database": database,
                                 "lease": lease, "rooms": len(hub.rooms)}
         if problems:
@@ -706,9 +714,7 @@ def create_app(
         """How to play room ``code``'s own rules (its preset or house rules), as ``/api/howto``."""
         before_lookup(request)
         hub: Hub = request.app.state.hub
-        room = hub.rooms.get(code.strip().upper()) if len(code) <= 32 else None
-        if room is None:
-            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        room = await hub.ensure_room(code)  # taken from the worker driving it, if another does
         return how_to_play(room.spec.rules, request_language(request, lang or ""))
 
     @app.get("/api/glossary")
@@ -791,6 +797,7 @@ def create_app(
         hub: Hub = request.app.state.hub
         lang = request_language(request, lang)
         _language_headers(response, lang)
+        await hub.ensure_room(code)  # taken from the worker driving it, if another does
         return hub.room_info(code, lang)
 
     @app.post("/api/rooms/{code}/join", response_model=SeatToken, openapi_extra=_request_body(JoinRoom),
@@ -1002,8 +1009,9 @@ class Application:
         async def pump() -> None:
             while True:
                 text = await client.take()
-                if text is None:
-                    await send({"type": "websocket.close", "code": 1008})
+                if text is None:  # MOVED (4001, "moved"): reconnect at once, the table lives on elsewhere
+                    await send({"type": "websocket.close", "code": client.close_code or 1008,
+                                "reason": client.close_reason})
                     return
                 await send({"type": "websocket.send", "text": text})
 
@@ -1075,28 +1083,29 @@ def trusted_proxies(addresses: Sequence[str]) -> list[str]:
 def serve(db_url: str = DEFAULT_DB_URL, *, host: str = "127.0.0.1", port: int = 8000,
           bot_workers: int = 2, bot_delay: float = 0.6, limits: Limits | None = None,
           allowed_origins: Sequence[str] = (), public_urls: Sequence[str] = (),
-          trust_proxy: Sequence[str] = (), log_level: str = "info") -> int:
+          trust_proxy: Sequence[str] = (), log_level: str = "info", worker: str | None = None) -> int:
     """Run the server until interrupted (uvicorn) on ``host``:``port``; returns 0.  The log goes to
     standard error from ``log_level`` up (:func:`skitgubbe.server.logs.configure`).
 
     ``trust_proxy``: the reverse proxies (IP addresses or networks, :func:`trusted_proxies`) whose
     ``X-Forwarded-For`` and ``X-Forwarded-Proto`` headers are believed; none by default, whatever
     uvicorn's own default or the ``FORWARDED_ALLOW_IPS`` environment variable say, so that a client
-    cannot pass its limits by writing another address into the header.  The database's lease is
-    taken before the server starts and released when it stops (one server per database,
-    docs/server.md "Running more than one server").  Other arguments: see :func:`create_app`.
+    cannot pass its limits by writing another address into the header.  ``worker``: this worker's
+    name in the room leases (default ``host:pid``): several workers may share one database, each room
+    driven by one of them at a time (docs/server.md "Running more than one server").  Other
+    arguments: see :func:`create_app`.
 
-    Raises ``ValueError`` for a bad ``trust_proxy`` or ``public_urls`` entry;
-    :class:`~skitgubbe.server.store.LeaseHeld` when another server holds the database, what
-    :class:`~skitgubbe.server.store.Store` raises when it cannot be reached: then nothing was started."""
+    Raises ``ValueError`` for a bad ``trust_proxy`` or ``public_urls`` entry, what
+    :class:`~skitgubbe.server.store.Store` raises when the database cannot be reached: then nothing
+    was started."""
     import uvicorn
 
     proxies = trusted_proxies(trust_proxy)
     logs.configure(log_level)
-    store = Store(db_url)
+    lim = limits if limits is not None else Limits()
+    store = Store(db_url, worker=worker, lease_expiry=lim.lease_expiry, renew_every=lim.renew_every)
     try:
-        store.acquire()
-        app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=limits,
+        app = create_app(db_url, bot_workers=bot_workers, bot_delay=bot_delay, limits=lim,
                          allowed_origins=allowed_origins, public_urls=public_urls, store=store)
         tune_gc()
         uvicorn.run(app, host=host, port=port, ws_max_size=65_536, ws_per_message_deflate=False,

@@ -55,11 +55,11 @@ from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
 from .replays import archive_entry, is_deal_id
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
-from .store import LogWriter, Store
+from .store import LeaseError, LeaseHeld, LeaseLost, LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
 __all__ = ["Hub", "Client", "RateLimit", "Limits", "ClientBuckets", "TooManyRooms", "TooManyRequests",
-           "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS"]
+           "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS", "MOVED", "RoomMoving"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,14 @@ class Limits:
             message drops the connection (a reader too slow, or one that never reads; its player
             reconnects and is sent the table afresh): the server never holds more for one
             connection than this and one message.
+        renew_every: seconds between two renewals of this worker's room leases (the store's, when
+            the application makes it: :class:`~skitgubbe.server.store.Store`).
+        lease_expiry: seconds after its last renewal that a room's lease may be taken over by
+            another worker (its worker is taken for dead).
+        lease_sweep_every: seconds between two looks for rooms nobody drives (their worker died or
+            stopped), which this worker then takes over.
+        handover_wait: seconds a worker waits for another to hand a room over before it refuses the
+            request ``room-moving`` (the client tries again).
     """
 
     rooms_per_client: int = 20
@@ -137,6 +145,10 @@ class Limits:
     replay_bytes: float = 128_000.0
     replay_burst: float = 8_000_000.0
     outbox_bytes: int = 2_000_000
+    renew_every: float = 1.0
+    lease_expiry: float = 5.0
+    lease_sweep_every: float = 3.0
+    handover_wait: float = 3.0
 
 
 def client_key(host: str | None) -> str:
@@ -202,6 +214,20 @@ class TooManyRequests(RoomError):
         self.retry_after = retry_after
 
 
+class RoomMoving(RoomError):
+    """``room-moving``: the room is driven by another worker that did not hand it over within
+    :attr:`Limits.handover_wait` seconds; ``retry_after`` is how many seconds until asking again."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("room-moving", message)
+        self.retry_after = retry_after
+
+
+MOVED = 4001
+"""The websocket close code of a connection whose room this worker no longer drives (handed over to
+another worker, or its lease lost): reconnect at once, the table lives on (close reason ``moved``)."""
+
+
 class TooManyRooms(RoomError):
     """``too-many-rooms``: a client made :attr:`Limits.rooms_per_client` rooms in the last
     :attr:`Limits.rooms_window` seconds; ``retry_after`` is how many seconds until it may make one."""
@@ -265,6 +291,8 @@ class Client:
         self.ack: int | None = None
         self.lang = "en"
         self.lang_limit = RateLimit(LANG_RATE, LANG_BURST, LANG_BURST)
+        self.close_code: int | None = None  # the websocket close code asked for (None: the transport's)
+        self.close_reason = ""
 
     def send(self, data: dict[str, Any] | str) -> None:
         """Queue a message (a dict is written as JSON).  When more than ``outbox_bytes`` bytes are
@@ -279,13 +307,15 @@ class Client:
         self.queued += len(text)
         self.outbox.put_nowait(text)
 
-    def close(self, why: str, *, keep: bool = False) -> None:
+    def close(self, why: str, *, keep: bool = False, code: int | None = None, reason: str = "") -> None:
         """Drop the connection (``why`` is for the log): ask the transport to close it once it has
-        sent what waits in ``outbox`` (``keep``), or at once, throwing that away.  Nothing is queued,
-        and nothing the client sends is heard, after this.  Closing twice is harmless."""
+        sent what waits in ``outbox`` (``keep``), or at once, throwing that away; with websocket close
+        ``code`` and ``reason`` when given (:data:`MOVED`).  Nothing is queued, and nothing the client
+        sends is heard, after this.  Closing twice is harmless."""
         if self.dropped:
             return
         self.dropped = True
+        self.close_code, self.close_reason = code, reason
         log.warning("closing a connection of %s (room %s): %s", self.key or "an unknown client",
                     self.room or "-", why)
         while not keep and not self.outbox.empty():
@@ -377,21 +407,43 @@ class Hub:
         self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
+        self._taking: dict[str, asyncio.Future[Room | None]] = {}  # rooms being taken from other workers
+        self._renewer: asyncio.Task[None] | None = None
+        self._lease_sweeper: asyncio.Task[None] | None = None
+        self.renewal_failing = False  # the last renewal of the leases failed (GET /healthz)
 
     # -- life cycle ---------------------------------------------------------------------
 
     async def load(self) -> int:
-        """Rebuild every stored room by replaying its log and start its driver, and start looking
-        for expired rooms every :attr:`Limits.sweep_every` seconds; returns the number of rooms.  A
-        room whose log does not replay is skipped and named in ``errors``.  The expiry clocks of the
-        rooms loaded start now.  First takes the database's lease if the store does not hold it
-        (:meth:`~skitgubbe.server.store.Store.acquire`, which raises
-        :class:`~skitgubbe.server.store.LeaseHeld` when another server holds it: then nothing is
-        loaded)."""
-        if not self.store.holds_lease:
-            await asyncio.to_thread(self.store.acquire)
-        stored = await asyncio.to_thread(self.store.load_rooms)
+        """Take the leases of every stored room nobody drives
+        (:meth:`~skitgubbe.server.store.Store.claim_free`), rebuild those rooms by replaying their
+        logs and start their drivers; start renewing this worker's leases every
+        ``store.renew_every`` seconds (handing over the rooms other workers ask for), looking for
+        rooms nobody drives every :attr:`Limits.lease_sweep_every` seconds and for expired rooms
+        every :attr:`Limits.sweep_every` seconds.  Returns the number of rooms held.  A room whose
+        log does not replay is skipped and named in ``errors``.  The expiry clocks of the rooms
+        loaded start now.  Raises what the database raises (``sqlalchemy.exc.SQLAlchemyError``)."""
+        taken = await asyncio.to_thread(self.store.claim_free)
+        await self._open_stored(list(taken))
+        loop = asyncio.get_running_loop()
+        if self._sweeper is None:
+            self._sweeper = loop.create_task(self._sweep())
+        if self._renewer is None:
+            self._renewer = loop.create_task(self._renew_leases())
+        if self._lease_sweeper is None:
+            self._lease_sweeper = loop.create_task(self._sweep_leases())
+        return len(self.rooms)
+
+    async def _open_stored(self, codes: list[str]) -> list[Room]:
+        """Rebuild the stored rooms ``codes`` (their leases taken) and start their drivers; a room whose
+        log does not replay is noted in ``errors`` and its lease given back."""
+        if not codes:
+            return []
+        stored = await asyncio.to_thread(self.store.load_rooms, codes)
+        opened: list[Room] = []
         for sr in stored:
+            if sr.code in self.rooms:
+                continue
             try:
                 room = Room(sr.code, RoomSpec.from_json(sr.spec))
                 for kind, payload in sr.log:
@@ -400,11 +452,151 @@ class Hub:
                 self._note(f"room {sr.code} not loaded: {e}")
                 continue
             self._add(room)
-        await self._archive([r for r in self.rooms.values() if r.status == "over" and r.state is not None
+            opened.append(room)
+        await self._archive([r for r in opened if r.status == "over" and r.state is not None
                              and r.state.is_over])
-        if self._sweeper is None:
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-        return len(self.rooms)
+        return opened
+
+    # -- the rooms this worker drives: leases, hand-overs, take-overs -----------------------
+
+    async def _renew_leases(self) -> None:
+        """Every ``store.renew_every`` seconds: renew this worker's leases, drop the rooms whose leases
+        were lost, hand over the rooms other workers asked for."""
+        while not self._closing:
+            await asyncio.sleep(self.store.renew_every)
+            try:
+                lost, wanted = await asyncio.to_thread(self.store.renew)
+            except Exception as e:  # the database: try again next time (healthz says so meanwhile)
+                self.renewal_failing = True
+                self._note(f"could not renew this worker's room leases: {type(e).__name__}: {e}")
+                continue
+            self.renewal_failing = False
+            for code in lost:
+                self.metrics.lease_lost()
+                await self.drop_room(code, "lost")
+            for code in wanted:
+                try:
+                    await self.hand_over(code)
+                except Exception as e:
+                    self._note(f"room {code}: hand-over failed: {type(e).__name__}: {e}", trace=True)
+
+    async def _sweep_leases(self) -> None:
+        """Every :attr:`Limits.lease_sweep_every` seconds: take over the rooms nobody drives (their
+        worker died: a bot table keeps moving within seconds)."""
+        while not self._closing:
+            await asyncio.sleep(self.limits.lease_sweep_every)
+            try:
+                taken = await asyncio.to_thread(self.store.claim_free, 200)
+                taken = {c: e for c, e in taken.items() if c not in self.rooms}
+                opened = await self._open_stored(list(taken))
+                for room in opened:
+                    self.metrics.lease_taken("sweep")
+                    log.info("took over room %s (its worker stopped driving it)", room.code)
+            except Exception as e:  # note it and look again next time
+                self._note(f"taking over rooms: {type(e).__name__}: {e}", trace=True)
+
+    def _forget(self, code: str, why: str) -> None:
+        """Drop room ``code`` from this worker at once (the caller holds its lock, or knows nobody
+        does): nothing may change it here any more, its driver stops, its connections are closed
+        with :data:`MOVED` (their clients reconnect and find it on its new worker)."""
+        room = self.rooms.pop(code, None)
+        live = self.live.pop(code, None)
+        if live is None or room is None:
+            return
+        live.expired = True
+        if live.driver is not None and live.driver is not asyncio.current_task():
+            live.driver.cancel()
+        for client in list(live.clients):
+            client.close(f"room {code} {why}", keep=True, code=MOVED, reason="moved")
+            client.room = None
+        live.clients.clear()
+        for stale in [k for k in self._replays if k[0] == code]:
+            del self._replays[stale]
+
+    async def drop_room(self, code: str, why: str) -> None:
+        """Drop room ``code`` from this worker (its lease is no longer ours: ``why`` is for the log),
+        once the change being made to it is done; see :meth:`_forget`."""
+        live = self.live.get(code)
+        if live is None:
+            return
+        async with live.lock:
+            self._forget(code, why)
+        log.warning("room %s dropped from this worker: %s", code, why)
+
+    async def hand_over(self, code: str) -> None:
+        """Another worker asked for room ``code``: finish the change being made to it (its lock), drop
+        it here (:meth:`_forget`: its clients are closed with :data:`MOVED`) and give its lease back
+        to that worker.  A room not held here has its stray lease given back too."""
+        live = self.live.get(code)
+        held = self.store.lease_of
+        if live is not None:
+            async with live.lock:
+                self._forget(code, "handed over to another worker")
+        lease = await asyncio.to_thread(held, code)
+        await asyncio.to_thread(self.store.release, code,
+                                handed_to=lease.wanted_by if lease is not None else None)
+        if live is not None:
+            self.metrics.handed_over("wanted")
+            log.info("room %s handed over to worker %s", code, lease.wanted_by if lease else "?")
+
+    async def ensure_room(self, code: str) -> Room:
+        """Room ``code`` (any case, spaces around it), taken from the database if this worker does not
+        drive it: at once if nobody drives it, else asked for (``wanted_by``) and waited for while
+        its worker hands it over (at most :attr:`Limits.handover_wait` seconds).  Raises
+        :class:`RoomError` ``no-room`` when no such room is stored, :class:`RoomMoving` when its
+        worker did not hand it over in time, :class:`RoomError` ``server`` when the database
+        fails."""
+        key = code.strip().upper() if isinstance(code, str) and len(code) <= 32 else ""
+        room = self.rooms.get(key)
+        if room is not None:
+            return room
+        if not key or any(ch not in ROOM_CODE_CHARS for ch in key) or self._closing:
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        taking = self._taking.get(key)
+        if taking is None:
+            taking = asyncio.ensure_future(self._take_room(key))
+            self._taking[key] = taking
+            taking.add_done_callback(lambda _: self._taking.pop(key, None))
+        got = await asyncio.shield(taking)
+        if got is None:
+            raise RoomError("no-room", f"there is no room {code!r:.40}")
+        return got
+
+    async def _take_room(self, code: str) -> Room | None:
+        wait = self.limits.handover_wait
+        deadline = time.monotonic() + wait
+        asked = False
+        try:
+            while True:
+                try:
+                    epoch = await asyncio.to_thread(self.store.take, code)
+                except LeaseHeld:
+                    if time.monotonic() >= deadline:
+                        retry = max(1, math.ceil(self.store.renew_every))
+                        raise RoomMoving(f"room {code} is being moved from another worker of this server: "
+                                         f"try again in {retry} s", retry) from None
+                    if not asked:
+                        await asyncio.to_thread(self.store.want, code)
+                        asked = True
+                    await asyncio.sleep(min(0.1, self.store.renew_every / 4))
+                    continue
+                if epoch is None:
+                    return None
+                if code in self.rooms:
+                    return self.rooms[code]
+                opened = await self._open_stored([code])
+                if not opened:  # it does not replay (noted): give it back
+                    await asyncio.to_thread(self.store.release, code)
+                    return None
+                self.metrics.lease_taken("handover" if asked else "demand")
+                return opened[0]
+        except LeaseError as e:
+            raise RoomMoving(f"room {code} is being moved between workers of this server: try again in 1 s "
+                             f"({e})", 1) from None
+        except SQLAlchemyError as e:
+            self.metrics.storage_failed()
+            self._note(f"room {code}: could not take its lease: {e}")
+            raise RoomError("server", "the server could not reach its database: try again") from None
 
     def _note(self, failure: str, *, trace: bool = False) -> None:
         """Log ``failure`` (one line; with the traceback of the exception being handled when
@@ -423,15 +615,17 @@ class Hub:
         live.driver = asyncio.get_running_loop().create_task(self._drive(room, live))
 
     async def close(self) -> None:
-        """Stop the drivers and the writer (queued writes finish first), then release the database's
-        lease (:meth:`~skitgubbe.server.store.Store.release`).  Closing twice is harmless."""
+        """Stop the drivers and the writer (queued writes finish first), then give back every lease
+        (:meth:`~skitgubbe.server.store.Store.release_all`: other workers take the rooms at once).
+        Closing twice is harmless."""
         if self._closing:
             return
         self._closing = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._renewer, self._lease_sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for live in self.live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -440,7 +634,7 @@ class Hub:
                 with contextlib.suppress(asyncio.CancelledError):
                     await live.driver
         await asyncio.to_thread(self.writer.close)
-        await asyncio.to_thread(self.store.release)
+        await asyncio.to_thread(self.store.release_all)
 
     # -- HTTP-side requests ---------------------------------------------------------------
 
@@ -492,17 +686,22 @@ class Hub:
             await asyncio.sleep(self.limits.sweep_every)
             try:
                 await self.expire_rooms()
+                if self.limits.rooms_per_client:
+                    await asyncio.to_thread(self.store.forget_made, time.time() - self.limits.rooms_window)
             except Exception as e:  # note it and look again next time
                 self._note(f"expiring rooms: {type(e).__name__}: {e}", trace=True)
 
-    def _check_budget(self, client: str | None, rooms: int) -> deque[float] | None:
+    def _check_budget(self, client: str | None, rooms: int, *, stored: int | None = None,
+                      elsewhere: int = 0) -> deque[float] | None:
         """Raise :class:`RoomError` ``server-full`` or :class:`TooManyRooms` unless ``client`` may
         make ``rooms`` more rooms now (two linked tables are made together or not at all); counts
         nothing.  Returns the client's record of rooms made within the window (None without a
         per-client limit, or for a room the server makes itself, ``client`` None: only the
-        server's room limit counts then)."""
+        server's room limit counts then).  ``stored``: the rooms stored on every worker (default:
+        those held here); ``elsewhere``: the rooms other workers made for ``client`` in the window."""
         limits = self.limits
-        if limits.max_rooms and len(self.rooms) + self._creating + rooms > limits.max_rooms:
+        held = max(len(self.rooms), stored) if stored is not None else len(self.rooms)
+        if limits.max_rooms and held + self._creating + rooms > limits.max_rooms:
             raise RoomError("server-full", f"the server holds as many rooms as it may ({limits.max_rooms}): "
                             "try again later")
         if not limits.rooms_per_client or client is None:
@@ -511,9 +710,10 @@ class Hub:
         made = self._made.setdefault(client, deque())
         while made and made[0] <= now - limits.rooms_window:
             made.popleft()
-        over = len(made) + rooms - limits.rooms_per_client
+        over = len(made) + elsewhere + rooms - limits.rooms_per_client
         if over > 0:
-            wait = max(1, math.ceil(made[over - 1] + limits.rooms_window - now)) if made else 1
+            wait = (max(1, math.ceil(made[min(over, len(made)) - 1] + limits.rooms_window - now)) if made
+                    else max(1, math.ceil(limits.rooms_window)))
             also = ", and two tables are two rooms" if rooms > 1 else ""
             raise TooManyRooms(f"one client may make {limits.rooms_per_client} rooms in "
                                f"{limits.rooms_window:g} seconds{also}: try again in {wait} seconds", wait)
@@ -545,19 +745,24 @@ class Hub:
         counted against the limits)."""
         name = protocol.check_name(name)
         spec = make_spec(**spec_args)
-        code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
-        while code in self.rooms:
-            code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
-        room = Room(code, spec)
-        token = secrets.token_urlsafe(24)
-        join = room.prepare_join(name, hash_token(token), creator=True)
+        await self._check_global_budget(client, 1)
         made = self._reserve_room(client)
         stamp = made[-1] if made is not None else 0.0
+        code = ""
         try:
-            await self.writer.write([("room", code, 0, "", spec.to_json()), ("log", code, 0, "join", join)])
+            code = await self._claim_code()
+            room = Room(code, spec)
+            token = secrets.token_urlsafe(24)
+            join = room.prepare_join(name, hash_token(token), creator=True)
+            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [
+                ("room", code, 0, "", spec.to_json()), ("made", code, 0, client, {}),
+                ("log", code, 0, "join", join)]
+            await self.writer.write(rows)
         except BaseException as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
+            if code:
+                await self._unclaim(code)
             if isinstance(e, SQLAlchemyError):
                 self.metrics.storage_failed()
                 self._note(f"room {code}: could not store the new room: {e}")
@@ -580,7 +785,7 @@ class Hub:
         ``{"room", "player", "token"}``.  The deal starts once every open slot is taken.
         Raises :class:`RoomError` ``no-room`` or ``full``, or ``ProtocolError`` (bad name)."""
         name = protocol.check_name(name)
-        room = self._room(code)
+        room = await self.ensure_room(code)
         live = self.live[room.code]
         async with live.lock:
             token = secrets.token_urlsafe(24)
@@ -599,6 +804,39 @@ class Hub:
         while code in self.rooms:
             code = "".join(self.rng.choice(ROOM_CODE_CHARS) for _ in range(6))
         return code
+
+    async def _claim_code(self) -> str:
+        """A new room code no worker uses, its lease taken by this worker (the creator drives the room
+        it makes).  Raises what the database raises."""
+        while True:
+            code = self._new_code()
+            if await asyncio.to_thread(self.store.take_new, code):
+                return code
+
+    async def _unclaim(self, code: str) -> None:
+        """Give back the lease of a room that was not made after all (logged if the database fails)."""
+        try:
+            await asyncio.to_thread(self.store.release, code)
+        except SQLAlchemyError as e:
+            log.warning("could not give back the lease of room %s, which was not made: %s", code, e)
+
+    async def _check_global_budget(self, client: str | None, rooms: int) -> None:
+        """The limits across workers: :attr:`Limits.max_rooms` counts the rooms stored (every
+        worker's), :attr:`Limits.rooms_per_client` the rooms other workers made for ``client`` in the
+        last :attr:`Limits.rooms_window` seconds with this worker's own.  Raises what
+        :meth:`_check_budget` raises, :class:`RoomError` ``server`` when the database fails."""
+        limits = self.limits
+        if not limits.max_rooms and not limits.rooms_per_client:
+            return
+        who = client if limits.rooms_per_client else None
+        try:
+            since = time.time() - limits.rooms_window
+            stored, elsewhere = await asyncio.to_thread(self.store.counts, who, since)
+        except SQLAlchemyError as e:
+            self.metrics.storage_failed()
+            self._note(f"could not count the rooms: {e}")
+            raise RoomError("server", "the server could not reach its database: try again") from None
+        self._check_budget(client, rooms, stored=stored, elsewhere=elsewhere)
 
     async def create_two_tables(self, name: str, *, people: int, client: str = "", preset: str | None,
                                 house_rules: str | None, turn_seconds: float = 0.0,
@@ -621,7 +859,7 @@ class Hub:
             sizes = check_rules(rules, people)
         except ValueError as e:
             raise RoomError("bad-table", str(e)) from None
-        self._check_budget(client, 2)  # both tables count against the limits, made together
+        await self._check_global_budget(client, 2)  # both tables count against the limits, made together
         made = await self.create_room(name, client=client, preset=preset, house_rules=house_rules,
                                       players=sizes[WINNERS], seats=["open"] * (sizes[WINNERS] - 1),
                                       turn_seconds=turn_seconds, sluff_seconds=sluff_seconds)
@@ -643,17 +881,22 @@ class Hub:
         limits like any other (:meth:`create_room`): against ``client``'s when a client asked for
         it, else against the server's room limit only.  Raises :class:`RoomError` ``server`` when
         the database refuses it, and what :meth:`create_room` raises for the limits."""
-        code = self._new_code()
-        room = Room(code, spec)
-        rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
-        rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
         made = self._reserve_room(client)
         stamp = made[-1] if made is not None else 0.0
+        code = ""
         try:
+            code = await self._claim_code()
+            room = Room(code, spec)
+            rows: list[tuple[str, str, int, str, dict[str, Any]]] = [("room", code, 0, "", spec.to_json())]
+            if client is not None:
+                rows.append(("made", code, 0, client, {}))
+            rows += [("log", code, n, "join", j) for n, j in enumerate(joins)]
             await self.writer.write(rows)
         except SQLAlchemyError as e:
             if made is not None and stamp in made:  # not counted after all
                 made.remove(stamp)
+            if code:
+                await self._unclaim(code)
             self.metrics.storage_failed()
             self._note(f"room {code}: could not store a linked room: {e}")
             raise RoomError("server", "the server could not store the new table: try again") from None
@@ -865,10 +1108,13 @@ class Hub:
                                   f"not exist within a minute; try again in {wait} s", wait,
                                   code="too-many-misses")
         try:
-            room = self._room(msg.fields["room"])
-        except RoomError:
-            self.misses.wait(client.key)
+            room = await self.ensure_room(msg.fields["room"])
+        except RoomError as e:
+            if e.code == "no-room":
+                self.misses.wait(client.key)
             raise
+        if client.dropped or client.room is not None:  # closed, or a second hello, while it was taken
+            return
         live = self.live[room.code]
         spectate = msg.get("spectate", False)
         slot = msg.get("player")
@@ -923,6 +1169,11 @@ class Hub:
             raise RoomError("no-room", f"room {room.code} has expired")
         try:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
+        except LeaseLost:
+            self.metrics.lease_lost()
+            self._forget(room.code, "lost its lease: another worker drives it now")
+            raise RoomError("moved", "this table has moved to another worker of the server: reconnect "
+                            "(nothing changed)") from None
         except SQLAlchemyError as e:
             self.metrics.storage_failed()
             self._note(f"room {room.code}: could not store {kind}: {e}")

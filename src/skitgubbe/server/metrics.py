@@ -17,7 +17,7 @@ from prometheus_client import CollectorRegistry, Gauge, Histogram
 from prometheus_client import Counter as PromCounter
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
-__all__ = ["Metrics", "ROOM_STATUSES", "MOVE_KINDS", "LATENCY_BUCKETS", "CONTENT_TYPE"]
+__all__ = ["Metrics", "ROOM_STATUSES", "MOVE_KINDS", "LEASE_TAKEOVERS", "LATENCY_BUCKETS", "CONTENT_TYPE"]
 
 ROOM_STATUSES = ("lobby", "playing", "over")
 """The values of the ``status`` label of ``skitgubbe_rooms`` (each is written, 0 when no room has it)."""
@@ -26,6 +26,9 @@ MOVE_KINDS = ("player", "bot", "chance", "timeout")
 """The values of the ``kind`` label of ``skitgubbe_moves_stored_total``: a person's ``act`` message, a
 bot's move (a bot seat, or a seat the fill bot plays while its player is away), the chance order of the
 dreck, a move made because a timer ran out (the turn timer's bot move, the sluff timer's passes)."""
+
+LEASE_TAKEOVERS = ("demand", "handover", "sweep")
+"""The values of the ``reason`` label of ``skitgubbe_lease_takeovers_total``."""
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """The upper bounds of ``skitgubbe_move_seconds``'s buckets, in seconds."""
@@ -57,8 +60,19 @@ class Metrics:
         self.replays = PromCounter("skitgubbe_replays_built", "Replays built, by source: room (a table's, "
                                    "asked over the websocket), deal (a stored deal), record (an uploaded "
                                    "record)", ["source"], registry=r)
+        self.leases_taken = PromCounter("skitgubbe_lease_takeovers", "Room leases this worker took from the "
+                                        "database for a room it did not drive, by why: demand (a client "
+                                        "asked, nobody drove it), handover (another worker handed it over), "
+                                        "sweep (its worker had stopped renewing)", ["reason"], registry=r)
+        self.handovers = PromCounter("skitgubbe_handovers", "Rooms this worker handed over to another, by "
+                                     "why: wanted (another worker asked for it)", ["reason"], registry=r)
+        self.lease_losses = PromCounter("skitgubbe_lease_losses", "Room leases this worker found taken over "
+                                        "by another (its rooms dropped, their writes refused)", registry=r)
         for kind in MOVE_KINDS:
             self.moves.labels(kind)
+        for reason in LEASE_TAKEOVERS:
+            self.leases_taken.labels(reason)
+        self.handovers.labels("wanted")
         for source in ("room", "deal", "record"):
             self.replays.labels(source)
 
@@ -74,6 +88,18 @@ class Metrics:
         """Count a refusal with error ``code`` (``"rate-limited"``...) of a request ``via`` ``"http"``
         or ``"websocket"`` (a websocket refused at its handshake is ``"http"``)."""
         self.refused.labels(via, code).inc()
+
+    def lease_taken(self, reason: str) -> None:
+        """Count a room lease taken over, for ``reason`` (one of :data:`LEASE_TAKEOVERS`)."""
+        self.leases_taken.labels(reason).inc()
+
+    def handed_over(self, reason: str) -> None:
+        """Count a room handed over to another worker, for ``reason`` (``"wanted"``)."""
+        self.handovers.labels(reason).inc()
+
+    def lease_lost(self) -> None:
+        """Count a room lease found lost to another worker."""
+        self.lease_losses.inc()
 
     def storage_failed(self) -> None:
         """Count a write the database refused."""

@@ -164,7 +164,8 @@ class Client:
                     while True:
                         raw = await asyncio.wait_for(ws.recv(), max(0.1, deadline - time.monotonic()))
                         msg = json.loads(raw)
-                        self.trace.append((msg["type"], msg.get("code"), msg.get("ack"), msg.get("n"), pending,
+                        self.trace.append((msg["type"], msg.get("code"), msg.get("ack"), msg.get("n"),
+                                           pending,
                                            (msg.get("table") or {}).get("status")))
                         if msg["type"] == "sync":
                             self.syncs += 1
@@ -180,7 +181,8 @@ class Client:
                                     pending = None
                         if msg["type"] == "error" and msg["code"] == "rate-limited" and pending is not None:
                             await asyncio.sleep(float(msg.get("retry_after") or 0.5))
-                            await ws.send(json.dumps({"type": "act", "n": pending, "move": self.sent[pending]}))
+                            await ws.send(json.dumps({"type": "act", "n": pending,
+                                                      "move": self.sent[pending]}))
                             continue
                         if msg["type"] == "error":
                             if msg.get("n") is not None and msg["n"] == pending:
@@ -255,8 +257,8 @@ def test_killing_the_worker_of_a_table_mid_deal_loses_no_acknowledged_move(topol
 
     asyncio.run(go())
     assert killed, "the deal ended before a dozen moves"
-    assert all(c.over for c in clients), ("the deal did not go on after the kill", [c.trace[-6:] for c in clients],
-                                          topology.said())
+    assert all(c.over for c in clients), ("the deal did not go on after the kill",
+                                          [c.trace[-6:] for c in clients], topology.said())
     after = [t for c in clients for t in c.acked.values() if t > killed["at"]]
     assert after, "no move was acknowledged after the kill"
     stored = stored_moves(topology.db, code)

@@ -230,7 +230,8 @@ def test_tls_at_the_proxy_with_a_redirect_and_hsts(tmp_path: Path) -> None:
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
-                answer = httpx.get(f"https://127.0.0.1:{secure}/ws?room=abcdef", verify=ssl.create_default_context(cafile=str(crt)))
+                answer = httpx.get(f"https://127.0.0.1:{secure}/ws?room=abcdef",
+                                   verify=ssl.create_default_context(cafile=str(crt)))
                 if answer.status_code == 200:
                     break
             except httpx.HTTPError:

@@ -93,9 +93,10 @@ async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> 
             await play_once(url, s, stop, ready)
             return
         except (websockets.ConnectionClosed, OSError, websockets.InvalidHandshake, TimeoutError) as e:
-            if stop.is_set() or not ready.is_set():
-                if not ready.is_set():
-                    raise
+            if not ready.is_set():
+                ready.set()  # a client that never got in: counted as a failure, not waited for
+                raise
+            if stop.is_set():
                 return
             code = e.rcvd.code if isinstance(e, websockets.ConnectionClosed) and e.rcvd else 1006
             s.closes.append(code if isinstance(e, websockets.ConnectionClosed) else 0)

@@ -134,9 +134,14 @@ backend workers
     option httpchk
     http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host localhost
     http-check expect status 200
-    # a dead worker is out after two failed checks 0.5 s apart; init-addr: start even if a name
-    # does not resolve yet (compose starts the proxy with its workers)
-    default-server check inter 500ms fall 2 rise 2 init-addr last,libc,none
+    # a dead worker is out after two failed checks 1 s apart (a killed one refuses at once); a check
+    # may take 3 s (the worker's own database check waits 2 s), so a busy worker is not taken out;
+    # init-addr: start even if a name does not resolve yet (compose starts the proxy with its workers)
+    timeout check 3s
+    default-server check inter 1s fall 2 rise 2 init-addr last,libc,none
+    # a connection refused by a dead worker not yet marked down is tried again on another
+    retries 2
+    option redispatch 1
 {servers}"""
 
 

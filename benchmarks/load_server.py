@@ -253,6 +253,10 @@ def server_waited(pid: int | None) -> float:
     return total / 1e9
 
 
+joins_retried = [0]
+"""Joins answered 404 or 503 and tried again (a room made on one worker, joined through another)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -278,7 +282,12 @@ async def make_tables(base: str, connections: int, rng: random.Random, table_sea
                 made = r.json()
                 out = [Seat(made["room"], 0, made["token"], random.Random(rng.random()), leader=True)]
                 for j in range(1, k):
-                    r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
+                    for _ in range(50):  # through a proxy: another worker may not see the new room yet
+                        r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
+                        if r.status_code not in (404, 503):
+                            break
+                        joins_retried[0] += 1
+                        await asyncio.sleep(0.1)
                     r.raise_for_status()
                     joined = r.json()
                     out.append(Seat(made["room"], joined["player"], joined["token"],
@@ -523,7 +532,10 @@ def through_proxy(args: argparse.Namespace) -> int:
         result["messages_checked"], result["leaked_cards"] = check_leaks(db, seats)
         for key in ("server_cpu_seconds", "server_cpu_ms_per_move", "server_waited_for_cpu_seconds"):
             result.pop(key, None)
+        result["joins_retried"] = joins_retried[0]
+        joins_retried[0] = 0
         results[f"{n}_workers"] = result
+        print(json.dumps({f"{n}_workers": result}), file=sys.stderr, flush=True)
         ok = ok and result["leaked_cards"] == 0 and result["acknowledged_moves_lost"] == 0 and (
             not result["failover"] or result["failover"]["clients_needing_a_reload"] == 0)
     results["command"] = " ".join(["python"] + [os.path.relpath(sys.argv[0])] + sys.argv[1:])

@@ -876,6 +876,8 @@ def _serve_has_worker() -> bool:
 
 def _cluster(args: argparse.Namespace, console: Console) -> int:
     """``skitgubbe cluster``: HAProxy and ``--workers`` ``skitgubbe serve`` processes until Ctrl-C."""
+    from sqlalchemy.exc import SQLAlchemyError
+
     from ..server.cluster import ProxyLimits, run_cluster
 
     if args.connections_per_client < 0 or args.rooms_per_client < 0:
@@ -894,6 +896,10 @@ def _cluster(args: argparse.Namespace, console: Console) -> int:
     except (ValueError, FileNotFoundError) as e:
         console.print(f"error: {e}", markup=False)
         return 2
+    except SQLAlchemyError as e:
+        console.print(f"error: not started: could not open the database {args.db.split('@')[-1]}: {e}",
+                      markup=False)
+        return 1
 
 
 # -- study and the backends (issue 19) -------------------------------------------------------

@@ -202,8 +202,9 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     ``host``:``port`` in front of them; returns at once (the workers take a few seconds to answer:
     the proxy's checks bring each in as it does).  ``output``: where the processes' output goes
     (None: this process's).  ``worker_flag`` False leaves ``--worker`` out (a server without
-    several-worker support); ``served_by``: see :func:`haproxy_config`.  Raises FileNotFoundError
-    when ``haproxy`` is not installed, ValueError
+    several-worker support); ``served_by``: see :func:`haproxy_config`.  The database's tables are
+    made first, here.  Raises FileNotFoundError when ``haproxy`` is not installed,
+    ``sqlalchemy.exc.SQLAlchemyError`` when the database cannot be opened, ValueError
     for fewer than one worker or a port outside 1..65535-``workers``."""
     if workers < 1:
         raise ValueError(f"--workers must be 1 or more, not {workers}")
@@ -220,6 +221,11 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     config.write_text(haproxy_config([(n, f"127.0.0.1:{ports[n]}") for n in names],
                                      bind=f"{host}:{port}", limits=limits, errors_dir=str(workdir),
                                      tls_comment=False, served_by=served_by))
+    # the tables made once, before the workers start: two workers making them at the same moment
+    # on an empty PostgreSQL database collide (CREATE TABLE is not safe to race)
+    from .store import Store
+
+    Store(db).close()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     procs: dict[str, subprocess.Popen[bytes]] = {}
     for name in names:

@@ -72,8 +72,9 @@ from . import houserules, logs
 from .botpool import BotPool, watch_parent
 from .catalogs import page_catalog
 from .howto import glossary, how_to_play, preset_rules, reader_language
-from .hub import Client, ClientBuckets, Hub, Limits, RoomMoving, TooManyRooms, client_key
+from .hub import Client, Hub
 from .lessons import lesson_list, lesson_replay
+from .limits import ClientBuckets, Limits, RoomMoving, TooManyRooms, client_key
 from .metrics import CONTENT_TYPE, Metrics
 from .presets import bot_label, describe, lobby_games
 from .protocol import MAX_CHAT_CHARS, MAX_NAME_CHARS, ProtocolError, dumps, load_json_object

@@ -13,6 +13,16 @@ out, ``pass`` for seats that have not said done when a settled trick's sluff tim
 out.  A seat whose player has no connection for ``away_after`` seconds is played by the
 fill bot until the player is back.
 
+The concerns around it have modules of their own: the limits (:mod:`skitgubbe.server.limits`,
+re-exported here), the messages sent (:mod:`skitgubbe.server.messages`), the room's own checks
+(:class:`~skitgubbe.server.rooms.Room`: ``check_act`` returns the checked
+:class:`~skitgubbe.engine.actions.Action` that :meth:`~skitgubbe.server.rooms.Room.apply_entry`
+applies once stored), storage and the room leases (:mod:`skitgubbe.server.store`).  The rooms this
+worker drives are those whose leases it holds: it takes a room on demand (:meth:`Hub.ensure_room`),
+hands one over when another worker asks (:meth:`Hub.hand_over`: its connections are closed with
+:data:`MOVED`), drops one whose lease it lost, and sweeps up the rooms nobody drives (docs/server.md,
+"Running more than one server").
+
 Connections are :class:`Client` objects: the transport (the websocket endpoint in
 :mod:`skitgubbe.server.app`, or a test) feeds :meth:`Hub.receive` with each text frame
 and sends what :meth:`Client.outbox` yields.
@@ -30,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import math
 import random
@@ -38,23 +47,24 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from ..engine.actions import CHANCE
+from ..engine.actions import CHANCE, Action
 from ..engine.i18n import N_, gettext_in, render
 from ..engine.rules import RulesError
 from ..engine.rulesfile import RulesFileError, parse_rules_file
 from ..engine.variants import UnknownVariantError, find_variant
-from ..engine.view import SPECTATOR, view_of
+from ..engine.view import view_of
 from . import protocol
 from .botpool import BotPool
+from .limits import ClientBuckets, Limits, RateLimit, RoomMoving, TooManyRequests, TooManyRooms, client_key
+from .messages import TableFacts, error_message, table_message
 from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
 from .replays import archive_entry, is_deal_id
-from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec, public_view
+from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec
 from .store import LeaseError, LeaseHeld, LeaseLost, LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
@@ -67,174 +77,9 @@ ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Room codes are 6 of these (no 0/O, 1/I/L)."""
 
 
-@dataclass
-class RateLimit:
-    """A token bucket: ``rate`` messages a second on average, bursts of ``burst``."""
-
-    rate: float = 20.0
-    burst: float = 40.0
-    tokens: float = 40.0
-    stamp: float = field(default_factory=time.monotonic)
-
-    def allow(self, now: float | None = None, amount: float = 1.0) -> bool:
-        """Take ``amount`` tokens (one message; or bytes, for a budget of bytes); False (and nothing
-        taken) when the bucket holds fewer.  An ``amount`` larger than ``burst`` is taken from a full
-        bucket, which it empties."""
-        t = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + max(0.0, t - self.stamp) * self.rate)
-        self.stamp = t
-        need = min(amount, self.burst)
-        if self.tokens < need:
-            return False
-        self.tokens -= need
-        return True
-
-    def wait(self, amount: float = 1.0) -> int:
-        """Whole seconds (at least 1) until ``amount`` tokens (at most ``burst``) are back, as of the
-        last :meth:`allow`: what a refusal's ``retry_after`` says."""
-        need = min(amount, self.burst) - self.tokens
-        return max(1, math.ceil(need / self.rate)) if self.rate > 0 else 3600
-
-
-@dataclass(frozen=True)
-class Limits:
-    """The server's abuse limits (docs/server.md, "Security"); 0 turns a count limit off.
-
-    Attributes:
-        rooms_per_client: rooms one client (:func:`client_key`) may make in any ``rooms_window``
-            seconds.
-        rooms_window: seconds (see ``rooms_per_client``).
-        connections_per_client: websocket connections one client may hold at once (checked by the
-            transport, :mod:`skitgubbe.server.app`).
-        max_rooms: the most rooms the server holds at once.
-        idle_after: seconds after which a room is removed (memory and database) when nobody is
-            connected to it and nothing has happened in it: no stored change, no connection or
-            disconnection.
-        finished_after: the same, in seconds, for a room whose last deal is over.
-        sweep_every: seconds between two looks for rooms to remove.
-        chat_rate, chat_burst: chat lines one player may send, per second on average and at once
-            (beyond them a line is refused ``rate-limited``): at most 3,600 lines (about 1 MB) an hour
-            a seat by default.
-        replay_bytes, replay_burst: the bytes of ``replay`` answers one client (:func:`client_key`,
-            over all its connections) is sent, per second on average and at once; a replay request
-            beyond them is refused ``rate-limited`` with ``retry_after``.  One replay larger than
-            ``replay_burst`` is sent when the client's budget is whole.
-        outbox_bytes: the bytes of messages waiting to be sent to one connection beyond which a new
-            message drops the connection (a reader too slow, or one that never reads; its player
-            reconnects and is sent the table afresh): the server never holds more for one
-            connection than this and one message.
-        renew_every: seconds between two renewals of this worker's room leases (the store's, when
-            the application makes it: :class:`~skitgubbe.server.store.Store`).
-        lease_expiry: seconds after its last renewal that a room's lease may be taken over by
-            another worker (its worker is taken for dead).
-        lease_sweep_every: seconds between two looks for rooms nobody drives (their worker died or
-            stopped), which this worker then takes over.
-        handover_wait: seconds a worker waits for another to hand a room over before it refuses the
-            request ``room-moving`` (the client tries again).
-    """
-
-    rooms_per_client: int = 20
-    rooms_window: float = 600.0
-    connections_per_client: int = 32
-    max_rooms: int = 10_000
-    idle_after: float = 3600.0
-    finished_after: float = 900.0
-    sweep_every: float = 60.0
-    chat_rate: float = 1.0
-    chat_burst: float = 5.0
-    replay_bytes: float = 128_000.0
-    replay_burst: float = 8_000_000.0
-    outbox_bytes: int = 2_000_000
-    renew_every: float = 1.0
-    lease_expiry: float = 5.0
-    lease_sweep_every: float = 3.0
-    handover_wait: float = 3.0
-
-
-def client_key(host: str | None) -> str:
-    """The key a client's limits are counted under: its IPv4 address; for IPv6 its /64 network (one
-    household or machine is given a whole /64), an IPv4-mapped address as IPv4; any other text
-    (a test client's name) as it is; ``""`` when the address is unknown."""
-    if not host:
-        return ""
-    try:
-        addr = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(addr, ipaddress.IPv6Address):
-        if addr.ipv4_mapped is not None:
-            return str(addr.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{addr}/64", strict=False))
-    return str(addr)
-
-
-class ClientBuckets:
-    """Token buckets (:class:`~skitgubbe.server.hub.RateLimit`) per client key: ``per_minute`` a
-    minute, bursts of as many; at most ``most`` keys are kept (the least recently used are dropped:
-    a dropped key starts again with a full bucket).  ``per_minute`` 0: no limit."""
-
-    def __init__(self, per_minute: int, most: int = 10_000) -> None:
-        self.per_minute = per_minute
-        self.most = most
-        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
-
-    def _bucket(self, key: str) -> RateLimit:
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            n = float(self.per_minute)
-            bucket = self.buckets[key] = RateLimit(rate=n / 60.0, burst=n, tokens=n)
-            while len(self.buckets) > self.most:
-                self.buckets.popitem(last=False)
-        self.buckets.move_to_end(key)
-        return bucket
-
-    def wait(self, key: str, *, take: bool = True) -> int | None:
-        """None if ``key`` may go on (taking a token when ``take``), else the whole seconds until it
-        may (and nothing is taken)."""
-        if not self.per_minute:
-            return None
-        bucket = self._bucket(key)
-        if take:
-            if bucket.allow():
-                return None
-        else:
-            now = time.monotonic()
-            if min(bucket.burst, bucket.tokens + max(0.0, now - bucket.stamp) * bucket.rate) >= 1:
-                return None
-        return max(1, math.ceil((1 - bucket.tokens) / bucket.rate))
-
-
-class TooManyRequests(RoomError):
-    """``rate-limited``: a request beyond a rate (chat lines, the bytes of replays: :class:`Limits`);
-    ``too-many-misses``: a ``hello`` from a client over its count of rooms asked for that do not exist
-    (:attr:`Hub.misses`); ``retry_after`` is how many seconds until it may be made."""
-
-    def __init__(self, message: str, retry_after: int, *, code: str = "rate-limited") -> None:
-        super().__init__(code, message)
-        self.retry_after = retry_after
-
-
-class RoomMoving(RoomError):
-    """``room-moving``: the room is driven by another worker that did not hand it over within
-    :attr:`Limits.handover_wait` seconds; ``retry_after`` is how many seconds until asking again."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("room-moving", message)
-        self.retry_after = retry_after
-
-
 MOVED = 4001
 """The websocket close code of a connection whose room this worker no longer drives (handed over to
 another worker, or its lease lost): reconnect at once, the table lives on (close reason ``moved``)."""
-
-
-class TooManyRooms(RoomError):
-    """``too-many-rooms``: a client made :attr:`Limits.rooms_per_client` rooms in the last
-    :attr:`Limits.rooms_window` seconds; ``retry_after`` is how many seconds until it may make one."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("too-many-rooms", message)
-        self.retry_after = retry_after
 
 
 ERRORS_KEPT = 200
@@ -339,8 +184,6 @@ class Client:
         return text
 
 
-def _error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, **extra}
 
 
 class _Live:
@@ -990,7 +833,7 @@ class Hub:
         if not client.limit.allow(self.clock()):
             client.refused += 1
             self.metrics.refusal("websocket", "rate-limited")
-            client.send(_error("rate-limited", "too many messages: slow down (20 a second at most)"))
+            client.send(error_message("rate-limited", "too many messages: slow down (20 a second at most)"))
             if client.refused > 200:
                 client.outbox.put_nowait(None)
             return
@@ -998,7 +841,7 @@ class Hub:
             msg = protocol.parse_client_message(raw)
         except ProtocolError as e:
             self.metrics.refusal("websocket", e.code)
-            client.send(_error(e.code, str(e)))
+            client.send(error_message(e.code, str(e)))
             return
         n = msg.get("n") if msg.type == "act" else None
         try:
@@ -1014,7 +857,7 @@ class Hub:
             if words is not None:  # the rules' reason, in the reader's language with the seats' names
                 room = self.rooms.get(client.room or "")
                 extra["said"] = render(words, client.lang, room.seat_names(client.lang) if room else None)
-            client.send(_error(e.code, str(e), **extra))
+            client.send(error_message(e.code, str(e), **extra))
             if msg.type == "hello":
                 client.hellos_refused += 1
                 log.info("hello refused (%s) from %s: %s", e.code, client.key or "an unknown client", e)
@@ -1024,7 +867,7 @@ class Hub:
             self.metrics.refusal("websocket", "server")
             self._note(f"{msg.type} message in room {client.room or '-'}: {type(e).__name__}: {e}",
                        trace=True)
-            client.send(_error("server", "the server failed on that message; the next update shows "
+            client.send(error_message("server", "the server failed on that message; the next update shows "
                                          "the table as it is"))
 
     async def _dispatch(self, client: Client, msg: ClientMessage) -> None:
@@ -1058,8 +901,8 @@ class Hub:
             raise RoomError("spectator", "spectators watch: they cannot act, chat or start deals")
         async with live.lock:
             if msg.type == "act":
-                payload = room.prepare_act(slot, msg.fields["move"], msg.fields["n"])
-                await self._commit(room, "act", payload)
+                checked = room.check_act(slot, msg.fields["move"], msg.fields["n"])
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("player")
                 client.ack = msg.fields["n"]  # sent with the update that follows (stored by now)
             elif msg.type == "chat":
@@ -1160,8 +1003,10 @@ class Hub:
 
     # -- changes --------------------------------------------------------------------------
 
-    async def _commit(self, room: Room, kind: str, payload: dict[str, Any]) -> None:
-        """Store the entry, then apply it.  Call with the room's lock held.  Raises
+    async def _commit(self, room: Room, kind: str, payload: dict[str, Any], *,
+                      action: Action | None = None) -> None:
+        """Store the entry, then apply it (``action``: an ``act`` entry's checked action,
+        :meth:`~skitgubbe.server.rooms.Room.check_act`).  Call with the room's lock held.  Raises
         :class:`RoomError` ``server`` when the database refuses it (nothing changed), ``no-room``
         when the room has just expired."""
         live = self.live.get(room.code)
@@ -1179,7 +1024,7 @@ class Hub:
             self._note(f"room {room.code}: could not store {kind}: {e}")
             raise RoomError("server", "the server could not store that: nothing changed, try again") from None
         over = room.status == "over"
-        room.apply_entry(kind, payload, now=self.clock(), checked=True)  # prepared under this lock
+        room.apply_entry(kind, payload, now=self.clock(), action=action)  # checked under this lock
         live.last_active = self.clock()
         live.changed.set()
         if room.status == "over" and not over:
@@ -1248,73 +1093,15 @@ class Hub:
 
     def _message(self, room: Room, live: _Live, client: Client, *, full: bool,
                  cache: dict[Any, Any] | None = None) -> str:
-        """The ``sync`` (``full``) or ``state`` message for ``client``, as JSON text: the table, the
-        seat's own part, and the table talk and events (as this seat or a spectator may see them)
-        since the client's last message of this deal (all of the deal's in a ``sync``).  Every text a
-        person reads (narration, reasons, the kill count, the loser's title) is in the client's
-        language (``client.lang``), with the seats called by their names."""
-        cache = {} if cache is None else cache
-        state = room.state
-        seat = room.seat_of(client.slot) if client.slot is not None else None
-        lang = client.lang
-        if ("names", lang) not in cache:
-            cache[("names", lang)] = room.seat_names(lang)
-        names: list[str] = cache[("names", lang)]
-        head_key = ("head", lang)
-        if head_key not in cache:
-            away = self._away(room, live)
+        """:func:`~skitgubbe.server.messages.table_message` for ``client`` of ``room``."""
+        def facts() -> TableFacts:
             deadline = self._deadline(room, live)
             left = None if deadline is None else max(0.0, deadline - self.clock())
-            pub = None
-            if state is not None:
-                pub = protocol.public_part(public_view(state), room.seq, lang, names)
-            cache[head_key] = protocol.dumps({
-                "room": room.code, "rules": room.spec.rules.name, "players": room.spec.players,
-                "status": room.status, "game": room.game,
-                "seats": room.seats_info(live.connected, away, lang), "timer": left,
-                "turn_seconds": room.spec.turn_seconds, "public": pub,
-                "session": self.sessions[self.session_of[room.code]].info(room.code)
-                if room.code in self.session_of else None,
-            })
-        key = ("me", seat, lang)
-        if key not in cache:
-            me = None
-            if state is not None and seat is not None:
-                me = protocol.seat_part(view_of(state, seat), lang)
-                p = room.players[room.seating[seat]]
-                me["left"] = p is not None and p.left
-                me["why"] = protocol.reasons(state, seat, lang, names)
-            cache[key] = protocol.dumps(me) if me is not None else "null"
-        if full or client.game_sent != room.game:
-            client.lines_sent = client.events_sent = 0
-        lines_key = ("lines", lang, client.lines_sent, len(room.narration))
-        if lines_key not in cache:
-            cache[lines_key] = protocol.render_lines(room.narration[client.lines_sent:], lang, names)
-        lines: list[str] = cache[lines_key]
-        client.lines_sent = len(room.narration)
-        client.game_sent = room.game
-        first = client.events_sent
-        events: list[dict[str, Any]] = []
-        if state is not None:
-            ev_key = ("events", seat, first, len(state.events))
-            if ev_key not in cache:
-                who = SPECTATOR if seat is None else seat
-                partner = -1 if seat is None else state.partner(seat)
-                cache[ev_key] = protocol.events_part(state.events[first:], who, partner=partner)
-            events = cache[ev_key]
-            client.events_sent = len(state.events)
-        extra: dict[str, Any] = {"lines": lines, "events": events, "events_from": first}
-        if client.ack is not None:
-            extra["ack"] = client.ack
-            client.ack = None
-        if full:
-            extra.update({"chat": room.chat, "you": {"player": client.slot, "seat": seat,
-                                                      "name": room.slot_name(client.slot)
-                                                      if client.slot is not None else None}})
-        kind = "sync" if full else "state"
-        head: str = cache[head_key]
-        mine: str = cache[key]
-        return '{"type":"' + kind + '","table":' + head + ',"me":' + mine + "," + protocol.dumps(extra)[1:]
+            session = (self.sessions[self.session_of[room.code]].info(room.code)
+                       if room.code in self.session_of else None)
+            return live.connected, self._away(room, live), left, session
+
+        return table_message(room, client, full=full, facts=facts, cache=cache)
 
     def _spend_replay(self, client: Client, size: int) -> None:
         """Count a replay answer of ``size`` bytes against its client's budget
@@ -1469,7 +1256,8 @@ class Hub:
             async with live.lock:
                 if (room.game, room.seq) != key or room.status != "playing":
                     return  # the table moved on while the bot was thinking
-                await self._commit(room, "act", room.prepare_bot_act(seat, str(action)))
+                checked = room.check_bot_act(seat, str(action))
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("bot")
                 self._broadcast(room, live)
 
@@ -1502,7 +1290,7 @@ class Hub:
             for s, move in moves:
                 if room.state is None or room.state.is_over:
                     break
-                payload = room.prepare_bot_act(s, move)
-                await self._commit(room, "act", payload)
+                checked = room.check_bot_act(s, move)
+                await self._commit(room, "act", checked.payload, action=checked.action)
                 self.metrics.moved("bot" if what == "bot" else "chance" if what == "chance" else "timeout")
             self._broadcast(room, live)

@@ -42,6 +42,7 @@ from .presets import DIFFICULTY_WORDS
 
 __all__ = [
     "DIFFICULTIES",
+    "CheckedAct",
     "RoomError",
     "RoomSpec",
     "Player",
@@ -69,6 +70,16 @@ def available_bots() -> list[str]:
         if name not in out:
             out.append(name)
     return out
+
+
+@dataclass(frozen=True)
+class CheckedAct:
+    """An ``act`` entry checked against its room: ``payload`` (what is stored) and ``action`` (the
+    parsed :class:`~skitgubbe.engine.actions.Action`, applied once stored:
+    :meth:`Room.apply_entry`)."""
+
+    payload: dict[str, Any]
+    action: Action
 
 
 class RoomError(ValueError):
@@ -360,7 +371,14 @@ class Room:
 
     def prepare_act(self, slot: int, move: str, n: int) -> dict[str, Any]:
         """The ``act`` payload for player ``slot`` making ``move`` (action notation) as its
-        message number ``n``.
+        message number ``n``: :meth:`check_act`'s payload (raises what it raises)."""
+        return self.check_act(slot, move, n).payload
+
+    def check_act(self, slot: int, move: str, n: int) -> CheckedAct:
+        """The ``act`` entry for player ``slot`` making ``move`` (action notation) as its message
+        number ``n``, checked against the room as it is: its payload (to store) and its parsed
+        :class:`~skitgubbe.engine.actions.Action` (to :meth:`apply_entry` once stored, without
+        parsing or checking it again).
 
         Raises :class:`RoomError`: ``not-playing`` outside a deal, ``left`` while a bot has
         the seat, ``replayed`` when ``n`` is not above the last accepted number, ``bad-move``
@@ -386,11 +404,19 @@ class Room:
             state.check(action, seat)
         except IllegalActionError as e:
             raise RoomError("illegal", e.reason, words=e.message) from None
-        return {"seat": seat, "move": str(action), "slot": slot, "n": n}
+        return CheckedAct({"seat": seat, "move": str(action), "slot": slot, "n": n}, action)
 
     def prepare_bot_act(self, seat: int, move: str) -> dict[str, Any]:
         """The ``act`` payload of a move chosen by the server (a bot, a timer or chance) for
-        ``seat`` (``CHANCE`` for the dreck order).  Raises :class:`RoomError` ``illegal``."""
+        ``seat`` (``CHANCE`` for the dreck order): :meth:`check_bot_act`'s payload (raises what it
+        raises)."""
+        return self.check_bot_act(seat, move).payload
+
+    def check_bot_act(self, seat: int, move: str) -> CheckedAct:
+        """The ``act`` entry of a move chosen by the server (a bot, a timer or chance) for ``seat``
+        (``CHANCE`` for the dreck order), checked: its payload and its parsed action (see
+        :meth:`check_act`).  Raises :class:`RoomError` ``not-playing`` outside a deal, ``illegal``
+        for a move not legal now."""
         state = self.state
         if self.status != "playing" or state is None:
             raise RoomError("not-playing", "no deal is in progress")
@@ -399,15 +425,18 @@ class Room:
             state.check(action, seat)
         except IllegalActionError as e:
             raise RoomError("illegal", e.reason) from None
-        return {"seat": seat, "move": move if action.kind is Kind.DRECK else str(action), "slot": -1, "n": 0}
+        text = move if action.kind is Kind.DRECK else str(action)
+        return CheckedAct({"seat": seat, "move": text, "slot": -1, "n": 0}, action)
 
     # -- applying entries ----------------------------------------------------------------
 
     def apply_entry(self, kind: str, payload: dict[str, Any], *, now: float | None = None,
-                    checked: bool = False) -> None:
+                    action: Action | None = None) -> None:
         """Apply one entry (as stored).  ``now`` is the monotonic time for the timers
-        (default ``time.monotonic()``).  ``checked=True`` skips checking an action again: only
-        for a payload just made by a ``prepare_*`` method of this room in this same state.
+        (default ``time.monotonic()``).  ``action``: for an ``act`` entry just made by
+        :meth:`check_act` or :meth:`check_bot_act` of this room in this same state, its parsed and
+        checked action, which is applied as it is (the payload's move text is neither parsed nor
+        checked again); without it (a log being replayed) the move is parsed and checked.
         Raises :class:`RoomError` ``corrupt`` for an entry that does not fit the room (a damaged
         log); the room is then unchanged."""
         t = time.monotonic() if now is None else now
@@ -417,7 +446,7 @@ class Room:
             elif kind == "start":
                 self._start(payload, t)
             elif kind == "act":
-                self._act(payload, t, checked)
+                self._act(payload, t, action)
             elif kind in ("leave", "reclaim"):
                 p = self.players[int(payload["slot"])]
                 if p is None:
@@ -453,14 +482,15 @@ class Room:
                               seat=state.to_act)]
         self.turn_started = self.window_started = t
 
-    def _act(self, payload: dict[str, Any], t: float, checked: bool) -> None:
+    def _act(self, payload: dict[str, Any], t: float, checked: Action | None) -> None:
         state = self.state
         if state is None or self.status != "playing":
             raise ValueError("no deal is in progress")
         seat = int(payload["seat"])
-        action = state.resolve(seat, parse_action(str(payload["move"])))  # two packs: the copy held
+        parsed = checked if checked is not None else parse_action(str(payload["move"]))
+        action = state.resolve(seat, parsed)  # two packs: the copy held
         slot = int(payload["slot"])
-        if not checked:
+        if checked is None:
             state.check(action, seat)
         before_to_act, before_winner = state.to_act, state.winner if state.phase == Phase.ONE else -1
         phase = state.phase

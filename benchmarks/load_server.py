@@ -27,6 +27,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -77,12 +78,40 @@ class Seat:
     last: dict[str, Any] | None = None
     asked_again: int = 0
     think: float = 0.0  # mean seconds the player pauses before a move (0: answer at once)
+    acked: dict[int, float] = field(default_factory=dict)  # n -> when acknowledged (perf_counter)
+    worker: str | None = None  # the worker the proxy sent the current connection to
+    closes: list[int] = field(default_factory=list)  # close codes of connections lost mid-run
+    refused: list[str] = field(default_factory=list)  # hello refusals after a reconnect: a reload needed
 
 
 async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
-    async with websockets.connect(url, max_size=2**22, compression=None, open_timeout=60,
-                                  ping_interval=None) as ws:
+    """One seat's player; a connection lost mid-run (its worker killed, its table moved: 4001) is
+    opened again as the page does (at once, then after 0.25, 0.5, ... s) with the same seat token."""
+    retry = 0
+    while True:
+        try:
+            await play_once(url, s, stop, ready)
+            return
+        except (websockets.ConnectionClosed, OSError, websockets.InvalidHandshake, TimeoutError) as e:
+            if not ready.is_set():
+                ready.set()  # a client that never got in: counted as a failure, not waited for
+                raise
+            if stop.is_set():
+                return
+            code = e.rcvd.code if isinstance(e, websockets.ConnectionClosed) and e.rcvd else 1006
+            s.closes.append(code if isinstance(e, websockets.ConnectionClosed) else 0)
+            s.outstanding = False  # the move in flight: not acknowledged; the new sync decides again
+            s.sent.clear()
+            await asyncio.sleep(0 if retry == 0 and code in (4001, 1006) else 0.25 * min(retry, 8))
+            retry += 1
+
+
+async def play_once(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> None:
+    async with websockets.connect(f"{url}?room={s.room}", max_size=2**22, compression=None,
+                                  open_timeout=60, ping_interval=None) as ws:
+        s.worker = ws.response.headers.get("X-Skitgubbe-Worker") if ws.response else None
         await ws.send(json.dumps({"type": "hello", "room": s.room, "player": s.player, "token": s.token}))
+        reconnected = ready.is_set()
         ready.set()
         async for frame in ws:
             raw = frame if isinstance(frame, str) else frame.decode()
@@ -109,8 +138,13 @@ async def play(url: str, s: Seat, stop: asyncio.Event, ready: asyncio.Event) -> 
             if kind != "chat":
                 s.seen.append((s.game, s.seq, mentioned(raw)))
             if "ack" in msg:  # the update after a move says it is stored
-                s.latencies.append((now, now - s.sent.pop(msg["ack"])))
+                if msg["ack"] in s.sent:
+                    s.latencies.append((now, now - s.sent.pop(msg["ack"])))
+                s.acked[msg["ack"]] = now
                 s.outstanding = False
+            elif kind == "error" and reconnected and msg["code"] in ("forbidden", "no-room"):
+                s.refused.append(msg["code"])
+                return
             elif kind == "error":
                 s.errors.append(msg["code"] + ": " + msg["message"])
                 s.outstanding = False
@@ -140,7 +174,7 @@ async def decide(ws: Any, s: Seat, msg: dict[str, Any]) -> None:
     move = s.rng.choice(me["legal"])["move"]
     if s.think > 0:  # a player's pause before the move: uniform over [0.5, 1.5] x the mean
         await asyncio.sleep(s.think * (0.5 + s.rng.random()))
-    s.n += 1
+    s.n = max(s.n + 1, s.player * 10_000_000 + 1)  # unique in the table, to match the database's log
     s.sent[s.n] = time.perf_counter()
     s.outstanding = True
     await ws.send(json.dumps({"type": "act", "n": s.n, "move": move}))
@@ -219,6 +253,10 @@ def server_waited(pid: int | None) -> float:
     return total / 1e9
 
 
+joins_retried = [0]
+"""Joins answered 404 or 503 and tried again (a room made on one worker, joined through another)."""
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -244,7 +282,12 @@ async def make_tables(base: str, connections: int, rng: random.Random, table_sea
                 made = r.json()
                 out = [Seat(made["room"], 0, made["token"], random.Random(rng.random()), leader=True)]
                 for j in range(1, k):
-                    r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
+                    for _ in range(50):  # through a proxy: another worker may not see the new room yet
+                        r = await http.post(f"/api/rooms/{made['room']}/join", json={"name": f"p{j}"})
+                        if r.status_code not in (404, 503):
+                            break
+                        joins_retried[0] += 1
+                        await asyncio.sleep(0.1)
                     r.raise_for_status()
                     joined = r.json()
                     out.append(Seat(made["room"], joined["player"], joined["token"],
@@ -267,6 +310,21 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
         tasks.append(asyncio.create_task(play(ws_url, s, stop, ready)))
         await asyncio.sleep(0.001)  # do not open a thousand connections in the same instant
     await asyncio.gather(*(r.wait() for r in readies))
+    kill: dict[str, Any] = {}
+
+    async def killer() -> None:
+        await asyncio.sleep(args.warmup + args.kill_one_at)
+        by_worker: dict[str, int] = {}
+        for seat in seats:
+            if seat.worker:
+                by_worker[seat.worker] = by_worker.get(seat.worker, 0) + 1
+        name = max(sorted(by_worker), key=lambda w: by_worker[w])
+        kill.update(worker=name, at=time.perf_counter(),
+                    rooms={seat.room for seat in seats if seat.worker == name})
+        os.kill(args.cluster.workers[name].pid, signal.SIGKILL)
+
+    killing = (asyncio.create_task(killer())
+               if args.kill_one_at is not None and getattr(args, "cluster", None) is not None else None)
     await asyncio.sleep(args.warmup)
     t0 = time.perf_counter()
     cpu0 = server_cpu(args.server_pid), resource.getrusage(resource.RUSAGE_SELF)
@@ -280,6 +338,22 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
     failures = [t.exception() for t in done if t.exception() is not None]
     for t in pending:
         t.cancel()
+    if killing is not None:
+        killing.cancel()
+    takeover: dict[str, Any] = {}
+    if kill:
+        firsts = []
+        for room in kill["rooms"]:
+            after = [when for seat in seats if seat.room == room
+                     for when in seat.acked.values() if when > kill["at"]]
+            firsts.append(min(after) - kill["at"] if after else None)
+        moved = sorted(f for f in firsts if f is not None)
+        takeover = {"worker_killed": kill["worker"], "tables_on_it": len(kill["rooms"]),
+                    "tables_moving_again": len(moved),
+                    "seconds_kill_to_first_move_p50": round(statistics.median(moved), 2) if moved else None,
+                    "seconds_kill_to_first_move_max": round(moved[-1], 2) if moved else None,
+                    "connections_lost": sum(1 for seat in seats if seat.closes),
+                    "clients_needing_a_reload": sum(1 for seat in seats if seat.refused)}
     lat = sorted(d for s in seats for when, d in s.latencies if t0 <= when <= t1)
     moves = len(lat)
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
@@ -302,6 +376,7 @@ async def run(args: argparse.Namespace, base: str, ws_url: str) -> dict[str, Any
         "load_average": os.getloadavg()[0],
         "client_cpu_seconds": round(cpu1[1].ru_utime + cpu1[1].ru_stime
                                     - cpu0[1].ru_utime - cpu0[1].ru_stime, 2),
+        "failover": takeover or None,
         "_seats": seats,
     }
 
@@ -325,9 +400,20 @@ def main() -> int:
     p.add_argument("--client-nice", type=int, default=0, metavar="N",
                    help="lower this process's priority by N once the server is up, so that the server "
                    "under test gets the CPU first when both share one machine; default 0")
+    p.add_argument("--workers", metavar="N[,N...]",
+                   help="through HAProxy: start haproxy and N workers (skitgubbe.server.cluster) on the "
+                   "PostgreSQL database --db (a fresh schema per run), once per N given, e.g. 1,2")
+    p.add_argument("--through-proxy", action="store_true",
+                   help="with --url: it is a proxy in front of workers (the report names their workers)")
+    p.add_argument("--kill-one-at", type=float, default=None, metavar="SECONDS",
+                   help="with --workers N>1: SIGKILL the worker with the most connections this many "
+                   "seconds into the measured run; report the tables taken over, how fast, acknowledged "
+                   "moves lost and clients that needed a reload")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.workers:
+        return through_proxy(args)
     tmp = None
     server = None
     if args.url:
@@ -378,6 +464,86 @@ def main() -> int:
             f.write(text + "\n")
     ok = (result["error_messages"] == 0 and not result["client_failures"]
           and result.get("leaked_cards", 0) == 0)
+    return 0 if ok else 1
+
+
+def lost_acks(db: str, seats: list[Seat]) -> int:
+    """Moves a client saw acknowledged that the database's log does not have (must be 0)."""
+    store = Store(db)
+    try:
+        stored = {(r.code, int(p["n"])) for r in store.load_rooms() for kind, p in r.log
+                  if kind == "act" and p.get("n")}
+    finally:
+        store.close()
+    return sum(1 for seat in seats for n in seat.acked if (seat.room, n) not in stored)
+
+
+def schema_url(url: str, schema: str) -> str:
+    """``url`` with its own, emptied schema first on the search path (PostgreSQL)."""
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(sqlalchemy.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        conn.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
+    engine.dispose()
+    return url + ("&" if "?" in url else "?") + f"options=-csearch_path%3D{schema}"
+
+
+def through_proxy(args: argparse.Namespace) -> int:
+    """``--workers``: a run through HAProxy per worker count, the figures side by side."""
+    from skitgubbe.server.cluster import ProxyLimits, start_cluster
+
+    if not args.db or not args.db.startswith("postgresql"):
+        print("error: --workers needs --db, a PostgreSQL URL the workers share", file=sys.stderr)
+        return 2
+    results: dict[str, Any] = {}
+    ok = True
+    kill_at = args.kill_one_at
+    for n in [int(x) for x in args.workers.split(",")]:
+        db = schema_url(args.db, f"load_w{n}")
+        port = free_port()
+        cluster = start_cluster(db, workers=n, port=port, served_by=True, output=subprocess.DEVNULL,
+                                limits=ProxyLimits(connections=0, rooms=0),
+                                worker_options=["--bot-workers", "1", "--bot-delay", "0",
+                                                "--rooms-per-client", "0", "--connections-per-client", "0"])
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if all(httpx.get(f"http://127.0.0.1:{q}/healthz", timeout=1).status_code == 200
+                       for q in cluster.ports.values()) and httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        time.sleep(1.5)  # the proxy's checks bring every worker in
+        args.cluster, args.server_pid = cluster, None
+        args.kill_one_at = kill_at if n > 1 else None
+        gc.disable()
+        try:
+            result = asyncio.run(run(args, base, base.replace("http", "ws", 1) + "/ws"))
+        finally:
+            cluster.stop()
+            gc.enable()
+        seats = result.pop("_seats")
+        result["workers"] = n
+        result["acknowledged_moves_lost"] = lost_acks(db, seats)
+        result["messages_checked"], result["leaked_cards"] = check_leaks(db, seats)
+        for key in ("server_cpu_seconds", "server_cpu_ms_per_move", "server_waited_for_cpu_seconds"):
+            result.pop(key, None)
+        result["joins_retried"] = joins_retried[0]
+        joins_retried[0] = 0
+        results[f"{n}_workers"] = result
+        print(json.dumps({f"{n}_workers": result}), file=sys.stderr, flush=True)
+        ok = ok and result["leaked_cards"] == 0 and result["acknowledged_moves_lost"] == 0 and (
+            not result["failover"] or result["failover"]["clients_needing_a_reload"] == 0)
+    results["command"] = " ".join(["python"] + [os.path.relpath(sys.argv[0])] + sys.argv[1:])
+    text = json.dumps(results, indent=2)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
     return 0 if ok else 1
 
 

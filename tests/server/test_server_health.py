@@ -255,16 +255,25 @@ def test_the_dockerfile_runs_as_a_user_and_checks_a_route_the_app_has() -> None:
     assert json.loads(cmd[4:])[:4] == ["skitgubbe", "serve", "--host", "0.0.0.0"], cmd
 
 
-def test_compose_yaml_names_postgresql_and_one_server() -> None:
+def test_compose_yaml_names_postgresql_two_workers_and_the_proxy() -> None:
     yaml = pytest.importorskip("yaml")
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
     services = compose["services"]
-    assert set(services) == {"db", "server"}
+    assert set(services) == {"db", "worker1", "worker2", "proxy"}
     assert services["db"]["image"].startswith("postgres:")
-    server = services["server"]
-    assert server["build"] == "." and server.get("deploy", {}).get("replicas", 1) == 1
-    command = server["command"]
-    assert command[:2] == ["serve", "--host"] or command[:3] == ["skitgubbe", "serve", "--host"], command
-    db = command[command.index("--db") + 1]
-    assert db.startswith("postgresql+psycopg://") and "@db" in db, db
-    assert server["depends_on"]["db"]["condition"] == "service_healthy"
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("haproxy:2.6")
+    assert "./deploy:/usr/local/etc/haproxy:ro" in proxy["volumes"]
+    address = proxy["networks"]["internal"]["ipv4_address"]
+    cfg = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    for k in (1, 2):
+        server = services[f"worker{k}"]
+        assert server["build"] == "."
+        command = server["command"]
+        assert command[:4] == ["skitgubbe", "serve", "--worker", f"w{k}"], command
+        db = command[command.index("--db") + 1]
+        assert db.startswith("postgresql+psycopg://") and "@db/" in db, db
+        assert command[command.index("--trust-proxy") + 1] == address
+        port = command[command.index("--port") + 1]
+        assert f"server w{k} worker{k}:{port}" in cfg  # the proxy's configuration names it
+        assert server["depends_on"]["db"]["condition"] == "service_healthy"

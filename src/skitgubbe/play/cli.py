@@ -260,6 +260,26 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--finished-after", type=float, default=None, metavar="SECONDS",
                    help="the same for a room whose deal is over; default 900")
 
+    q = sub.add_parser("cluster", help="several workers behind HAProxy on one PostgreSQL database, as plain "
+                       "processes (extra 'server', Debian package haproxy)")
+    q.add_argument("--db", required=True, metavar="URL",
+                   help="the workers' shared database, e.g. postgresql+psycopg://skitgubbe:secret@127.0.0.1/skitgubbe")
+    q.add_argument("--workers", type=int, default=2, help="worker processes; default 2")
+    q.add_argument("--host", default="127.0.0.1",
+                   help="address the proxy listens on; default 127.0.0.1 (this machine only)")
+    q.add_argument("--port", type=int, default=8000,
+                   help="the proxy's port; the workers listen on 127.0.0.1 at the ports above it; "
+                   "default 8000")
+    q.add_argument("--connections-per-client", type=int, default=64, metavar="N",
+                   help="TCP connections one client address may hold at the proxy, over all workers; "
+                   "default 64, 0: no limit")
+    q.add_argument("--rooms-per-client", type=int, default=20, metavar="N",
+                   help="rooms one client address may make in any 10 minutes, over all workers; default 20, "
+                   "0: no limit")
+    q.add_argument("serve_options", nargs=argparse.REMAINDER, metavar="-- SERVE-OPTIONS",
+                   help="after --: options for every worker's skitgubbe serve (--public-url, "
+                   "--bot-workers, ...)")
+
     q = sub.add_parser("bench", help="random-play speed of the engine, every preset at its usual table")
     q.add_argument("--games", type=int, default=None,
                    help="games per round and ruleset; default 500 (50000 with the compiled engine)")
@@ -316,6 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args, console)
         if args.command == "bot":
             return _bot(args, console)
+        if args.command == "cluster":
+            return _cluster(args, console)
         if args.command == "learn":
             from .learn import run_lessons
 
@@ -900,6 +922,40 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
                      worker=args.worker)
     except SQLAlchemyError as e:
         console.print(f"error: not started: could not open the database {db.split('@')[-1]}: {e}",
+                      markup=False)
+        return 1
+
+
+def _serve_has_worker() -> bool:
+    """Whether ``skitgubbe serve`` takes ``--worker`` (several workers on one database)."""
+    unknown = build_parser().parse_known_args(["serve", "--worker", "w1"])[1]
+    return "--worker" not in unknown
+
+
+def _cluster(args: argparse.Namespace, console: Console) -> int:
+    """``skitgubbe cluster``: HAProxy and ``--workers`` ``skitgubbe serve`` processes until Ctrl-C."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.cluster import ProxyLimits, run_cluster
+
+    if args.connections_per_client < 0 or args.rooms_per_client < 0:
+        console.print("error: --connections-per-client and --rooms-per-client must be 0 or more",
+                      markup=False)
+        return 2
+    extra = [o for o in args.serve_options if o != "--"]
+    limits = ProxyLimits(connections=args.connections_per_client, rooms=args.rooms_per_client)
+    console.print(f"skitgubbe: HAProxy on http://{args.host}:{args.port}/ in front of {args.workers} workers "
+                  f"(127.0.0.1:{args.port + 1}..{args.port + args.workers}, "
+                  f"database {args.db.split('@')[-1]}); "
+                  "Ctrl-C stops them all", markup=False)
+    try:
+        return run_cluster(args.db, workers=args.workers, port=args.port, host=args.host,
+                           worker_options=extra, limits=limits, worker_flag=_serve_has_worker())
+    except (ValueError, FileNotFoundError) as e:
+        console.print(f"error: {e}", markup=False)
+        return 2
+    except SQLAlchemyError as e:
+        console.print(f"error: not started: could not open the database {args.db.split('@')[-1]}: {e}",
                       markup=False)
         return 1
 

@@ -98,8 +98,6 @@ function errorText(code) {
     case "bad-content-type": return t("The server refused that request.");
     case "too-many-misses": return t("Too many tables that do not exist: wait a minute and try again.");
     case "busy": return t("The server is busy: try again in a moment.");
-    case "room-moving": return t("The table is moving to another server: try again in a moment.");
-    case "moved": return t("The table has moved to another server: reconnecting…");
     case "corrupt": return t("That deal's stored record is damaged.");
     case "no-language": return t("The server does not speak that language.");
     default: return null;
@@ -277,12 +275,11 @@ function connect(spectate = false) {
   S.redraw = null;  // the table's own drawing follows the language (render)
   const seat = stored();
   if (!S.options) api("/api/options").then((o) => { S.options = o; if (S.table) render(); }).catch(() => {});
-  // ?room= lets a proxy route the connection to the worker driving the table (the server ignores it)
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?room="
-    + encodeURIComponent(roomCode));
+  // the room in the address: a proxy in front of several workers routes by it (docs/server.md)
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host
+    + "/ws?room=" + encodeURIComponent(roomCode));
   S.ws = ws;
   ws.onopen = () => {
-    S.retry = 0;
     // the reader's language (English, the server's default, goes unsaid)
     const speak = lang() === "en" ? {} : { lang: lang() };
     if (seat && !spectate) ws.send(JSON.stringify({ type: "hello", room: roomCode, player: seat.player, token: seat.token, ...speak }));
@@ -294,9 +291,11 @@ function connect(spectate = false) {
     S.synced = false;
     if (S.giveUp) { setConn("lost"); return; }
     setConn("down");
-    // 4001 "moved": the table now lives on another worker; reconnect at once
-    S.retry = ev.code === 4001 ? 0 : Math.min(S.retry + 1, 8);
-    setTimeout(() => { if (S.ws === ws) connect(spectate); }, 250 * S.retry);
+    // 4001: the table moved to another worker; 1006: the connection broke (its worker died). The
+    // first try is at once, the next ones wait longer and longer (a table synced resets the count)
+    const atOnce = (ev.code === 4001 || ev.code === 1006) && S.retry === 0;
+    S.retry = Math.min(S.retry + 1, 8);
+    setTimeout(() => { if (S.ws === ws) connect(spectate); }, atOnce ? 0 : 250 * S.retry);
   };
   show("game");
   $("room-tag").textContent = t("Table {code}", { code: roomCode });
@@ -328,6 +327,7 @@ function receive(msg) {
     S.queue = [];
     S.you = msg.you;
     S.synced = true;
+    S.retry = 0;
     S.n = Math.max(S.n, Date.now());
     $("log").replaceChildren(); $("chat").replaceChildren();
     msg.chat.forEach(addChat);

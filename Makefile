@@ -26,8 +26,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# the suite on TEST_WORKERS pytest-xdist workers (CI's machine has two cores; 0: in this process)
+TEST_WORKERS ?= 2
 test: $(STAMP) lint typecheck
-	$(BIN)/pytest --cov=skitgubbe --cov-report=term --cov-fail-under=90
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --cov=skitgubbe --cov-report=term --cov-fail-under=90
 
 # The message catalogs (docs/translating.md): extract every message into the template, bring each
 # language's .po up to date with it, compile the .mo files the program reads.

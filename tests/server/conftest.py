@@ -29,13 +29,39 @@ def _pg_binaries() -> Path | None:
     return Path(initdb).parent if initdb else None
 
 
+def worker_url(url: str, worker: str) -> str:
+    """``url``'s PostgreSQL database for the pytest-xdist worker ``worker`` (``gw0``, ``gw1``...), so that
+    workers running at once never empty each other's tables: the database ``<name>_<worker>`` when it
+    exists (.ci/run makes them), else the schema ``<worker>`` in ``url``'s database, made if missing and
+    made the connections' ``search_path``.  Raises ``sqlalchemy.exc.OperationalError`` when the
+    server cannot be reached or the schema cannot be made."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    engine = create_engine(base)
+    try:
+        with engine.connect() as conn:
+            own = f"{base.database}_{worker}"
+            if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": own}).scalar():
+                return base.set(database=own).render_as_string(hide_password=False)
+            conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{worker}"'))
+            conn.commit()
+    finally:
+        engine.dispose()
+    schema = base.update_query_dict({"options": f"-csearch_path={worker}"})
+    return schema.render_as_string(hide_password=False)
+
+
 @pytest.fixture(scope="session")
 def pg_url() -> Iterator[str]:
-    """A PostgreSQL database: $SKITGUBBE_TEST_PG (.ci/run starts Debian's cluster and sets it), else a
-    throwaway cluster made with the installed server binaries; skipped only when there are none."""
+    """A PostgreSQL database: $SKITGUBBE_TEST_PG (.ci/run starts Debian's cluster and sets it; under
+    pytest-xdist each worker gets its own, :func:`worker_url`), else a throwaway cluster made with the
+    installed server binaries; skipped only when there are none."""
     url = os.environ.get("SKITGUBBE_TEST_PG")
     if url:
-        yield url
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        yield worker_url(url, worker) if worker else url
         return
     bindir = _pg_binaries()
     if bindir is None:

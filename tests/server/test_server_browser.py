@@ -45,6 +45,12 @@ pytestmark = pytest.mark.skipif(
 
 FLAKY = (StaleElementReferenceException, ElementClickInterceptedException, ElementNotInteractableException)
 
+MOVE_SEEN = 3.0
+"""Seconds a deal waits, after a tap, for the move to reach the room's history (or a card to stay
+chosen) before it reads the page again.  A tap that shows no move in that time (the history did not
+grow, e.g. a card that went stale under the tap) then costs this, not the 10 seconds it once did; the
+next look waits for the page to ask again (its buttons are muted while a move is unanswered)."""
+
 
 def chromium(size: str, *, reduced_motion: bool = False,
              accept_languages: str = "en-GB,en") -> webdriver.Chrome:
@@ -282,7 +288,7 @@ class Deal:
                 self.look()
                 before = self.history()
                 self.turn()
-                wait(d, 10).until(lambda d, b=before: self.history() > b or self.room.status == "over"
+                wait(d, MOVE_SEEN).until(lambda d, b=before: self.history() > b or self.room.status == "over"
                                   or d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
             except FLAKY:
                 continue

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from server_helpers import LiveServer
-from test_server_browser import Deal, chromium, make_table, open_page, shot, status, wait
+from test_server_browser import MOVE_SEEN, Deal, chromium, make_table, open_page, shot, status, wait
 
 selenium = pytest.importorskip("selenium")
 
@@ -198,7 +198,7 @@ def test_the_news_shows_when_the_card_lands_and_is_never_covered(
                 and not d.find_elements(By.CSS_SELECTOR, "body.offline, #moves .muted")))
             before = deal.history()
             deal.turn()
-            wait(d, 10).until(lambda d, b=before: deal.history() > b or deal.room.status == "over"
+            wait(d, MOVE_SEEN).until(lambda d, b=before: deal.history() > b or deal.room.status == "over"
                               or d.find_elements(By.CSS_SELECTOR, "#hand .card.selected"))
         except Exception:  # a stale element or a slow bot: look again
             continue

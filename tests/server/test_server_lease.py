@@ -319,3 +319,63 @@ def test_two_serve_processes_share_one_database_and_hand_tables_over(shared_db: 
         for proc in procs:
             proc.kill()
             proc.wait()
+
+
+def test_workers_starting_at_once_on_an_empty_database_all_start(shared_db: str) -> None:
+    """Six stores (with the ladder's tables) opened at the same moment on an empty database: every one
+    starts and finds the tables (on PostgreSQL they would race on ``CREATE TABLE`` without the
+    store's advisory lock, and some would fail on the catalog's unique index)."""
+    if shared_db.startswith("sqlite"):
+        pytest.skip("several workers share a PostgreSQL database; an SQLite file serves one (docs/server.md)")
+    import threading
+
+    from skitgubbe.server.ladder import BotBook
+
+    start = threading.Barrier(6)
+    failures: list[str] = []
+    stores: list[Store] = []
+
+    def open_one(i: int) -> None:
+        start.wait()
+        try:
+            store = Store(shared_db, worker=f"w{i}", **_FAST)
+            BotBook(store.engine)
+            stores.append(store)
+        except Exception as e:  # noqa: BLE001 (the test reports every failure)
+            failures.append(f"w{i}: {type(e).__name__}: {e}"[:300])
+
+    threads = [threading.Thread(target=open_one, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert failures == []
+        assert len(stores) == 6
+        with stores[0].engine.connect() as conn:
+            assert conn.execute(select(lease_table.c.code)).all() == []  # the tables are there, empty
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_room_taken_while_this_worker_s_sweeper_opens_it_is_found(shared_db: str) -> None:
+    """A client's request and this worker's own sweeper open the same free room at the same moment
+    (a room handed over, or made on another worker and given back): the request gets the room
+    whichever of the two rebuilds it first, never ``no-room`` (the 404 the load benchmark saw)."""
+    async def go() -> None:
+        a, b = _hub(shared_db, "a"), _hub(shared_db, "b")
+        try:
+            await a.load()
+            await b.load()
+            for _ in range(8):
+                code = (await a.create_room("Ann", **_OPEN))["room"]
+                await a.drop_room(code, "test")  # a gives the room back: its lease is free
+                await asyncio.to_thread(a.store.release, code)
+                await asyncio.to_thread(b.store.claim_free)  # b's sweeper takes the lease ...
+                room, _ = await asyncio.gather(b.ensure_room(code), b._open_stored([code]))
+                assert room is b.rooms[code]  # ... and the request finds the room either way
+        finally:
+            await _shut(a, b)
+
+    asyncio.run(go())

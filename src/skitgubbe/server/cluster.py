@@ -221,8 +221,8 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     config.write_text(haproxy_config([(n, f"127.0.0.1:{ports[n]}") for n in names],
                                      bind=f"{host}:{port}", limits=limits, errors_dir=str(workdir),
                                      tls_comment=False, served_by=served_by))
-    # the tables made once, before the workers start: two workers making them at the same moment
-    # on an empty PostgreSQL database collide (CREATE TABLE is not safe to race)
+    # the database opened (its tables made) once before the workers start: a wrong URL or a
+    # database that does not answer is said here, once, not by every worker
     from .store import Store
 
     Store(db).close()

@@ -349,6 +349,8 @@ class Hub:
                 if code in self.rooms:
                     return self.rooms[code]
                 opened = await self._open_stored([code])
+                if not opened and code in self.rooms:  # this worker's sweeper opened it meanwhile
+                    return self.rooms[code]
                 if not opened:  # it does not replay (noted): give it back
                     await asyncio.to_thread(self.store.release, code)
                     return None

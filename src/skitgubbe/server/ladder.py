@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import protocol
 from .rooms import RoomError, available_bots, hash_token
+from .store import create_tables
 
 __all__ = ["BOT_NAME_RE", "BotBook", "bot_key", "check_bot_name", "LeaderRow", "LOCK_EXPIRY"]
 
@@ -134,7 +135,7 @@ class BotBook:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        _meta.create_all(engine)
+        create_tables(_meta, engine)  # (under the store's lock on PostgreSQL: workers may start at once)
         self.model = PlackettLuce()
 
     def drop_tables(self) -> None:

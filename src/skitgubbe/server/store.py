@@ -65,7 +65,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 __all__ = ["Store", "StoredRoom", "LogWriter", "DEFAULT_DB_URL", "LEASE_EXPIRY", "LEASE_RENEW_EVERY",
-           "LeaseError", "LeaseHeld", "LeaseLost", "LeaseHolder"]
+           "create_tables", "SCHEMA_LOCK", "LeaseError", "LeaseHeld", "LeaseLost", "LeaseHolder"]
 
 log = logging.getLogger(__name__)
 
@@ -164,6 +164,21 @@ class LeaseLost(LeaseError):
         self.rooms = rooms
 
 
+SCHEMA_LOCK = 0x736B6974  # "skit": the PostgreSQL advisory lock held while tables are created
+"""The key of the transaction-level advisory lock :func:`create_tables` takes on PostgreSQL."""
+
+
+def create_tables(meta: MetaData, engine: Engine) -> None:
+    """Create the tables of ``meta`` that ``engine``'s database lacks.  On PostgreSQL this happens under
+    an advisory lock (:data:`SCHEMA_LOCK`), so that workers starting at once on an empty database do
+    not race on ``CREATE TABLE`` (one of them would fail on the catalog's unique index); the second
+    finds the tables made.  Raises what the database raises."""
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(sql_text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+        meta.create_all(conn)
+
+
 @dataclass(frozen=True)
 class StoredRoom:
     """A room as stored: ``code``, ``spec`` (the creation settings) and ``log``, the
@@ -203,7 +218,7 @@ class Store:
         self.postgres = self.engine.dialect.name == "postgresql"
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        _meta.create_all(self.engine)
+        create_tables(_meta, self.engine)
         self.held: dict[str, int] = {}  # room code -> epoch of the leases this store holds
         self._tx = threading.Lock()  # one lease-touching transaction of this store at a time (no deadlock)
         self._renewed_at: float | None = None  # monotonic seconds of the last renewal that committed

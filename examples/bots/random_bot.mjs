@@ -27,7 +27,8 @@ let n = 0;
 let moved = 0;
 let actedAt = -1; // the deal's move count when this bot last moved
 const over = new Set();
-const ws = new WebSocket(url);
+// the query names the table (or the ladder) for a proxy routing by room; the server reads the hello
+const ws = new WebSocket(url + (ladder ? "?queue=ladder" : `?room=${room}`));
 
 function finish() {
   console.log(`moves sent: ${moved}`);

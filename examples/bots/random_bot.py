@@ -71,7 +71,9 @@ def main() -> int:
         p.error("give --token and either --ladder or --room with --player")
     hello: dict[str, object] = {"type": "hello", "bot_token": args.token}
     hello.update({"queue": "ladder"} if args.ladder else {"room": args.room, "player": args.player})
-    moved = asyncio.run(play(args.url, hello, args.deals, random.Random(args.seed)))
+    # the query names the table (or the ladder) for a proxy routing by room; the server reads the hello
+    url = args.url + ("?queue=ladder" if args.ladder else f"?room={args.room}")
+    moved = asyncio.run(play(url, hello, args.deals, random.Random(args.seed)))
     print(f"moves sent: {moved}")
     return 0 if moved else 1
 

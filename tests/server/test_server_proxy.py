@@ -250,3 +250,14 @@ def test_tls_at_the_proxy_with_a_redirect_and_hsts(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(5)
         stub.server.shutdown()
+
+
+def test_the_ladder_s_queue_is_routed_to_one_worker(proxied: tuple[str, list[Stub]]) -> None:
+    """Every bot joining the ladder's queue (``/ws?queue=ladder``) reaches the same worker, which pairs
+    them (docs/server.md, "The ladder"); another ``queue`` value names no room."""
+    url, _ = proxied
+    answers = [httpx.get(url + "/ws?queue=ladder").json() for _ in range(8)]
+    assert len({a["worker"] for a in answers}) == 1
+    assert {a["room"] for a in answers} == {"LADDER"}
+    others = [httpx.get(url + "/ws?queue=other").json() for _ in range(4)]
+    assert {a["worker"] for a in others} == {"w1", "w2"} and {a["room"] for a in others} == {None}

@@ -122,6 +122,8 @@ frontend web
     http-request del-header {ROOM_HEADER}
     http-request set-var(txn.room) url_param(room),upper if {{ path /ws }}
     http-request set-var(txn.room) path,field(4,/),upper if {{ path_beg /api/rooms/ }}
+    # the ladder's queue (/ws?queue=ladder) on one worker, as if it were a room (no room code has an L)
+    http-request set-var(txn.room) str(LADDER) if {{ path /ws }} {{ url_param(queue) -m str ladder }}
     acl named_room var(txn.room) -m len gt 0
     http-request set-header {ROOM_HEADER} %[var(txn.room)] if named_room
 {served}    default_backend workers

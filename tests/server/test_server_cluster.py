@@ -269,3 +269,29 @@ def test_killing_the_worker_of_a_table_mid_deal_loses_no_acknowledged_move(topol
         assert c.syncs >= 2 and c.closes  # it did reconnect, with the same token, in the same run
     survivor = next(n for n in topology.cluster.workers if n != killed["name"])
     assert httpx.get(f"{topology.http}/api/rooms/{code}").headers["x-skitgubbe-worker"] == survivor
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="node is not installed (the JavaScript client needs it)")
+def test_a_javascript_bot_plays_a_rated_ladder_match_through_the_proxy(topology: Topology) -> None:
+    """The issue's "an outside bot written in another language plays a rated ladder game", on the
+    whole topology: a bot registered with ``skitgubbe bot add`` on the shared database queues through
+    the proxy with the JavaScript reference client, is seated with built-in bots, plays its 3-deal
+    match to the end, and the board (read through the proxy, from either worker) rates it."""
+    import subprocess
+    import sys
+
+    added = subprocess.run([sys.executable, "-m", "skitgubbe.play.cli", "bot", "add", "JsProxy",
+                            "--db", topology.db], capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, added.stdout + added.stderr
+    token = next(w for w in added.stdout.split() if len(w) >= 24)  # the token, printed once
+    major = subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip("v\n")
+    flags = ["--experimental-websocket"] if int(major.split(".")[0]) < 22 else []
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(["node", *flags, str(root / "examples/bots/random_bot.mjs"), topology.ws,
+                          "--token", token, "--ladder"], capture_output=True, text=True, timeout=240)
+    assert out.returncode == 0 and int(out.stdout.split("moves sent:")[1]) > 0, \
+        out.stdout + out.stderr + topology.said()
+    for _ in range(2 * len(topology.cluster.workers)):  # every worker reads the same board
+        rows = {r["name"]: r for r in httpx.get(topology.http + "/api/ladder", timeout=10).json()["players"]}
+        assert rows["JsProxy"]["games"] == 3 and rows["JsProxy"]["kind"] == "outside"

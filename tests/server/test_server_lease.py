@@ -183,7 +183,7 @@ def test_a_dead_workers_live_bot_table_is_swept_up_and_keeps_moving(shared_db: s
 async def _die(hub: Hub) -> None:
     """Stop every task of ``hub`` without giving its leases back."""
     hub.closing = True  # noqa: SLF001 (a test's hand on the hub's life)
-    tasks = [t for t in (hub._renewer, hub._lease_sweeper, hub._sweeper) if t is not None]  # noqa: SLF001
+    tasks = [t for t in (hub.registry.renewer, hub.registry.sweeper, hub._sweeper) if t is not None]  # noqa: SLF001
     tasks += [live.driver for live in hub.live.values() if live.driver is not None]
     for t in tasks:
         t.cancel()
@@ -373,7 +373,7 @@ def test_a_room_taken_while_this_worker_s_sweeper_opens_it_is_found(shared_db: s
                 await a.drop_room(code, "test")  # a gives the room back: its lease is free
                 await asyncio.to_thread(a.store.release, code)
                 await asyncio.to_thread(b.store.claim_free)  # b's sweeper takes the lease ...
-                room, _ = await asyncio.gather(b.ensure_room(code), b._open_stored([code]))
+                room, _ = await asyncio.gather(b.ensure_room(code), b.open_stored([code]))
                 assert room is b.rooms[code]  # ... and the request finds the room either way
         finally:
             await _shut(a, b)

@@ -17,7 +17,9 @@ The concerns around it have modules of their own: the limits (:mod:`skitgubbe.se
 re-exported here), the messages sent (:mod:`skitgubbe.server.messages`), the room's own checks
 (:class:`~skitgubbe.server.rooms.Room`: ``check_act`` returns the checked
 :class:`~skitgubbe.engine.actions.Action` that :meth:`~skitgubbe.server.rooms.Room.apply_entry`
-applies once stored), storage and the room leases (:mod:`skitgubbe.server.store`).  The rooms this
+applies once stored), storage and the room leases (:mod:`skitgubbe.server.store`), the connections
+and per-room state (:mod:`skitgubbe.server.live`) and the leases held (:mod:`skitgubbe.server.registry`,
+docs/server.md "Inside the server").  The rooms this
 worker drives are those whose leases it holds: it takes a room on demand (:meth:`Hub.ensure_room`),
 hands one over when another worker asks (:meth:`Hub.hand_over`: its connections are closed with
 :data:`MOVED`), drops one whose lease it lost, and sweeps up the rooms nobody drives (docs/server.md,
@@ -60,28 +62,20 @@ from . import protocol
 from .botpool import BotPool
 from .driver import Driver
 from .limits import ClientBuckets, Limits, RateLimit, RoomMoving, TooManyRequests, TooManyRooms, client_key
-from .live import LANG_BURST, LANG_RATE, Client, Live
+from .live import LANG_BURST, LANG_RATE, MOVED, Client, Live
 from .messages import TableFacts, error_message, table_message
 from .metrics import Metrics
 from .protocol import ClientMessage, ProtocolError
+from .registry import ROOM_CODE_CHARS, Registry
 from .replays import archive_entry, is_deal_id
 from .rooms import Room, RoomError, RoomSpec, hash_token, make_spec
-from .store import LeaseError, LeaseHeld, LeaseLost, LogWriter, Store
+from .store import LeaseLost, LogWriter, Store
 from .twotables import LOSERS, WINNERS, Result, TwoTables, check_rules, next_seating
 
 __all__ = ["Hub", "Client", "RateLimit", "Limits", "ClientBuckets", "TooManyRooms", "TooManyRequests",
            "client_key", "ROOM_CODE_CHARS", "ERRORS_KEPT", "HELLO_REFUSALS", "MOVED", "RoomMoving"]
 
 log = logging.getLogger(__name__)
-
-ROOM_CODE_CHARS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Room codes are 6 of these (no 0/O, 1/I/L)."""
-
-
-MOVED = 4001
-"""The websocket close code of a connection whose room this worker no longer drives (handed over to
-another worker, or its lease lost): reconnect at once, the table lives on (close reason ``moved``)."""
-
 
 ERRORS_KEPT = 200
 """The failures :attr:`Hub.errors` keeps, the latest (every one is also logged)."""
@@ -164,16 +158,13 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self.closing = False  # set by close(): the driver and the sweepers stop
         self.driver = Driver(self)  # the server's own moves (server/driver.py)
+        self.registry = Registry(self)  # the rooms this worker drives, by their leases (server/registry.py)
         self.errors: list[str] = []  # the latest ERRORS_KEPT failures (each also logged), for tests
         self._replay_budget: dict[str, RateLimit] = {}  # per client key (Limits.replay_bytes)
         self.misses = ClientBuckets(0)  # hellos naming no room, per client key (the server's: create_app)
         self._building: dict[tuple[Any, ...], asyncio.Future[dict[str, Any]]] = {}  # replays on a thread
         self.sessions: dict[str, TwoTables] = {}  # two linked tables, by session code
         self.session_of: dict[str, str] = {}  # room code -> session code
-        self._taking: dict[str, asyncio.Future[Room | None]] = {}  # rooms being taken from other workers
-        self._renewer: asyncio.Task[None] | None = None
-        self._lease_sweeper: asyncio.Task[None] | None = None
-        self.renewal_failing = False  # the last renewal of the leases failed (GET /healthz)
         self.door: Door | None = None  # bots from outside (botdoor hook: set by create_app)
 
     # -- life cycle ---------------------------------------------------------------------
@@ -188,17 +179,14 @@ class Hub:
         log does not replay is skipped and named in ``errors``.  The expiry clocks of the rooms
         loaded start now.  Raises what the database raises (``sqlalchemy.exc.SQLAlchemyError``)."""
         taken = await asyncio.to_thread(self.store.claim_free)
-        await self._open_stored(list(taken))
+        await self.open_stored(list(taken))
         loop = asyncio.get_running_loop()
         if self._sweeper is None:
             self._sweeper = loop.create_task(self._sweep())
-        if self._renewer is None:
-            self._renewer = loop.create_task(self._renew_leases())
-        if self._lease_sweeper is None:
-            self._lease_sweeper = loop.create_task(self._sweep_leases())
+        self.registry.start()
         return len(self.rooms)
 
-    async def _open_stored(self, codes: list[str]) -> list[Room]:
+    async def open_stored(self, codes: list[str]) -> list[Room]:
         """Rebuild the stored rooms ``codes`` (their leases taken) and start their drivers; a room whose
         log does not replay is noted in ``errors`` and its lease given back."""
         if not codes:
@@ -221,148 +209,30 @@ class Hub:
                              and r.state.is_over])
         return opened
 
-    # -- the rooms this worker drives: leases, hand-overs, take-overs -----------------------
+    # -- the rooms this worker drives: leases, hand-overs, take-overs (server/registry.py) -------
 
-    async def _renew_leases(self) -> None:
-        """Every ``store.renew_every`` seconds: renew this worker's leases, drop the rooms whose leases
-        were lost, hand over the rooms other workers asked for."""
-        while not self.closing:
-            await asyncio.sleep(self.store.renew_every)
-            try:
-                lost, wanted = await asyncio.to_thread(self.store.renew)
-            except Exception as e:  # the database: try again next time (healthz says so meanwhile)
-                self.renewal_failing = True
-                self.note(f"could not renew this worker's room leases: {type(e).__name__}: {e}")
-                continue
-            self.renewal_failing = False
-            for code in lost:
-                self.metrics.lease_lost()
-                await self.drop_room(code, "lost")
-            for code in wanted:
-                try:
-                    await self.hand_over(code)
-                except Exception as e:
-                    self.note(f"room {code}: hand-over failed: {type(e).__name__}: {e}", trace=True)
-
-    async def _sweep_leases(self) -> None:
-        """Every :attr:`Limits.lease_sweep_every` seconds: take over the rooms nobody drives (their
-        worker died: a bot table keeps moving within seconds)."""
-        while not self.closing:
-            await asyncio.sleep(self.limits.lease_sweep_every)
-            try:
-                taken = await asyncio.to_thread(self.store.claim_free, 200)
-                taken = {c: e for c, e in taken.items() if c not in self.rooms}
-                opened = await self._open_stored(list(taken))
-                for room in opened:
-                    self.metrics.lease_taken("sweep")
-                    log.info("took over room %s (its worker stopped driving it)", room.code)
-            except Exception as e:  # note it and look again next time
-                self.note(f"taking over rooms: {type(e).__name__}: {e}", trace=True)
-
-    def _forget(self, code: str, why: str) -> None:
-        """Drop room ``code`` from this worker at once (the caller holds its lock, or knows nobody
-        does): nothing may change it here any more, its driver stops, its connections are closed
-        with :data:`MOVED` (their clients reconnect and find it on its new worker)."""
-        room = self.rooms.pop(code, None)
-        live = self.live.pop(code, None)
-        if live is None or room is None:
-            return
-        live.expired = True
-        if live.driver is not None and live.driver is not asyncio.current_task():
-            live.driver.cancel()
-        for client in list(live.clients):
-            client.close(f"room {code} {why}", keep=True, code=MOVED, reason="moved")
-            client.room = None
-        live.clients.clear()
-        for stale in [k for k in self._replays if k[0] == code]:
-            del self._replays[stale]
+    @property
+    def renewal_failing(self) -> bool:
+        """True while the last renewal of this worker's leases failed (``GET /healthz`` says 503)."""
+        return self.registry.renewal_failing
 
     async def drop_room(self, code: str, why: str) -> None:
-        """Drop room ``code`` from this worker (its lease is no longer ours: ``why`` is for the log),
-        once the change being made to it is done; see :meth:`_forget`."""
-        live = self.live.get(code)
-        if live is None:
-            return
-        async with live.lock:
-            self._forget(code, why)
-        log.warning("room %s dropped from this worker: %s", code, why)
+        """:meth:`~skitgubbe.server.registry.Registry.drop_room`."""
+        await self.registry.drop_room(code, why)
 
     async def hand_over(self, code: str) -> None:
-        """Another worker asked for room ``code``: finish the change being made to it (its lock), drop
-        it here (:meth:`_forget`: its clients are closed with :data:`MOVED`) and give its lease back
-        to that worker.  A room not held here has its stray lease given back too."""
-        live = self.live.get(code)
-        held = self.store.lease_of
-        if live is not None:
-            async with live.lock:
-                self._forget(code, "handed over to another worker")
-        lease = await asyncio.to_thread(held, code)
-        await asyncio.to_thread(self.store.release, code,
-                                handed_to=lease.wanted_by if lease is not None else None)
-        if live is not None:
-            self.metrics.handed_over("wanted")
-            log.info("room %s handed over to worker %s", code, lease.wanted_by if lease else "?")
+        """:meth:`~skitgubbe.server.registry.Registry.hand_over`."""
+        await self.registry.hand_over(code)
 
     async def ensure_room(self, code: str) -> Room:
-        """Room ``code`` (any case, spaces around it), taken from the database if this worker does not
-        drive it: at once if nobody drives it, else asked for (``wanted_by``) and waited for while
-        its worker hands it over (at most :attr:`Limits.handover_wait` seconds).  Raises
-        :class:`RoomError` ``no-room`` when no such room is stored, :class:`RoomMoving` when its
-        worker did not hand it over in time, :class:`RoomError` ``server`` when the database
-        fails."""
-        key = code.strip().upper() if isinstance(code, str) and len(code) <= 32 else ""
-        room = self.rooms.get(key)
-        if room is not None:
-            return room
-        if not key or any(ch not in ROOM_CODE_CHARS for ch in key) or self.closing:
-            raise RoomError("no-room", f"there is no room {code!r:.40}")
-        taking = self._taking.get(key)
-        if taking is None:
-            taking = asyncio.ensure_future(self._take_room(key))
-            self._taking[key] = taking
-            taking.add_done_callback(lambda _: self._taking.pop(key, None))
-        got = await asyncio.shield(taking)
-        if got is None:
-            raise RoomError("no-room", f"there is no room {code!r:.40}")
-        return got
+        """:meth:`~skitgubbe.server.registry.Registry.ensure_room`: room ``code``, taken from the
+        database (and from the worker driving it) if this worker does not drive it."""
+        return await self.registry.ensure_room(code)
 
-    async def _take_room(self, code: str) -> Room | None:
-        wait = self.limits.handover_wait
-        deadline = time.monotonic() + wait
-        asked = False
-        try:
-            while True:
-                try:
-                    epoch = await asyncio.to_thread(self.store.take, code)
-                except LeaseHeld:
-                    if time.monotonic() >= deadline:
-                        retry = max(1, math.ceil(self.store.renew_every))
-                        raise RoomMoving(f"room {code} is being moved from another worker of this server: "
-                                         f"try again in {retry} s", retry) from None
-                    if not asked:
-                        await asyncio.to_thread(self.store.want, code)
-                        asked = True
-                    await asyncio.sleep(min(0.1, self.store.renew_every / 4))
-                    continue
-                if epoch is None:
-                    return None
-                if code in self.rooms:
-                    return self.rooms[code]
-                opened = await self._open_stored([code])
-                if not opened and code in self.rooms:  # this worker's sweeper opened it meanwhile
-                    return self.rooms[code]
-                if not opened:  # it does not replay (noted): give it back
-                    await asyncio.to_thread(self.store.release, code)
-                    return None
-                self.metrics.lease_taken("handover" if asked else "demand")
-                return opened[0]
-        except LeaseError as e:
-            raise RoomMoving(f"room {code} is being moved between workers of this server: try again in 1 s "
-                             f"({e})", 1) from None
-        except SQLAlchemyError as e:
-            self.metrics.storage_failed()
-            self.note(f"room {code}: could not take its lease: {e}")
-            raise RoomError("server", "the server could not reach its database: try again") from None
+    def forget_replays(self, code: str) -> None:
+        """Throw away the replay messages kept ready for room ``code`` (it left this worker)."""
+        for stale in [k for k in self._replays if k[0] == code]:
+            del self._replays[stale]
 
     def note(self, failure: str, *, trace: bool = False) -> None:
         """Log ``failure`` (one line; with the traceback of the exception being handled when
@@ -387,11 +257,11 @@ class Hub:
         if self.closing:
             return
         self.closing = True
-        for task in (self._sweeper, self._renewer, self._lease_sweeper):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self.registry.stop()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for live in self.live.values():
             if live.driver is not None:
                 live.driver.cancel()
@@ -973,7 +843,7 @@ class Hub:
             await self.writer.write([("log", room.code, room.entries, kind, payload)])
         except LeaseLost:
             self.metrics.lease_lost()
-            self._forget(room.code, "lost its lease: another worker drives it now")
+            self.registry.forget(room.code, "lost its lease: another worker drives it now")
             raise RoomError("moved", "this table has moved to another worker of the server: reconnect "
                             "(nothing changed)") from None
         except SQLAlchemyError as e:

@@ -10,9 +10,14 @@ from typing import Any
 from . import protocol
 from .limits import Limits, RateLimit
 
-__all__ = ["Client", "Live", "LANG_RATE", "LANG_BURST"]
+__all__ = ["Client", "Live", "LANG_RATE", "LANG_BURST", "MOVED"]
 
 log = logging.getLogger("skitgubbe.server.hub")  # the hub's logger: its lines keep their name
+
+MOVED = 4001
+"""The websocket close code of a connection whose room this worker no longer drives (handed over to
+another worker, or its lease lost): reconnect at once, the table lives on (close reason ``moved``)."""
+
 
 LANG_RATE = 0.5
 """``lang`` messages one connection may send, per second on average (each is answered with a whole
@@ -71,7 +76,7 @@ class Client:
     def close(self, why: str, *, keep: bool = False, code: int | None = None, reason: str = "") -> None:
         """Drop the connection (``why`` is for the log): ask the transport to close it once it has
         sent what waits in ``outbox`` (``keep``), or at once, throwing that away; with websocket close
-        ``code`` and ``reason`` when given (:data:`~skitgubbe.server.hub.MOVED`).  Nothing is queued,
+        ``code`` and ``reason`` when given (:data:`MOVED`).  Nothing is queued,
         and nothing the client sends is heard, after this.  Closing twice is harmless."""
         if self.dropped:
             return

@@ -44,7 +44,7 @@ ws.addEventListener("message", (event) => {
   if (msg.type === "error") {
     console.error("refused:", msg.code, msg.message);
     if (["bad-token", "not-invited", "no-room", "bad-field", "full"].includes(msg.code)) finish();
-    actedAt = -1; // a refused move: try again with the next update
+    // a refused move (the table moved on meanwhile): wait for the next position, not resend
   } else if (msg.type === "queued" || msg.type === "seated") {
     console.error(msg.type, msg.room ?? "", msg.player ?? "");
   } else if (msg.type === "ladder-over") {

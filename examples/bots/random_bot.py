@@ -35,7 +35,7 @@ async def play(url: str, hello: dict[str, object], deals: int, rng: random.Rando
                 print("refused:", msg["code"], msg["message"], file=sys.stderr)
                 if msg["code"] in ("bad-token", "not-invited", "no-room", "bad-field", "full"):
                     return moved
-                acted_at = -1  # a refused move: try again with the next update
+                # a refused move (the table moved on meanwhile): wait for the next position, not resend
             elif kind in ("queued", "seated"):
                 print(kind, {k: v for k, v in msg.items() if k != "token"}, file=sys.stderr)
             elif kind == "ladder-over":

@@ -397,3 +397,11 @@ def test_a_queued_bot_that_goes_away_leaves_the_queue(tmp_path: Path) -> None:
         assert not door.matches
     finally:
         server.stop()
+
+
+def test_the_schema_names_every_error_code_the_server_sends() -> None:
+    """The schema's ``error`` codes are exactly :data:`~skitgubbe.server.protocol.ERROR_CODES`, so
+    neither goes stale when a refusal is added."""
+    from skitgubbe.server.protocol import ERROR_CODES
+
+    assert set(SCHEMA["$defs"]["server-error"]["properties"]["code"]["enum"]) == set(ERROR_CODES)

@@ -93,7 +93,7 @@ ERROR_CODES = (
     "not-over", "bad-request", "server", "bad-rules", "bad-table", "full", "name-taken", "too-many-rooms",
     "server-full", "too-many-connections", "bad-origin", "no-deal", "bad-record",
     "bad-host", "bad-content-type", "too-many-misses", "busy", "corrupt", "no-language",
-    "bad-token", "not-invited",
+    "bad-token", "not-invited", "moved", "room-moving",
 )
 """Every ``code`` a refusal may carry: in an ``error`` message on the websocket and in an HTTP answer
 ``{"error": code, "message": ...}`` (docs/server.md says what each means)."""

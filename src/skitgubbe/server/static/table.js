@@ -98,6 +98,8 @@ function errorText(code) {
     case "bad-content-type": return t("The server refused that request.");
     case "too-many-misses": return t("Too many tables that do not exist: wait a minute and try again.");
     case "busy": return t("The server is busy: try again in a moment.");
+    case "room-moving": return t("The table is moving to another server: try again in a moment.");
+    case "moved": return t("The table has moved to another server: reconnecting…");
     case "corrupt": return t("That deal's stored record is damaged.");
     case "no-language": return t("The server does not speak that language.");
     default: return null;

@@ -27,18 +27,12 @@ import sqlalchemy
 import websockets
 from server_helpers import free_port
 
-from skitgubbe.play.cli import build_parser
 from skitgubbe.server.cluster import Cluster, ProxyLimits, start_cluster
 from skitgubbe.server.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("haproxy") is None,
                                 reason="needs Debian's haproxy (apt-get install haproxy; CI does)")
 
-SEVERAL = "--worker" not in build_parser().parse_known_args(["serve", "--worker", "w1"])[1]
-"""Whether this ``skitgubbe serve`` can share a database with other workers."""
-
-needs_several = pytest.mark.skipif(not SEVERAL,
-                                   reason="skitgubbe serve has no --worker (one worker a database)")
 
 
 def schema_url(pg_url: str, schema: str) -> str:
@@ -87,13 +81,12 @@ class Topology:
 def bring_up(db: str, tmp_path: Path, workers: int) -> Topology:
     port = free_ports(workers)
     log = tmp_path / "cluster.log"
-    options = ["--bot-workers", "1", "--bot-delay", "0", "--connections-per-client", "0"]
-    if SEVERAL:
-        options += ["--renew-every", "0.5", "--lease-expiry", "2"]
+    options = ["--bot-workers", "1", "--bot-delay", "0", "--connections-per-client", "0",
+               "--renew-every", "0.5", "--lease-expiry", "2"]
     with log.open("wb") as out:
         cluster = start_cluster(db, workers=workers, port=port, worker_options=options,
                                 limits=ProxyLimits(connections=0, rooms=0), output=out.fileno(),
-                                worker_flag=SEVERAL, served_by=True)
+                                served_by=True)
     top = Topology(cluster, db, port, log)
     deadline = time.monotonic() + 45
     while time.monotonic() < deadline:
@@ -113,7 +106,7 @@ def bring_up(db: str, tmp_path: Path, workers: int) -> Topology:
 
 @pytest.fixture
 def topology(pg_url: str, tmp_path: Path) -> Iterator[Topology]:
-    top = bring_up(schema_url(pg_url, "cluster_test"), tmp_path, 2 if SEVERAL else 1)
+    top = bring_up(schema_url(pg_url, "cluster_test"), tmp_path, 2)
     yield top
     top.cluster.stop(grace=10)
 
@@ -232,7 +225,6 @@ def stored_moves(db: str, code: str) -> set[int]:
     return {int(p["n"]) for kind, p in room.log if kind == "act" and p.get("n")}
 
 
-@needs_several
 def test_killing_the_worker_of_a_table_mid_deal_loses_no_acknowledged_move(topology: Topology) -> None:
     made = httpx.post(topology.http + "/api/rooms",
                       json={"preset": "pagat", "players": 2, "name": "Ann", "seats": ["open"]}).json()

@@ -17,9 +17,7 @@ import httpx
 import pytest
 from selenium.webdriver.common.by import By  # noqa: E402  (test_server_browser skips without it)
 from test_server_browser import FLAKY, Deal, chromium, make_table, shot, status, wait
-from test_server_cluster import SEVERAL, Topology, bring_up, schema_url, stored_moves
-
-pytestmark = pytest.mark.skipif(not SEVERAL, reason="skitgubbe serve has no --worker (one worker a database)")
+from test_server_cluster import Topology, bring_up, schema_url, stored_moves
 
 WATCH = """
 window.__acked = [];

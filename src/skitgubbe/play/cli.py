@@ -926,12 +926,6 @@ def _serve(args: argparse.Namespace, console: Console) -> int:
         return 1
 
 
-def _serve_has_worker() -> bool:
-    """Whether ``skitgubbe serve`` takes ``--worker`` (several workers on one database)."""
-    unknown = build_parser().parse_known_args(["serve", "--worker", "w1"])[1]
-    return "--worker" not in unknown
-
-
 def _cluster(args: argparse.Namespace, console: Console) -> int:
     """``skitgubbe cluster``: HAProxy and ``--workers`` ``skitgubbe serve`` processes until Ctrl-C."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -950,7 +944,7 @@ def _cluster(args: argparse.Namespace, console: Console) -> int:
                   "Ctrl-C stops them all", markup=False)
     try:
         return run_cluster(args.db, workers=args.workers, port=args.port, host=args.host,
-                           worker_options=extra, limits=limits, worker_flag=_serve_has_worker())
+                           worker_options=extra, limits=limits)
     except (ValueError, FileNotFoundError) as e:
         console.print(f"error: {e}", markup=False)
         return 2

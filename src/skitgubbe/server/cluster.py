@@ -197,14 +197,13 @@ def _more_files() -> None:
 def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "127.0.0.1",
                   worker_options: Sequence[str] = (), limits: ProxyLimits = ProxyLimits(),
                   haproxy: str = "haproxy", python: str = sys.executable,
-                  output: int | None = None, worker_flag: bool = True,
+                  output: int | None = None,
                   served_by: bool = False) -> Cluster:
     """Start ``workers`` ``skitgubbe serve --worker wK`` processes on ``db`` at 127.0.0.1:``port``+K
     (trusting the proxy's ``X-Forwarded-For``, then ``worker_options``) and HAProxy on
     ``host``:``port`` in front of them; returns at once (the workers take a few seconds to answer:
     the proxy's checks bring each in as it does).  ``output``: where the processes' output goes
-    (None: this process's).  ``worker_flag`` False leaves ``--worker`` out (a server without
-    several-worker support); ``served_by``: see :func:`haproxy_config`.  The database's tables are
+    (None: this process's).  ``served_by``: see :func:`haproxy_config`.  The database's tables are
     made first, here.  Raises FileNotFoundError when ``haproxy`` is not installed,
     ``sqlalchemy.exc.SQLAlchemyError`` when the database cannot be opened, ValueError
     for fewer than one worker or a port outside 1..65535-``workers``."""
@@ -232,7 +231,7 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
     procs: dict[str, subprocess.Popen[bytes]] = {}
     for name in names:
         cmd = [python, "-m", "skitgubbe.play.cli", "serve", "--db", db, "--port", str(ports[name]),
-               "--trust-proxy", "127.0.0.1", *(["--worker", name] if worker_flag else []), *worker_options]
+               "--trust-proxy", "127.0.0.1", "--worker", name, *worker_options]
         procs[name] = subprocess.Popen(cmd, env=env, stdout=output,
                                        stderr=subprocess.STDOUT if output else None)
     proxy = subprocess.Popen([exe, "-W", "-db", "-f", str(config)], stdout=output,
@@ -241,14 +240,13 @@ def start_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "1
 
 
 def run_cluster(db: str, *, workers: int = 2, port: int = 8000, host: str = "127.0.0.1",
-                worker_options: Sequence[str] = (), limits: ProxyLimits = ProxyLimits(),
-                worker_flag: bool = True) -> int:
+                worker_options: Sequence[str] = (), limits: ProxyLimits = ProxyLimits()) -> int:
     """``skitgubbe cluster``: :func:`start_cluster`, then wait until Ctrl-C or SIGTERM (stopping them
     all) or until the proxy or every worker has ended (stopping the rest); returns the exit status:
     0 after a signal, 1 when the processes ended by themselves.  Raises what :func:`start_cluster`
     raises."""
     cluster = start_cluster(db, workers=workers, port=port, host=host, worker_options=worker_options,
-                            limits=limits, worker_flag=worker_flag)
+                            limits=limits)
     stopping = False
 
     def on_signal(signum: int, frame: object) -> None:

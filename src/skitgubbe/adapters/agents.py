@@ -4,12 +4,24 @@
 :func:`skitgubbe.batch.tournament.run_tournament` and the Gymnasium environment's ``opponents``):
 
 * a skitgubbe bot (``name``, ``choose(view, legal) -> Action``): used as it is;
-* a callable ``(view, legal) -> Action``;
+* a callable ``(view, legal) -> Action``, or ``view -> Action`` (one argument; ``view.legal``);
 * a *policy* ``(observation, action_mask) -> action id``, as trained in the PettingZoo or Gymnasium
   environment: ``observation`` is the float32 array of shape ``(OBS_SIZE,)`` of
   :func:`skitgubbe.adapters.encoding.observation`, ``action_mask`` the int8 array of 1s for the legal
   actions, of shape ``(NUM_ACTIONS,)`` (or, with ``action_ids``, of the compact action space:
   ``action_mask[k]`` is full id ``action_ids[k]`` and the policy answers an index ``k``);
+* an OpenSpiel ``rl_environment``-style agent (``step(time_step, is_evaluation=True)`` answering
+  a ``StepOutput(action, probs)``: OpenSpiel's DQN, PolicyGradient, ``RandomAgent``), a list of
+  them (one per player) or, with ``kind="openspiel"``, a factory ``player_id -> agent``: played by
+  :class:`skitgubbe.adapters.rl_agents.OpenSpielAgentBot`, which follows the evaluated deal in the
+  OpenSpiel game and gives the agent the real ``information_state_tensor`` of its seat (needs
+  ``open_spiel``; only :func:`skitgubbe.batch.evaluate.evaluate` plays it);
+* a *PettingZoo policy* (``kind="pettingzoo"``, auto for an object with ``act``,
+  ``compute_action`` or ``compute_single_action``): a callable, or such an object, given the AEC
+  observation dict ``{"observation": float32 (OBS_SIZE,), "action_mask": int8}`` of the seat (as
+  ``env.observe(agent)`` of :mod:`skitgubbe.adapters.pettingzoo`), and, if it takes a second
+  argument, the agent name ``"player_<seat>"``; it answers an action index (a tuple's first
+  element is taken, as RLlib's ``compute_single_action`` returns one);
 * a ``pyspiel.Bot`` (needs ``open_spiel``), or, with ``kind="pyspiel"``, a factory
   ``player_id -> pyspiel.Bot`` for bots made for one seat (OpenSpiel's ``UniformRandomBot(player_id,
   rng)``, policy bots), called once per seat: its ``step(state)`` gets a :class:`ViewState`, a
@@ -42,17 +54,29 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..batch.evaluate import agent_bot
+from ..batch.evaluate import agent_bot, positional_arguments
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..engine.actions import Action
 from ..engine.view import View
 from . import encoding
+from .rl_agents import OpenSpielAgentBot, is_rl_agent
 
-__all__ = ["AGENT_KINDS", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot", "bot_policy", "pyspiel_bot"]
+__all__ = ["AGENT_KINDS", "PettingZooBot", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot", "bot_policy",
+           "pyspiel_bot"]
 
-AGENT_KINDS = ("auto", "bot", "callable", "policy", "pyspiel")
+AGENT_KINDS = ("auto", "bot", "callable", "policy", "pettingzoo", "openspiel", "pyspiel")
 """The ``kind`` values :func:`as_bot` accepts."""
+
+_PZ_METHODS = ("act", "compute_action", "compute_single_action")
+"""Methods of a PettingZoo policy object, in the order :class:`PettingZooBot` looks for them."""
+
+_KINDS_TEXT = ("give a bot (choose(view, legal) -> Action), a callable (view, legal) -> Action or "
+               "view -> Action, an OpenSpiel agent (step(time_step, is_evaluation)) or a list of them, "
+               "a PettingZoo policy (an object with act/compute_action), a pyspiel.Bot, or with kind= "
+               "a policy (observation, action_mask) -> action id ('policy'), a PettingZoo policy "
+               "callable (observation dict) -> action id ('pettingzoo') or a factory player_id -> "
+               "agent ('openspiel', 'pyspiel'); kinds: " + ", ".join(AGENT_KINDS))
 
 
 def _is_pyspiel_bot(agent: object) -> bool:
@@ -67,34 +91,62 @@ def as_bot(
     name: str | None = None,
     action_ids: Sequence[int] | None = None,
     game: Any = None,
+    compact_actions: bool = False,
+    observation: str = "info_state",
+    auto_forced: bool = False,
 ) -> Bot:
     """``agent`` as a :class:`~skitgubbe.bots.base.Bot` (see the module docstring for each kind).
 
     Args:
-        agent: a bot, a callable ``(view, legal) -> Action``, a policy or a ``pyspiel.Bot``.
-        kind: ``"auto"`` (a ``pyspiel.Bot`` if it is one, else a bot if it has ``choose``, else a
-            callable ``(view, legal)``), or one of ``"bot"``, ``"callable"``, ``"policy"``,
-            ``"pyspiel"``.  A policy is never guessed: give ``kind="policy"``.
+        agent: a bot, a callable, a policy, a PettingZoo policy, an OpenSpiel agent (or a list of
+            them, one per player) or a ``pyspiel.Bot``.
+        kind: ``"auto"`` (in this order: a ``pyspiel.Bot``; a bot if it has ``choose``; an
+            OpenSpiel agent if it has ``step``, or a list of them; a PettingZoo policy if it has
+            ``act``, ``compute_action`` or ``compute_single_action``; else a callable ``view ->
+            Action`` if it takes one argument, ``(view, legal) -> Action`` otherwise), or one of
+            :data:`AGENT_KINDS`.  A policy ``(observation, action_mask)``, a PettingZoo policy
+            callable and a factory ``player_id -> agent`` are never guessed: give the kind.
         name: the bot's name (default: the agent's ``name``, its function or class name).
-        action_ids: for a policy trained on a compact action space, the full action id of each index
-            (``env.action_ids``); default all ``NUM_ACTIONS`` ids.
+        action_ids: for a policy or PettingZoo policy trained on a compact action space, the full
+            action id of each index (``env.action_ids``); default all ``NUM_ACTIONS`` ids.
         game: for a ``pyspiel.Bot``, the ``python_skitgubbe`` game its states report through
             ``get_game()`` (default: none; ``get_game()`` then raises).
+        compact_actions: for an OpenSpiel agent, its game was loaded with ``compact_actions=True``
+            (for a policy, give ``action_ids`` instead).
+        observation: for an OpenSpiel agent, ``"info_state"`` (the information-state tensor,
+            ``rl_environment``'s default) or ``"observation"`` (``use_observation=True``).
+        auto_forced: for an OpenSpiel agent, decisions with one legal action are taken without
+            asking it (a game loaded with ``auto_forced=True``).
 
-    Raises ``ValueError`` for an unknown ``kind`` or bad ``action_ids``, and ``TypeError`` if
-    ``agent`` is not of the kind (naming the kinds allowed).
+    Raises ``ValueError`` for an unknown ``kind`` or ``observation`` or bad ``action_ids``, and
+    ``TypeError`` if ``agent`` is not of the kind (naming the kinds allowed).
     """
     if kind not in AGENT_KINDS:
         raise ValueError(f"kind must be one of {', '.join(AGENT_KINDS)}, not {kind!r}")
     if kind == "auto":
         if _is_pyspiel_bot(agent):
             kind = "pyspiel"
-        elif callable(getattr(agent, "choose", None)) or callable(agent):
+        elif callable(getattr(agent, "choose", None)):
+            return agent_bot(agent, name=name)
+        elif is_rl_agent(agent):
+            kind = "openspiel"
+        elif any(callable(getattr(agent, m, None)) for m in _PZ_METHODS):
+            kind = "pettingzoo"
+        elif callable(agent):
             return agent_bot(agent, name=name)
         else:
-            raise TypeError(f"{agent!r:.80} is not an agent: give a bot (choose(view, legal) -> Action), a "
-                            "callable (view, legal) -> Action, a pyspiel.Bot, or a policy (observation, "
-                            "action_mask) -> action id with kind='policy'")
+            raise TypeError(f"{agent!r:.80} is not an agent: {_KINDS_TEXT}")
+    if kind == "openspiel":
+        factory = not is_rl_agent(agent) and callable(agent)
+        first = agent[0] if isinstance(agent, (list, tuple)) and agent else agent
+        label = name or _label(first, "openspiel")
+        return OpenSpielAgentBot(agent, name=label, observation=observation, compact_actions=compact_actions,
+                                 auto_forced=auto_forced, factory=factory)
+    if kind == "pettingzoo":
+        if not callable(agent) and not any(callable(getattr(agent, m, None)) for m in _PZ_METHODS):
+            raise TypeError(f"a PettingZoo policy is a callable (observation dict) -> action id or an object "
+                            f"with {', '.join(_PZ_METHODS)}, not {agent!r:.80}")
+        return PettingZooBot(agent, name=name or _label(agent, "pettingzoo"), action_ids=action_ids)
     if kind == "pyspiel":
         if not _is_pyspiel_bot(agent) and not callable(agent):
             raise TypeError(f"{agent!r:.80} is neither a pyspiel.Bot nor a factory player_id -> pyspiel.Bot")
@@ -110,6 +162,15 @@ def as_bot(
     if kind == "callable" and not callable(agent):
         raise TypeError(f"{agent!r:.80} is not callable (view, legal) -> Action")
     return agent_bot(agent, name=name)
+
+
+def _label(agent: object, default: str) -> str:
+    """The agent's ``name`` text, else its function or class name, else ``default``."""
+    for label in (getattr(agent, "name", None), getattr(agent, "__name__", None)):
+        if isinstance(label, str) and label:
+            return label
+    own = type(agent).__name__
+    return own if own not in ("function", "list", "tuple", "method") else default
 
 
 def _action_ids(action_ids: Sequence[int] | None) -> tuple[int, ...]:
@@ -130,12 +191,18 @@ class PolicyBot:
     legal action has no index in ``action_ids``.
     """
 
+    kind = "policy"
+
     def __init__(self, policy: Callable[[Any, Any], Any], *, name: str = "policy",
                  action_ids: Sequence[int] | None = None) -> None:
         self.policy = policy
         self.name = name
         self.action_ids = _action_ids(action_ids)
         self._index = {a: k for k, a in enumerate(self.action_ids)}
+
+    def answer(self, observation: Any, action_mask: Any, view: View) -> Any:
+        """What the policy answers for the seat of ``view``: ``policy(observation, action_mask)``."""
+        return self.policy(observation, action_mask)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The legal action the policy picks for ``view``."""
@@ -152,7 +219,7 @@ class PolicyBot:
                 raise ValueError(f"legal action {a} has no index in this policy's action_ids")
             mask[k] = 1
             by_index[k] = a
-        answer = self.policy(obs, mask)
+        answer = self.answer(obs, mask, view)
         try:
             k = int(answer)
         except (TypeError, ValueError):
@@ -161,6 +228,28 @@ class PolicyBot:
             raise ValueError(f"policy {self.name!r} answered index {k}, which is not a legal action "
                              f"(legal: {sorted(by_index)})")
         return by_index[k]
+
+
+class PettingZooBot(PolicyBot):
+    """A PettingZoo policy as a bot (module docstring): a callable ``policy(obs)`` or
+    ``policy(obs, agent)``, or an object with ``act``, ``compute_action`` or
+    ``compute_single_action`` (the first it has), given ``obs = {"observation": ..., "action_mask":
+    ...}`` (the AEC observation of the seat) and, if it takes a second argument, the agent name
+    ``"player_<seat>"``.  It answers an action index (of ``action_ids``; a tuple or list answer's
+    first element is taken).  :meth:`choose` raises ``ValueError`` as :class:`PolicyBot` does."""
+
+    kind = "pettingzoo"
+
+    def __init__(self, policy: Any, *, name: str = "pettingzoo", action_ids: Sequence[int] | None = None) -> None:
+        fn = next((getattr(policy, m) for m in _PZ_METHODS if callable(getattr(policy, m, None))), policy)
+        super().__init__(fn, name=name, action_ids=action_ids)
+        self.with_agent = positional_arguments(fn) == 2
+
+    def answer(self, observation: Any, action_mask: Any, view: View) -> Any:
+        """``policy({"observation": observation, "action_mask": action_mask}[, "player_<seat>"])``."""
+        obs = {"observation": observation, "action_mask": action_mask}
+        out = self.policy(obs, f"player_{view.seat}") if self.with_agent else self.policy(obs)
+        return out[0] if isinstance(out, (tuple, list)) else out
 
 
 class ViewState:
@@ -289,6 +378,8 @@ class PyspielAgentBot:
     """A ``pyspiel.Bot`` (or a factory ``player_id -> pyspiel.Bot``, called once per seat) as a bot:
     :meth:`choose` hands it a :class:`ViewState` of the seat's view and maps the id it answers back
     to an Action.  Raises ``ValueError`` for an id that is not legal."""
+
+    kind = "pyspiel"
 
     def __init__(self, bot: Any, *, name: str = "pyspiel", game: Any = None) -> None:
         self.bot = bot

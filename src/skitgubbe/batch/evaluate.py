@@ -38,9 +38,19 @@ so the rating stays finite.  Because the ladder and the deals are fixed and vers
 figures can be compared between papers that name the deal-set version, preset and seat count.
 
 **Agents** are :class:`~skitgubbe.bots.base.Bot` objects (``name``, ``choose(view, legal)``);
-:func:`agent_bot` also takes a plain callable ``(view, legal) -> Action``.  Framework agents (a
-``pyspiel.Bot``, a PettingZoo-style policy) are turned into bots by
-:func:`skitgubbe.adapters.agents.as_bot`.
+:func:`agent_bot` also takes a plain callable ``(view, legal) -> Action`` or ``view -> Action``.
+Framework agents (an OpenSpiel ``rl_agent``, a ``pyspiel.Bot``, a PettingZoo policy) are turned
+into bots by :func:`skitgubbe.adapters.agents.as_bot`.  The result names the agent and its
+``kind`` (the bot's ``kind`` attribute: ``"bot"`` when it has none).
+
+**Following the deal** (for adapters).  An agent bot with a method ``start_game(state, seat)`` is
+told of every game before its first action: ``state`` is the harness's own
+:class:`~skitgubbe.engine.state.State` (the true deal: every card) and ``seat`` the agent's seat.
+It returns ``None`` or an observer ``(state, seat, action)`` called after every action of the
+game, chance included (the ``on_step`` of :func:`~skitgubbe.batch.runner.play_out`).  This is how
+:class:`skitgubbe.adapters.rl_agents.OpenSpielAgentBot` plays the same deal in the OpenSpiel game to
+give an OpenSpiel agent its information-state tensor; an adapter must hand the agent only what
+its seat may see.
 """
 
 from __future__ import annotations
@@ -77,6 +87,7 @@ __all__ = [
     "deal_set",
     "deal_set_digest",
     "evaluate",
+    "positional_arguments",
     "rating_above",
 ]
 
@@ -98,13 +109,16 @@ class CallableBot:
     ``name``.  :meth:`choose` raises ``ValueError`` if the callable returns an action that is not in
     ``legal``."""
 
-    def __init__(self, fn: Callable[[View, Sequence[Action]], Action], name: str = "agent") -> None:
+    kind = "callable"
+
+    def __init__(self, fn: Callable[..., Action], name: str = "agent", *, view_only: bool = False) -> None:
         self.fn = fn
         self.name = name
+        self.view_only = view_only
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
-        """``fn(view, legal)``, checked to be one of ``legal``."""
-        action = self.fn(view, legal)
+        """``fn(view, legal)`` (``fn(view)`` with ``view_only``), checked to be one of ``legal``."""
+        action = self.fn(view) if self.view_only else self.fn(view, legal)
         if action not in legal:
             raise ValueError(f"agent {self.name!r} returned {action!r}, which is not one of the legal "
                              f"actions {[str(a) for a in legal]}")
@@ -116,10 +130,10 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
 
     Allowed: a bot (an object with a callable ``choose(view, legal)``: given back as it is, or,
     if ``name`` is given or it has no ``name`` text, wrapped in a :class:`CallableBot` of that
-    name) or a callable ``(view, legal) -> Action``
-    (wrapped in :class:`CallableBot`).  Raises ``TypeError`` naming these for anything else (a
-    ``pyspiel.Bot`` or a PettingZoo-style policy needs
-    :func:`skitgubbe.adapters.agents.as_bot`).
+    name) or a callable ``(view, legal) -> Action``, or ``view -> Action`` if it takes exactly one
+    argument (wrapped in :class:`CallableBot`; ``view.legal`` holds the legal actions).  Raises
+    ``TypeError`` naming these for anything else (an OpenSpiel agent, a ``pyspiel.Bot`` or a
+    PettingZoo policy needs :func:`skitgubbe.adapters.agents.as_bot`).
     """
     choose = getattr(agent, "choose", None)
     if callable(choose):
@@ -129,10 +143,27 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
         return CallableBot(choose, name or (own if isinstance(own, str) else type(agent).__name__))
     if callable(agent):
         label = name or getattr(agent, "__name__", None)
-        return CallableBot(agent, label if isinstance(label, str) else "agent")
+        return CallableBot(agent, label if isinstance(label, str) else "agent",
+                           view_only=positional_arguments(agent) == 1)
     raise TypeError(f"{agent!r:.80} is not an agent: give a bot (an object with choose(view, legal)) or a "
-                    "callable (view, legal) -> Action; for a pyspiel.Bot or a PettingZoo-style policy use "
-                    "skitgubbe.adapters.agents.as_bot")
+                    "callable (view, legal) -> Action or view -> Action; for an OpenSpiel agent, a "
+                    "pyspiel.Bot or a PettingZoo policy use skitgubbe.adapters.agents.as_bot")
+
+
+def positional_arguments(fn: object) -> int | None:
+    """How many positional arguments ``fn`` takes when called with no keywords: the count of its
+    positional parameters without a default (``None`` if it takes ``*args`` or its signature
+    cannot be read, as for some builtins)."""
+    import inspect
+
+    try:
+        params = inspect.signature(fn).parameters.values()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return None
+    return sum(1 for p in params
+               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
 
 
 # -- the deal set ------------------------------------------------------------------------
@@ -201,8 +232,9 @@ class RungResult:
 @dataclass(frozen=True)
 class EvaluationResult:
     """Everything :func:`evaluate` found: the agent's name, the rules, ``players``, ``deals``, the
-    deal-set ``version`` and ``digest`` (:func:`deal_set_digest` of the deals played) and one
-    :class:`RungResult` per rung in ladder order."""
+    deal-set ``version`` and ``digest`` (:func:`deal_set_digest` of the deals played), one
+    :class:`RungResult` per rung in ladder order, and the agent's ``kind`` (``"bot"``,
+    ``"callable"``, ``"policy"``, ``"pettingzoo"``, ``"openspiel"``, ``"pyspiel"``)."""
 
     agent: str
     rules: Rules
@@ -211,11 +243,13 @@ class EvaluationResult:
     version: str
     digest: str
     rungs: tuple[RungResult, ...]
+    kind: str = "bot"
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON output (without timings)."""
         return {
             "agent": self.agent,
+            "agent_kind": self.kind,
             "rules": self.rules.name,
             "players": self.players,
             "deals": self.deals,
@@ -241,6 +275,10 @@ class _Timed:
         self.seconds = 0.0
         self.decisions = 0
 
+    def start_game(self, state: State, seat: int) -> Callable[[Any, int, Action], None] | None:
+        start = getattr(self.bot, "start_game", None)
+        return start(state, seat) if callable(start) else None
+
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         start = time.perf_counter()
         action = self.bot.choose(view, legal)
@@ -261,7 +299,7 @@ def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, l
             state = State.new(rules, players, dealer=k % players, deck=deck, ask_every_seat=True)
             bots: list[Any] = [timed if i == r else make_bot(rung, random.Random(f"{seed}:{rung}:{r}:{i}"))
                                for i in range(players)]
-            play_out(state, bots, random.Random(f"{seed}:chance"))
+            play_out(state, bots, random.Random(f"{seed}:chance"), on_step=timed.start_game(state, r))
             if state.loser is None:
                 abandoned += 1
             else:
@@ -358,6 +396,7 @@ def evaluate(
             rating_high=rating_above(low, players, n),
             agent_ms=1000.0 * seconds / decisions if decisions else 0.0,
         ))
+    kind = getattr(bot, "kind", "bot")
     return EvaluationResult(agent=bot.name, rules=rules, players=players, deals=deals,
                             version=DEAL_SET_VERSION, digest=deal_set_digest(rules, deals),
-                            rungs=tuple(results))
+                            rungs=tuple(results), kind=kind if isinstance(kind, str) else "bot")

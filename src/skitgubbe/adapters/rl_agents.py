@@ -1,0 +1,319 @@
+"""OpenSpiel ``rl_environment``-style agents as skitgubbe bots, rated on the versioned deal set.
+
+An OpenSpiel RL agent (``open_spiel.python.rl_agent.AbstractAgent``: the DQN, PolicyGradient,
+NFSP and ``random_agent.RandomAgent`` of ``open_spiel.python``) is asked through
+``step(time_step, is_evaluation=True)`` and answers a ``StepOutput(action, probs)``; it reads
+``time_step.observations["info_state"][player]`` (the game's ``information_state_tensor``, or
+its ``observation_tensor`` for an agent trained with ``rl_environment.Environment(...,
+use_observation=True)``), ``["legal_actions"][player]`` and ``["current_player"]``.
+
+:class:`OpenSpielAgentBot` gives it exactly that on the deals of
+:func:`skitgubbe.batch.evaluate.evaluate`: for every game (``start_game``, the harness's hook) it
+starts a ``python_skitgubbe`` state (:mod:`skitgubbe.adapters.openspiel`) and, after every action
+of the harness's own game, takes the same step in it, choosing at each chance node the card that
+the harness's deal dictates (:func:`follow_chance`): the deal's deck for the deal, the cards the
+engine's step drew for a draw, the order chance dealt for the dreck, Koira's split or a trick
+dealt round.  So the agent's tensors are those of the OpenSpiel game at the state the versioned
+deal has reached, and the other seats (the ladder's bots) play exactly as they do against any
+other agent: a bot given directly and the same decisions made by an OpenSpiel agent give the
+same games.  After each step the two games are compared (whose turn, every hand); a difference
+raises ``RuntimeError``.
+
+Seats: the OpenSpiel game deals from seat 0 (its dealer is seat 0), the deal set rotates the
+dealer (``k % players``).  The OpenSpiel game of deal ``k`` is the harness's deal with every seat
+number shifted down by the dealer, ``openspiel_seat = (seat - dealer) % players``: the agent's
+``player_id`` and ``current_player`` are OpenSpiel seats.  Over the rotations of a deal the agent
+sits in every OpenSpiel seat once.
+
+Only the acting seat's entries are filled: ``observations["info_state"][p]`` for another seat
+``p`` raises ``LookupError`` (it would show that seat's cards), ``["legal_actions"][p]`` is ``[]``
+(as in ``rl_environment`` for a seat not to act).  The agent is asked at its own decisions only,
+with ``StepType.FIRST`` at a game's first decision and ``MID`` after, rewards 0 and discounts 1
+(``None`` at ``FIRST``); it is not shown the terminal step.
+
+Needs the ``openspiel`` extra (``open_spiel`` and ``numpy``), imported when a game starts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..engine.actions import CHANCE, Action
+from ..engine.rules import Rules
+from ..engine.state import State
+from ..engine.variants import PRESETS
+from ..engine.view import View
+from . import encoding
+
+__all__ = ["OBSERVATIONS", "OpenSpielAgentBot", "SeatOnly", "follow_chance", "is_rl_agent"]
+
+OBSERVATIONS = ("info_state", "observation")
+"""What ``observations["info_state"]`` holds: the information-state tensor (``rl_environment``'s
+default) or the observation tensor (``use_observation=True``)."""
+
+_DRAW_KINDS = frozenset({"draw", "stock", "trump-aside", "trump-drawn", "reserve-draw"})
+"""Engine event kinds that report a card taken from the stock or the avstickshög (one chance
+node each in the OpenSpiel game, in this order)."""
+
+
+def is_rl_agent(agent: object) -> bool:
+    """True for an object with a callable ``step`` that is not a ``pyspiel.Bot`` (those have
+    ``step(state)``), or a non-empty list or tuple of such objects (one per seat)."""
+    if isinstance(agent, (list, tuple)):
+        return bool(agent) and all(is_rl_agent(a) for a in agent)
+    import sys
+
+    pyspiel = sys.modules.get("pyspiel")
+    if pyspiel is not None and isinstance(agent, pyspiel.Bot):
+        return False
+    return callable(getattr(agent, "step", None)) and not callable(getattr(agent, "choose", None))
+
+
+class SeatOnly(list):  # type: ignore[type-arg]
+    """A per-player list with only the acting seat's entry: reading another index raises
+    ``LookupError`` saying why (its entry would show that seat's hidden cards).  Iterating gives
+    ``None`` for the other seats."""
+
+    def __init__(self, players: int, seat: int, value: object) -> None:
+        super().__init__([None] * players)
+        list.__setitem__(self, seat, value)
+        self.seat = seat
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and index % len(self) != self.seat:
+            raise LookupError(
+                f"the information state of player {index} is not given to the agent acting as player "
+                f"{self.seat} (it would show that seat's cards); an agent made for one player_id is "
+                "given as a list of agents, one per seat, or a factory player_id -> agent "
+                "(as_bot(..., kind='openspiel'))")
+        return list.__getitem__(self, index)
+
+
+def follow_chance(os_state: Any, state: State, seat: int, action: Action | None, events: Sequence[Any],
+                  dealer: int) -> None:
+    """Take in ``os_state`` (a ``python_skitgubbe`` state) the step the engine ``state`` has just
+    taken: ``action`` of ``seat`` (``None`` for the deal itself), whose events are ``events``;
+    every chance node on the way gets the outcome the deal dictates (the module docstring).
+    OpenSpiel seats are the engine's shifted down by ``dealer``.  Raises ``RuntimeError`` if the
+    OpenSpiel game is not where the step leads (it should never be)."""
+    n = state.players
+    rules = state.rules
+    chance = int(os_state.current_player()) == CHANCE
+
+    def feed(card: int, what: str) -> None:
+        if int(os_state.current_player()) != CHANCE:
+            raise RuntimeError(f"the OpenSpiel game is not at a chance node for {what}")
+        os_state.apply_action(card)
+
+    if action is None:  # the deal: the deck's cards in dealing order, then the bottom card
+        deck = state.deck
+        for i in range(n * rules.hand_size):
+            feed(deck[i], "the deal")
+        if rules.bottom_aside or rules.exposed_bottom:
+            feed(deck[-1], "the bottom card")
+    elif seat == CHANCE:
+        if not chance:
+            raise RuntimeError("the engine dealt by chance but the OpenSpiel game is not at a chance node")
+        for card in action.order:
+            feed(card, "a chance deal")
+    else:
+        player = int(os_state.current_player())
+        if player != (seat - dealer) % n:
+            raise RuntimeError(f"seat {seat} acted in the engine but OpenSpiel player {player} is to act")
+        full = encoding.action_id(action)
+        ids = getattr(os_state, "action_ids", None)
+        os_state.apply_action(full if ids is None or len(ids) == encoding.NUM_ACTIONS else ids.index(full))
+    if action is not None:
+        for e in events:
+            if e.kind in _DRAW_KINDS:  # the card set aside face down is not in its event
+                card = state.trump_card if e.kind == "trump-aside" else e.cards.bit_length() - 1
+                feed(card, f"a card drawn ({e.kind})")
+    check_same(os_state, state, dealer)
+
+
+def check_same(os_state: Any, state: State, dealer: int) -> None:
+    """Raise ``RuntimeError`` unless ``os_state`` has the same player to act (or chance, or the
+    end) and the same hands as the engine ``state``, seats shifted down by ``dealer``."""
+    n = state.players
+    p = int(os_state.current_player())
+    if state.is_over:
+        if not os_state.is_terminal():
+            raise RuntimeError("the engine's deal is over but the OpenSpiel game is not")
+        return
+    expected = CHANCE if state.to_act == CHANCE else (state.to_act - dealer) % n
+    if p != expected:
+        raise RuntimeError(f"the engine has {state.to_act} to act (OpenSpiel player {expected}), "
+                           f"the OpenSpiel game {p}")
+    engine = os_state.engine
+    if engine is None:
+        raise RuntimeError("the OpenSpiel game is still dealing")
+    for s in range(n):
+        if engine.hands[(s - dealer) % n] != state.hands[s]:
+            raise RuntimeError(f"seat {s}'s hand differs in the OpenSpiel game")
+
+
+def _time_step(os_state: Any, player: int, tensor: Any, ids: list[int], first: bool) -> Any:
+    """The ``rl_environment.TimeStep`` for ``player`` to act (module docstring)."""
+    from open_spiel.python import rl_environment  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+    n = int(os_state.num_players())
+    observations = {
+        "info_state": SeatOnly(n, player, tensor),
+        "legal_actions": [ids if p == player else [] for p in range(n)],
+        "current_player": player,
+        "serialized_state": [],
+    }
+    if first:
+        return rl_environment.TimeStep(observations=observations, rewards=None, discounts=None,
+                                       step_type=rl_environment.StepType.FIRST)
+    return rl_environment.TimeStep(observations=observations, rewards=[0.0] * n, discounts=[1.0] * n,
+                                   step_type=rl_environment.StepType.MID)
+
+
+class OpenSpielAgentBot:
+    """An OpenSpiel RL agent as a bot for :func:`skitgubbe.batch.evaluate.evaluate` (module
+    docstring).
+
+    Args:
+        agent: one agent (an object with ``step(time_step, is_evaluation=...)``) asked at every
+            seat; or a list or tuple of them indexed by OpenSpiel player (as trained:
+            ``agents[p]`` has ``player_id=p``; the list's length must be the seat count); or,
+            with ``factory=True``, a callable ``player_id -> agent`` called once per player.
+        name: the bot's name.
+        observation: ``"info_state"`` (default) or ``"observation"`` (:data:`OBSERVATIONS`).
+        compact_actions: the agent's action ids are indexes of the preset's compact action space
+            (a game loaded with ``compact_actions=True``).
+        auto_forced: a decision with a single legal action is taken without asking the agent (as
+            a game loaded with ``auto_forced=True`` takes it; the tensors at the agent's own
+            decisions are the same either way).
+        factory: ``agent`` is a factory ``player_id -> agent``.
+
+    Raises ``ValueError`` for an unknown ``observation`` and ``TypeError`` for an agent that is
+    not one.  :meth:`start_game` raises ``ValueError`` for rules the OpenSpiel game does not
+    have (a house-rules file, two packs) or a list of the wrong length, ``ImportError`` without
+    ``open_spiel``; :meth:`choose` raises ``RuntimeError`` if no game was started (the agent is
+    played by ``evaluate`` only) and ``ValueError`` if the agent answers no legal action id.
+    """
+
+    kind = "openspiel"
+
+    def __init__(self, agent: Any, *, name: str = "openspiel", observation: str = "info_state",
+                 compact_actions: bool = False, auto_forced: bool = False, factory: bool = False) -> None:
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, not {observation!r}")
+        if factory:
+            if not callable(agent):
+                raise TypeError(f"{agent!r:.80} is not a factory player_id -> agent")
+        elif not is_rl_agent(agent):
+            raise TypeError(f"{agent!r:.80} is not an OpenSpiel agent: give an object with "
+                            "step(time_step, is_evaluation), a list of them (one per player) or a factory "
+                            "player_id -> agent")
+        self.agent = agent
+        self.name = name
+        self.observation = observation
+        self.compact_actions = compact_actions
+        self.auto_forced = auto_forced
+        self.factory = factory
+        self._made: dict[int, Any] = {}
+        self._games: dict[tuple[str, int, int], Any] = {}
+        self._os: Any = None
+        self._dealer = 0
+        self._first = True
+        self._events = 0
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_games"] = {}  # pyspiel games are loaded again in each process
+        state["_os"] = None
+        return state
+
+    def _agent_for(self, player: int) -> Any:
+        if self.factory:
+            made = self._made.get(player)
+            if made is None:
+                made = self._made[player] = self.agent(player)
+                if not is_rl_agent(made):
+                    raise TypeError(f"the factory gave {made!r:.80} for player {player}, not an OpenSpiel "
+                                    "agent (an object with step(time_step, is_evaluation))")
+            return made
+        if isinstance(self.agent, (list, tuple)):
+            return self.agent[player]
+        return self.agent
+
+    def _game(self, rules: Rules, players: int, max_turns: int) -> Any:
+        key = (rules.name, players, max_turns)
+        game = self._games.get(key)
+        if game is None:
+            import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+            from . import openspiel
+
+            params: dict[str, Any] = {"rules": rules.name, "players": players,
+                                      "compact_actions": self.compact_actions}
+            if max_turns > openspiel.DEFAULT_MAX_TURNS:
+                params["max_turns"] = max_turns
+            game = self._games[key] = pyspiel.load_game(openspiel.GAME_NAME, params)
+        return game
+
+    def start_game(self, state: State, seat: int) -> Callable[[Any, int, Action], None]:
+        """The harness's hook (:mod:`skitgubbe.batch.evaluate`): start the OpenSpiel game of
+        ``state``'s deal and return the observer that follows it (see the class docstring for the
+        errors)."""
+        rules = state.rules
+        if PRESETS.get(rules.name) != rules or rules.decks != 1:
+            raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack (the OpenSpiel game's "
+                             f"rules), not {rules.name!r}: give one of {', '.join(sorted(PRESETS))}")
+        n = state.players
+        if isinstance(self.agent, (list, tuple)) and len(self.agent) != n:
+            raise ValueError(f"{len(self.agent)} OpenSpiel agents for {n} players: give one per player")
+        self._os = self._game(rules, n, state.action_limit).new_initial_state()
+        self._dealer = state.dealer
+        self._first = True
+        self._events = len(state.events)
+        follow_chance(self._os, state, -1, None, (), self._dealer)
+
+        def observe(st: Any, s: int, action: Action) -> None:
+            events = st.events[self._events:]
+            self._events = len(st.events)
+            follow_chance(self._os, st, s, action, events, self._dealer)
+            self._first = False
+
+        return observe
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The legal action the agent steps to at ``view``'s seat (the class docstring)."""
+        os_state = self._os
+        if os_state is None:
+            raise RuntimeError("an OpenSpiel agent follows the deal in the OpenSpiel game: it is played by "
+                               "skitgubbe.batch.evaluate.evaluate (skitgubbe evaluate) only")
+        player = (view.seat - self._dealer) % view.players
+        if int(os_state.current_player()) != player:
+            raise RuntimeError(f"seat {view.seat} is asked but OpenSpiel player "
+                               f"{os_state.current_player()} is to act")
+        ids = [int(i) for i in os_state.legal_actions(player)]
+        full = os_state.action_ids
+        by_id = {encoding.action_id(a): a for a in legal}
+        if sorted(full[i] for i in ids) != sorted(by_id):
+            raise RuntimeError(f"the OpenSpiel game's legal actions differ from the engine's at seat {view.seat}")
+        if self.auto_forced and len(ids) == 1:
+            return by_id[full[ids[0]]]
+        if self.observation == "info_state":
+            tensor = os_state.information_state_tensor(player)
+        else:
+            tensor = os_state.observation_tensor(player)
+        agent = self._agent_for(player)
+        out = agent.step(_time_step(os_state, player, tensor, ids, self._first), is_evaluation=True)
+        answer = getattr(out, "action", out)
+        if answer is None:
+            raise ValueError(f"OpenSpiel agent {self.name!r} gave no action as player {player} (an agent "
+                             "made for one player_id acts only as that player: give a list of agents, one "
+                             "per player, or a factory player_id -> agent)")
+        try:
+            k = int(answer)
+        except (TypeError, ValueError):
+            raise ValueError(f"OpenSpiel agent {self.name!r} answered {answer!r:.60}, not an action id") from None
+        if k not in ids:
+            raise ValueError(f"OpenSpiel agent {self.name!r} answered action id {k}, not a legal one "
+                             f"(legal: {ids})")
+        return by_id[full[k]]

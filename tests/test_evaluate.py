@@ -196,7 +196,7 @@ def test_cli_evaluate_loads_an_agent_from_a_file(tmp_path: Path, capsys: pytest.
     assert main(["evaluate", "--agent", f"{path}:lowest", "--players", "3", "--deals", "1",
                  "--ladder", "random,heuristic"]) == 0
     out = capsys.readouterr().out
-    assert "agent.py:lowest on pagat, 3 players: deal set evaluate-v1" in out
+    assert "agent.py:lowest (callable) on pagat, 3 players: deal set evaluate-v1" in out
     assert "random" in out and "heuristic" in out and "rating" in out
 
 

@@ -62,8 +62,8 @@ from ..engine.view import View
 from . import encoding
 from .rl_agents import OpenSpielAgentBot, is_rl_agent
 
-__all__ = ["AGENT_KINDS", "PettingZooBot", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot", "bot_policy",
-           "pyspiel_bot"]
+__all__ = ["AGENT_KINDS", "PettingZooBot", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot",
+           "bot_policy", "pyspiel_bot"]
 
 AGENT_KINDS = ("auto", "bot", "callable", "policy", "pettingzoo", "openspiel", "pyspiel")
 """The ``kind`` values :func:`as_bot` accepts."""
@@ -140,6 +140,8 @@ def as_bot(
         factory = not is_rl_agent(agent) and callable(agent)
         first = agent[0] if isinstance(agent, (list, tuple)) and agent else agent
         label = name or _label(first, "openspiel")
+        if label.startswith("<"):  # a lambda
+            label = "openspiel"
         return OpenSpielAgentBot(agent, name=label, observation=observation, compact_actions=compact_actions,
                                  auto_forced=auto_forced, factory=factory)
     if kind == "pettingzoo":
@@ -155,8 +157,8 @@ def as_bot(
         if not callable(agent):
             raise TypeError(f"a policy is a callable (observation, action_mask) -> action id, "
                             f"not {agent!r:.80}")
-        label = name or getattr(agent, "__name__", None)
-        return PolicyBot(agent, name=label if isinstance(label, str) else "policy", action_ids=action_ids)
+        own = name or getattr(agent, "__name__", None)
+        return PolicyBot(agent, name=own if isinstance(own, str) else "policy", action_ids=action_ids)
     if kind == "bot" and not callable(getattr(agent, "choose", None)):
         raise TypeError(f"{agent!r:.80} is not a bot: a bot has choose(view, legal) -> Action")
     if kind == "callable" and not callable(agent):
@@ -193,7 +195,7 @@ class PolicyBot:
 
     kind = "policy"
 
-    def __init__(self, policy: Callable[[Any, Any], Any], *, name: str = "policy",
+    def __init__(self, policy: Callable[..., Any], *, name: str = "policy",
                  action_ids: Sequence[int] | None = None) -> None:
         self.policy = policy
         self.name = name
@@ -240,7 +242,8 @@ class PettingZooBot(PolicyBot):
 
     kind = "pettingzoo"
 
-    def __init__(self, policy: Any, *, name: str = "pettingzoo", action_ids: Sequence[int] | None = None) -> None:
+    def __init__(self, policy: Any, *, name: str = "pettingzoo",
+                 action_ids: Sequence[int] | None = None) -> None:
         fn = next((getattr(policy, m) for m in _PZ_METHODS if callable(getattr(policy, m, None))), policy)
         super().__init__(fn, name=name, action_ids=action_ids)
         self.with_agent = positional_arguments(fn) == 2

@@ -25,9 +25,10 @@ number shifted down by the dealer, ``openspiel_seat = (seat - dealer) % players`
 ``player_id`` and ``current_player`` are OpenSpiel seats.  Over the rotations of a deal the agent
 sits in every OpenSpiel seat once.
 
-Only the acting seat's entries are filled: ``observations["info_state"][p]`` for another seat
-``p`` raises ``LookupError`` (it would show that seat's cards), ``["legal_actions"][p]`` is ``[]``
-(as in ``rl_environment`` for a seat not to act).  The agent is asked at its own decisions only,
+Only the acting seat's entries are filled: ``observations["info_state"][p]`` and
+``["legal_actions"][p]`` for another player ``p`` raise ``LookupError`` (its information state
+would show that seat's cards), so an agent made for one ``player_id`` and asked as another says
+so at once (give a list of agents or a factory).  The agent is asked at its own decisions only,
 with ``StepType.FIRST`` at a game's first decision and ``MID`` after, rewards 0 and discounts 1
 (``None`` at ``FIRST``); it is not shown the terminal step.
 
@@ -83,10 +84,10 @@ class SeatOnly(list):  # type: ignore[type-arg]
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, int) and index % len(self) != self.seat:
             raise LookupError(
-                f"the information state of player {index} is not given to the agent acting as player "
-                f"{self.seat} (it would show that seat's cards); an agent made for one player_id is "
-                "given as a list of agents, one per seat, or a factory player_id -> agent "
-                "(as_bot(..., kind='openspiel'))")
+                f"the observations of player {index} are not given to the agent acting as player "
+                f"{self.seat} (another seat's information state would show its cards); an agent made "
+                "for one player_id is given as a list of agents, one per player, or a factory "
+                "player_id -> agent (as_bot(..., kind='openspiel'))")
         return list.__getitem__(self, index)
 
 
@@ -160,7 +161,7 @@ def _time_step(os_state: Any, player: int, tensor: Any, ids: list[int], first: b
     n = int(os_state.num_players())
     observations = {
         "info_state": SeatOnly(n, player, tensor),
-        "legal_actions": [ids if p == player else [] for p in range(n)],
+        "legal_actions": SeatOnly(n, player, ids),
         "current_player": player,
         "serialized_state": [],
     }
@@ -228,6 +229,12 @@ class OpenSpielAgentBot:
         state["_os"] = None
         return state
 
+    @property
+    def state(self) -> Any:
+        """The ``python_skitgubbe`` state of the game being played (the last one once it is over;
+        ``None`` before the first).  Read it, do not change it: it holds every seat's cards."""
+        return self._os
+
     def _agent_for(self, player: int) -> Any:
         if self.factory:
             made = self._made.get(player)
@@ -256,17 +263,24 @@ class OpenSpielAgentBot:
             game = self._games[key] = pyspiel.load_game(openspiel.GAME_NAME, params)
         return game
 
+    def check(self, rules: Rules, players: int) -> None:
+        """Raise ``ValueError`` unless the agent can be rated on ``rules`` at ``players`` seats: a
+        preset of one pack (the OpenSpiel game has no other rules) and, for a list of agents, one
+        per seat."""
+        if PRESETS.get(rules.name) != rules or rules.decks != 1:
+            one_pack = sorted(k for k, r in PRESETS.items() if r.decks == 1)
+            raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack (the OpenSpiel game's "
+                             f"rules), not {rules.name!r}: give one of {', '.join(one_pack)}")
+        if isinstance(self.agent, (list, tuple)) and len(self.agent) != players:
+            raise ValueError(f"{len(self.agent)} OpenSpiel agents for {players} players: give one per player")
+
     def start_game(self, state: State, seat: int) -> Callable[[Any, int, Action], None]:
         """The harness's hook (:mod:`skitgubbe.batch.evaluate`): start the OpenSpiel game of
         ``state``'s deal and return the observer that follows it (see the class docstring for the
         errors)."""
         rules = state.rules
-        if PRESETS.get(rules.name) != rules or rules.decks != 1:
-            raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack (the OpenSpiel game's "
-                             f"rules), not {rules.name!r}: give one of {', '.join(sorted(PRESETS))}")
         n = state.players
-        if isinstance(self.agent, (list, tuple)) and len(self.agent) != n:
-            raise ValueError(f"{len(self.agent)} OpenSpiel agents for {n} players: give one per player")
+        self.check(rules, n)
         self._os = self._game(rules, n, state.action_limit).new_initial_state()
         self._dealer = state.dealer
         self._first = True
@@ -295,7 +309,8 @@ class OpenSpielAgentBot:
         full = os_state.action_ids
         by_id = {encoding.action_id(a): a for a in legal}
         if sorted(full[i] for i in ids) != sorted(by_id):
-            raise RuntimeError(f"the OpenSpiel game's legal actions differ from the engine's at seat {view.seat}")
+            raise RuntimeError(f"the OpenSpiel game's legal actions differ from the engine's at seat "
+                               f"{view.seat}")
         if self.auto_forced and len(ids) == 1:
             return by_id[full[ids[0]]]
         if self.observation == "info_state":
@@ -312,7 +327,8 @@ class OpenSpielAgentBot:
         try:
             k = int(answer)
         except (TypeError, ValueError):
-            raise ValueError(f"OpenSpiel agent {self.name!r} answered {answer!r:.60}, not an action id") from None
+            raise ValueError(f"OpenSpiel agent {self.name!r} answered {answer!r:.60}, "
+                             "not an action id") from None
         if k not in ids:
             raise ValueError(f"OpenSpiel agent {self.name!r} answered action id {k}, not a legal one "
                              f"(legal: {ids})")

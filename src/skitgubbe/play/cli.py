@@ -1067,16 +1067,27 @@ def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
     q = sub.add_parser("evaluate", help="rate an agent against the bot ladder on the fixed, versioned deal "
                        "set (docs/research.md, 'Evaluating your agent')")
+    from ..adapters.agents import AGENT_KINDS
+
     q.add_argument("--agent", required=True, metavar="MODULE:FACTORY",
                    help="the agent: MODULE:FACTORY (a module or a .py file, and a function or class "
-                   "called with no arguments that returns it, or the agent itself), or a bot name for a "
-                   "reference row")
-    q.add_argument("--kind", default="auto", choices=("auto", "bot", "callable", "policy", "pyspiel"),
-                   help="what the agent is: a bot, a callable (view, legal) -> Action, a policy "
-                   "(observation, action_mask) -> action id, a pyspiel.Bot (or a factory player_id -> "
-                   "pyspiel.Bot); default auto (a policy is never guessed)")
+                   "called with no arguments that returns it, or the agent itself), FILE.py (its name "
+                   "'agent'), or a bot name for a reference row")
+    q.add_argument("--kind", "--agent-kind", dest="kind", default="auto", choices=AGENT_KINDS,
+                   help="what the agent is: a bot, a callable (view, legal) -> Action or view -> Action, "
+                   "a policy (observation, action_mask) -> action id, a PettingZoo policy (observation "
+                   "dict) -> action id, an OpenSpiel rl agent (step(time_step)) or a list or factory "
+                   "player_id -> agent of them, a pyspiel.Bot (or a factory player_id -> pyspiel.Bot); "
+                   "default auto (a policy, a PettingZoo callable and a factory are never guessed)")
     q.add_argument("--compact-actions", action="store_true",
-                   help="the policy answers indices of the preset's compact action space")
+                   help="the policy answers indices of the preset's compact action space (an OpenSpiel "
+                   "agent: its game was loaded with compact_actions=True)")
+    q.add_argument("--use-observation", action="store_true",
+                   help="an OpenSpiel agent reads the observation tensor, not the information state "
+                   "(rl_environment's use_observation=True)")
+    q.add_argument("--auto-forced", action="store_true",
+                   help="an OpenSpiel agent is not asked when it has a single legal action "
+                   "(auto_forced=True)")
     q.add_argument("--rules", type=_evaluate_rules, default=find_variant("pagat"),
                    help="preset name or a house-rules .toml file; default pagat")
     q.add_argument("--players", type=int, default=None, help="seats; default the preset's usual table")
@@ -1099,8 +1110,11 @@ def _evaluate_rules(text: str) -> Rules:
 
 def _load_agent(spec: str) -> object:
     """The agent ``spec`` names: ``MODULE:FACTORY`` (a module name or a ``.py`` path), the object
-    called if it is a class or a function of no arguments (else it is the agent itself); a spec
-    without ``:`` is a bot name.  Raises ``ValueError`` saying what failed."""
+    called if it is a class or a function of no arguments (else it is the agent itself); a ``.py``
+    path alone is ``PATH:agent``; another spec without ``:`` is a bot name.  Raises ``ValueError``
+    saying what failed."""
+    if ":" not in spec and spec.endswith(".py"):
+        spec += ":agent"
     if ":" not in spec:
         return make_bot(spec, random.Random(0))
     module_name, _, attr = spec.rpartition(":")
@@ -1163,9 +1177,15 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
     try:
         loaded = _load_agent(args.agent)
         own = getattr(loaded, "name", None)
+        compact = args.compact_actions
         agent = as_bot(loaded, kind=args.kind, name=own if isinstance(own, str) else args.agent,
-                       action_ids=rules_action_ids(args.rules) if args.compact_actions else None,
-                       game=_openspiel_game(args.rules, args.players, loaded, args.kind))
+                       action_ids=rules_action_ids(args.rules) if compact else None,
+                       game=_openspiel_game(args.rules, args.players, loaded, args.kind),
+                       compact_actions=compact, auto_forced=args.auto_forced,
+                       observation="observation" if args.use_observation else "info_state")
+        check = getattr(agent, "check", None)
+        if callable(check):
+            check(args.rules, args.players)
     except (ValueError, TypeError) as e:
         parser.error(str(e))
     err = Console(stderr=True, highlight=False)
@@ -1193,7 +1213,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         data["agent_ms"] = {r.rung: r.agent_ms for r in result.rungs}
         print(json.dumps(data, indent=2))
         return 0
-    console.print(f"{result.agent} on {args.rules.name}, {args.players} players: deal set {result.version}, "
+    console.print(f"{result.agent} ({result.kind}) on {args.rules.name}, {args.players} players: deal set "
+                  f"{result.version}, "
                   f"deals 0..{args.deals - 1} in every seat = {args.deals * args.players} games per rung "
                   f"(digest {result.digest[:12]})")
     columns = ("rung", "games", "losses", "loser rate", "95% interval", "rating", "95% interval",

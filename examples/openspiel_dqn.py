@@ -71,12 +71,12 @@ def main() -> None:
     bot = as_bot(agents, compact_actions=True, auto_forced=True, name="dqn")
     result = evaluate(bot, find_variant(args.rules), args.players, deals=args.deals,
                       ladder=args.ladder.split(","))
-    print(f"{result.agent} ({result.kind}) on {args.rules}, {args.players} players, deals 0..{args.deals - 1} "
-          f"of {result.version} in every seat (digest {result.digest[:12]})")
+    print(f"{result.agent} ({result.kind}) on {args.rules}, {args.players} players, deals "
+          f"0..{args.deals - 1} of {result.version} in every seat (digest {result.digest[:12]})")
     for r in result.rungs:
         print(f"  {r.rung:10} {r.losses:4}/{r.games:<4} loser rate {r.loser_rate:6.1%} "
-              f"[{r.low:.1%}, {r.high:.1%}]  rating {r.rating:+.0f} [{r.rating_low:+.0f}, {r.rating_high:+.0f}]"
-              f"  {r.agent_ms:.2f} ms/move")
+              f"[{r.low:.1%}, {r.high:.1%}]  rating {r.rating:+.0f} "
+              f"[{r.rating_low:+.0f}, {r.rating_high:+.0f}]  {r.agent_ms:.2f} ms/move")
 
 
 if __name__ == "__main__":

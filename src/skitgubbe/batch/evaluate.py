@@ -105,16 +105,17 @@ LADDER = ("random", "heuristic", "counter", "ismcts-50it")
 
 
 class CallableBot:
-    """A plain callable ``(view, legal) -> Action`` as a :class:`~skitgubbe.bots.base.Bot` called
-    ``name``.  :meth:`choose` raises ``ValueError`` if the callable returns an action that is not in
-    ``legal``."""
+    """A plain callable ``(view, legal) -> Action`` (``view -> Action`` with ``view_only``) as a
+    :class:`~skitgubbe.bots.base.Bot` called ``name``; ``kind`` is what the result reports
+    (``"callable"``, or ``"bot"`` for a bot's ``choose`` given another name).  :meth:`choose` raises
+    ``ValueError`` if the callable returns an action that is not in ``legal``."""
 
-    kind = "callable"
-
-    def __init__(self, fn: Callable[..., Action], name: str = "agent", *, view_only: bool = False) -> None:
+    def __init__(self, fn: Callable[..., Action], name: str = "agent", *, view_only: bool = False,
+                 kind: str = "callable") -> None:
         self.fn = fn
         self.name = name
         self.view_only = view_only
+        self.kind = kind
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """``fn(view, legal)`` (``fn(view)`` with ``view_only``), checked to be one of ``legal``."""
@@ -140,7 +141,8 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
         own = getattr(agent, "name", None)
         if name is None and isinstance(own, str):
             return agent  # type: ignore[return-value]
-        return CallableBot(choose, name or (own if isinstance(own, str) else type(agent).__name__))
+        label = name or (own if isinstance(own, str) else type(agent).__name__)
+        return CallableBot(choose, label, kind="bot")
     if callable(agent):
         label = name or getattr(agent, "__name__", None)
         return CallableBot(agent, label if isinstance(label, str) else "agent",

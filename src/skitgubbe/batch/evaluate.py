@@ -141,8 +141,8 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
         own = getattr(agent, "name", None)
         if name is None and isinstance(own, str):
             return agent  # type: ignore[return-value]
-        label = name or (own if isinstance(own, str) else type(agent).__name__)
-        return CallableBot(choose, label, kind="bot")
+        bot_name = name or (own if isinstance(own, str) else type(agent).__name__)
+        return CallableBot(choose, bot_name, kind="bot")
     if callable(agent):
         label = name or getattr(agent, "__name__", None)
         return CallableBot(agent, label if isinstance(label, str) else "agent",

@@ -225,6 +225,9 @@ def test_a_pyspiel_bot_is_evaluated_from_its_seats_view_only() -> None:
             states.append(state)
             p = state.current_player()
             assert len(state.observation_tensor(p)) == encoding.OBS_SIZE
+            # the harness follows the deal in the OpenSpiel game: the seat's information state is there
+            assert len(state.information_state_tensor()) == skitgubbe.adapters.openspiel.INFO_SIZE
+            assert state.information_state_string(p).endswith(encoding.observation_string(state.view(p)))
             return int(state.legal_actions(p)[0])
 
     result = evaluate(as_bot(Peek(), game=game), GOAT, 4, deals=1, ladder=["random"])
@@ -232,8 +235,9 @@ def test_a_pyspiel_bot_is_evaluated_from_its_seats_view_only() -> None:
     s = states[0]
     assert isinstance(s, ViewState) and s.get_game() is game
     other = (s.current_player() + 1) % 4
-    for ask in (lambda: s.information_state_string(), lambda: s.clone(),
-                lambda: s.resample_from_infostate(0, None), lambda: s.history()):
+    with pytest.raises(RuntimeError, match="moved on"):
+        s.information_state_tensor()  # asked after its decision
+    for ask in (lambda: s.clone(), lambda: s.resample_from_infostate(0, None), lambda: s.history()):
         with pytest.raises(NotImplementedError, match="hidden cards"):
             ask()
     with pytest.raises(ValueError, match="view only"):

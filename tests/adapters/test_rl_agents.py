@@ -110,6 +110,33 @@ def test_the_tensor_is_the_openspiel_games_information_state_of_that_player_at_t
         assert ids == state.legal_actions(p)
 
 
+def test_a_pyspiel_bot_reads_the_information_state_an_rl_agent_gets() -> None:
+    tensors: list[list[float]] = []
+
+    class InfoBot(pyspiel.Bot):  # type: ignore[misc]
+        def __init__(self) -> None:
+            pyspiel.Bot.__init__(self)
+
+        def step(self, state: Any) -> int:
+            p = state.current_player()
+            tensors.append(list(state.information_state_tensor(p)))
+            with pytest.raises(ValueError, match="view only"):
+                state.information_state_tensor((p + 1) % 4)
+            return int(min(state.legal_actions(p)))
+
+    agent = Lowest()
+    bot = OpenSpielAgentBot(agent, name="lowest")
+    agent.bot = bot
+    rl = evaluate(bot, GOAT, 4, deals=1, ladder=["heuristic"])
+    assert evaluate(as_bot(InfoBot()), GOAT, 4, deals=1, ladder=["heuristic"]).rungs == rl.rungs
+    assert tensors == [t for _, t, _, _ in agent.seen]
+    # rules the OpenSpiel game does not have: the view alone, as before
+    tensors.clear()
+    double = load_rules(str(DOUBLE))
+    with pytest.raises(NotImplementedError, match="hidden cards"):
+        evaluate(as_bot(InfoBot()), double, double.min_players, deals=1, ladder=["random"])
+
+
 def test_compact_and_observation_and_auto_forced_options() -> None:
     direct = evaluate(lowest, PAGAT, 3, deals=2, ladder=["heuristic"])
 

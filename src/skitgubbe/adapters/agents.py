@@ -58,9 +58,10 @@ from ..batch.evaluate import agent_bot, positional_arguments
 from ..bots import make_bot
 from ..bots.base import Bot
 from ..engine.actions import Action
+from ..engine.state import State
 from ..engine.view import View
 from . import encoding
-from .rl_agents import OpenSpielAgentBot, is_rl_agent
+from .rl_agents import DealFollower, OpenSpielAgentBot, is_rl_agent, openspiel_rules_error
 
 __all__ = ["AGENT_KINDS", "PettingZooBot", "PolicyBot", "PyspielAgentBot", "ViewState", "as_bot",
            "bot_policy", "pyspiel_bot"]
@@ -263,15 +264,34 @@ class ViewState:
     ``observation_tensor`` and ``observation_string`` (for the seat only), ``is_terminal``,
     ``is_chance_node``, ``is_simultaneous_node``, ``is_player_node``, ``num_players``,
     ``num_distinct_actions``, ``get_game`` and ``view``.  Asking for another seat raises ``ValueError``;
-    ``information_state_string``/``_tensor``, ``clone``, ``child``, ``apply_action``, ``history``
-    and ``resample_from_infostate`` raise ``NotImplementedError`` (the view has no private history
-    and no hidden cards).
+    ``clone``, ``child``, ``apply_action``, ``history`` and ``resample_from_infostate`` raise
+    ``NotImplementedError`` (the view has no private history and no hidden cards), and so do
+    ``information_state_string``/``_tensor`` unless the deal is followed (below).
+
+    When :func:`skitgubbe.batch.evaluate.evaluate` plays the bot on a preset of one pack with
+    ``open_spiel`` installed, the harness follows the deal in the OpenSpiel game
+    (:class:`skitgubbe.adapters.rl_agents.DealFollower`) and ``information_state_string`` and
+    ``information_state_tensor`` answer the seat's, from that game: OpenSpiel player
+    ``(seat - dealer) % players`` (its dealer is seat 0, so the tensor's seat one-hot is that
+    player).
     """
 
-    def __init__(self, view: View, legal_ids: Sequence[int], game: Any = None) -> None:
+    def __init__(self, view: View, legal_ids: Sequence[int], game: Any = None,
+                 followed: tuple[DealFollower, int] | None = None) -> None:
         self._view = view
         self._legal = list(legal_ids)
         self._game = game
+        self._followed = followed
+        self._at = (followed[0].state, followed[0].steps) if followed is not None else None
+
+    def _info_state(self, what: str) -> tuple[Any, int]:
+        """The followed OpenSpiel state and player, checked to be still at this decision."""
+        if self._followed is None:
+            raise self._hidden(what)
+        follower, p = self._followed
+        if self._at != (follower.state, follower.steps):
+            raise RuntimeError(f"{what} asked of a ViewState after its decision: the game has moved on")
+        return follower.state, p
 
     def _check(self, player: int | None) -> int:
         seat = self._view.seat
@@ -349,12 +369,20 @@ class ViewState:
                                    "(evaluate_bots) instead")
 
     def information_state_string(self, player: int | None = None) -> str:
-        """Raises ``NotImplementedError`` (see the class docstring)."""
-        raise self._hidden("information_state_string")
+        """The seat's information state string in the followed OpenSpiel game (class docstring);
+        ``NotImplementedError`` without one, ``RuntimeError`` once the game has moved on from this
+        state's decision."""
+        self._check(player)
+        state, p = self._info_state("information_state_string")
+        return str(state.information_state_string(p))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
-        """Raises ``NotImplementedError`` (see the class docstring)."""
-        raise self._hidden("information_state_tensor")
+        """The seat's information state tensor in the followed OpenSpiel game (class docstring);
+        ``NotImplementedError`` without one, ``RuntimeError`` once the game has moved on from this
+        state's decision."""
+        self._check(player)
+        state, p = self._info_state("information_state_tensor")
+        return list(state.information_state_tensor(p))
 
     def clone(self) -> ViewState:
         """Raises ``NotImplementedError`` (see the class docstring)."""
@@ -389,6 +417,20 @@ class PyspielAgentBot:
         self.name = name
         self.game = game
         self._per_seat: dict[int, Any] = {}
+        self._follower: DealFollower | None = None
+        self._following = False
+
+    def start_game(self, state: State, seat: int) -> Callable[[Any, int, Action], None] | None:
+        """The harness's hook (:mod:`skitgubbe.batch.evaluate`): on a preset of one pack with
+        ``open_spiel`` installed, follow the deal in the OpenSpiel game so that the bot's
+        :class:`ViewState` answers the information state (else ``None``: the view alone)."""
+        self._following = False
+        if openspiel_rules_error(state.rules) is not None or "pyspiel" not in sys.modules:
+            return None
+        if self._follower is None:
+            self._follower = DealFollower()
+        self._following = True
+        return self._follower.start(state)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The legal action the ``pyspiel.Bot`` steps to."""
@@ -398,7 +440,11 @@ class PyspielAgentBot:
             bot = self._per_seat.get(view.seat)
             if bot is None:
                 bot = self._per_seat[view.seat] = self.bot(view.seat)
-        answer = int(bot.step(ViewState(view, sorted(by_id), self.game)))
+        follower = self._follower
+        followed = None
+        if self._following and follower is not None:
+            followed = (follower, follower.player(view.seat, view.players))
+        answer = int(bot.step(ViewState(view, sorted(by_id), self.game, followed)))
         if answer not in by_id:
             raise ValueError(f"pyspiel bot {self.name!r} answered action id {answer}, not a legal one "
                              f"(legal: {sorted(by_id)})")

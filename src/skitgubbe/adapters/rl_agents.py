@@ -47,7 +47,8 @@ from ..engine.variants import PRESETS
 from ..engine.view import View
 from . import encoding
 
-__all__ = ["OBSERVATIONS", "OpenSpielAgentBot", "SeatOnly", "follow_chance", "is_rl_agent"]
+__all__ = ["OBSERVATIONS", "DealFollower", "OpenSpielAgentBot", "SeatOnly", "check_same", "follow_chance",
+           "is_rl_agent", "openspiel_rules_error"]
 
 OBSERVATIONS = ("info_state", "observation")
 """What ``observations["info_state"]`` holds: the information-state tensor (``rl_environment``'s
@@ -172,6 +173,90 @@ def _time_step(os_state: Any, player: int, tensor: Any, ids: list[int], first: b
                                    step_type=rl_environment.StepType.MID)
 
 
+def openspiel_rules_error(rules: Rules) -> str | None:
+    """Why the OpenSpiel game cannot play ``rules`` (a house-rules file, two packs), or ``None``."""
+    if PRESETS.get(rules.name) != rules or rules.decks != 1:
+        one_pack = sorted(k for k, r in PRESETS.items() if r.decks == 1)
+        return (f"the OpenSpiel game plays the presets of one pack, not {rules.name!r}: give one of "
+                f"{', '.join(one_pack)}")
+    return None
+
+
+class DealFollower:
+    """The harness's deal played along in the OpenSpiel game ``python_skitgubbe`` (module
+    docstring): :meth:`start` at each game, then the observer it returns after every action.
+
+    Args:
+        compact_actions: load the game with ``compact_actions=True`` (its action ids are the
+            preset's compact indexes).
+
+    Attributes:
+        state: the ``python_skitgubbe`` state of the game being followed (``None`` before the
+            first); it holds every seat's cards: hand an agent only its own seat's parts.
+        dealer: the dealer of the followed deal (OpenSpiel player ``p`` is seat ``(p + dealer) %
+            players``).
+        steps: actions followed in this game so far.
+    """
+
+    def __init__(self, *, compact_actions: bool = False) -> None:
+        self.compact_actions = compact_actions
+        self.state: Any = None
+        self.dealer = 0
+        self.steps = 0
+        self._events = 0
+        self._games: dict[tuple[str, int, int], Any] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_games"] = {}  # pyspiel games are loaded again in each process
+        state["state"] = None
+        return state
+
+    def player(self, seat: int, players: int) -> int:
+        """The OpenSpiel player of the harness's ``seat``: ``(seat - dealer) % players``."""
+        return (seat - self.dealer) % players
+
+    def game(self, rules: Rules, players: int, max_turns: int = 0) -> Any:
+        """The ``python_skitgubbe`` game of ``rules`` at ``players`` seats (loaded once), with a turn
+        cap of at least ``max_turns``.  Raises ``ValueError`` for rules it does not have
+        (:func:`openspiel_rules_error`) and ``ImportError`` without ``open_spiel``."""
+        why = openspiel_rules_error(rules)
+        if why is not None:
+            raise ValueError(why)
+        key = (rules.name, players, max_turns)
+        game = self._games.get(key)
+        if game is None:
+            import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+
+            from . import openspiel
+
+            params: dict[str, Any] = {"rules": rules.name, "players": players,
+                                      "compact_actions": self.compact_actions}
+            if max_turns > openspiel.DEFAULT_MAX_TURNS:
+                params["max_turns"] = max_turns
+            game = self._games[key] = pyspiel.load_game(openspiel.GAME_NAME, params)
+        return game
+
+    def start(self, state: State) -> Callable[[Any, int, Action], None]:
+        """Start following ``state`` (a new game of the harness, before its first action) and
+        return the observer ``(state, seat, action)`` to call after each of its actions.  Raises
+        as :meth:`game` does, and ``RuntimeError`` if the OpenSpiel game leaves the deal (it
+        should never)."""
+        self.state = self.game(state.rules, state.players, state.action_limit).new_initial_state()
+        self.dealer = state.dealer
+        self.steps = 0
+        self._events = len(state.events)
+        follow_chance(self.state, state, -1, None, (), self.dealer)
+
+        def observe(st: Any, seat: int, action: Action) -> None:
+            events = st.events[self._events:]
+            self._events = len(st.events)
+            follow_chance(self.state, st, seat, action, events, self.dealer)
+            self.steps += 1
+
+        return observe
+
+
 class OpenSpielAgentBot:
     """An OpenSpiel RL agent as a bot for :func:`skitgubbe.batch.evaluate.evaluate` (module
     docstring).
@@ -217,23 +302,14 @@ class OpenSpielAgentBot:
         self.auto_forced = auto_forced
         self.factory = factory
         self._made: dict[int, Any] = {}
-        self._games: dict[tuple[str, int, int], Any] = {}
-        self._os: Any = None
-        self._dealer = 0
-        self._first = True
-        self._events = 0
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_games"] = {}  # pyspiel games are loaded again in each process
-        state["_os"] = None
-        return state
+        self._follower = DealFollower(compact_actions=compact_actions)
+        self._started = False
 
     @property
     def state(self) -> Any:
         """The ``python_skitgubbe`` state of the game being played (the last one once it is over;
         ``None`` before the first).  Read it, do not change it: it holds every seat's cards."""
-        return self._os
+        return self._follower.state
 
     def _agent_for(self, player: int) -> Any:
         if self.factory:
@@ -248,29 +324,13 @@ class OpenSpielAgentBot:
             return self.agent[player]
         return self.agent
 
-    def _game(self, rules: Rules, players: int, max_turns: int) -> Any:
-        key = (rules.name, players, max_turns)
-        game = self._games.get(key)
-        if game is None:
-            import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
-
-            from . import openspiel
-
-            params: dict[str, Any] = {"rules": rules.name, "players": players,
-                                      "compact_actions": self.compact_actions}
-            if max_turns > openspiel.DEFAULT_MAX_TURNS:
-                params["max_turns"] = max_turns
-            game = self._games[key] = pyspiel.load_game(openspiel.GAME_NAME, params)
-        return game
-
     def check(self, rules: Rules, players: int) -> None:
         """Raise ``ValueError`` unless the agent can be rated on ``rules`` at ``players`` seats: a
         preset of one pack (the OpenSpiel game has no other rules) and, for a list of agents, one
         per seat."""
-        if PRESETS.get(rules.name) != rules or rules.decks != 1:
-            one_pack = sorted(k for k, r in PRESETS.items() if r.decks == 1)
-            raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack (the OpenSpiel game's "
-                             f"rules), not {rules.name!r}: give one of {', '.join(one_pack)}")
+        why = openspiel_rules_error(rules)
+        if why is not None:
+            raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack: {why}")
         if isinstance(self.agent, (list, tuple)) and len(self.agent) != players:
             raise ValueError(f"{len(self.agent)} OpenSpiel agents for {players} players: give one per player")
 
@@ -281,27 +341,16 @@ class OpenSpielAgentBot:
         rules = state.rules
         n = state.players
         self.check(rules, n)
-        self._os = self._game(rules, n, state.action_limit).new_initial_state()
-        self._dealer = state.dealer
-        self._first = True
-        self._events = len(state.events)
-        follow_chance(self._os, state, -1, None, (), self._dealer)
-
-        def observe(st: Any, s: int, action: Action) -> None:
-            events = st.events[self._events:]
-            self._events = len(st.events)
-            follow_chance(self._os, st, s, action, events, self._dealer)
-            self._first = False
-
-        return observe
+        self._started = True
+        return self._follower.start(state)
 
     def choose(self, view: View, legal: Sequence[Action]) -> Action:
         """The legal action the agent steps to at ``view``'s seat (the class docstring)."""
-        os_state = self._os
-        if os_state is None:
+        os_state = self._follower.state
+        if not self._started:
             raise RuntimeError("an OpenSpiel agent follows the deal in the OpenSpiel game: it is played by "
                                "skitgubbe.batch.evaluate.evaluate (skitgubbe evaluate) only")
-        player = (view.seat - self._dealer) % view.players
+        player = self._follower.player(view.seat, view.players)
         if int(os_state.current_player()) != player:
             raise RuntimeError(f"seat {view.seat} is asked but OpenSpiel player "
                                f"{os_state.current_player()} is to act")
@@ -318,7 +367,8 @@ class OpenSpielAgentBot:
         else:
             tensor = os_state.observation_tensor(player)
         agent = self._agent_for(player)
-        out = agent.step(_time_step(os_state, player, tensor, ids, self._first), is_evaluation=True)
+        time_step = _time_step(os_state, player, tensor, ids, self._follower.steps == 0)
+        out = agent.step(time_step, is_evaluation=True)
         answer = getattr(out, "action", out)
         if answer is None:
             raise ValueError(f"OpenSpiel agent {self.name!r} gave no action as player {player} (an agent "

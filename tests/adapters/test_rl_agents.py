@@ -91,6 +91,11 @@ def test_an_openspiel_agent_plays_the_games_a_bot_making_its_decisions_plays(rul
     assert through_openspiel.kind == "openspiel" and direct.kind == "callable"
 
 
+def test_an_openspiel_agent_is_copied_into_processes() -> None:
+    one = evaluate(as_bot(Lowest()), PAGAT, 3, deals=2, ladder=["random"])
+    assert evaluate(as_bot(Lowest()), PAGAT, 3, deals=2, ladder=["random"], jobs=2).rungs == one.rungs
+
+
 def test_the_tensor_is_the_openspiel_games_information_state_of_that_player_at_that_state() -> None:
     agent = Lowest()
     bot = OpenSpielAgentBot(agent, name="lowest")

@@ -327,10 +327,15 @@ class OpenSpielAgentBot:
     def check(self, rules: Rules, players: int) -> None:
         """Raise ``ValueError`` unless the agent can be rated on ``rules`` at ``players`` seats: a
         preset of one pack (the OpenSpiel game has no other rules) and, for a list of agents, one
-        per seat."""
+        per seat; ``ImportError`` without ``open_spiel``."""
         why = openspiel_rules_error(rules)
         if why is not None:
             raise ValueError(f"an OpenSpiel agent is rated on a preset of one pack: {why}")
+        try:
+            import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]  # noqa: F401
+        except ImportError as e:
+            raise ImportError(f"an OpenSpiel agent is rated in the OpenSpiel game, which needs the "
+                              f"openspiel extra (pip install 'skitgubbe[openspiel]'): {e}") from e
         if isinstance(self.agent, (list, tuple)) and len(self.agent) != players:
             raise ValueError(f"{len(self.agent)} OpenSpiel agents for {players} players: give one per player")
 

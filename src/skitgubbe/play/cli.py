@@ -1186,7 +1186,7 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         check = getattr(agent, "check", None)
         if callable(check):
             check(args.rules, args.players)
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, ImportError) as e:
         parser.error(str(e))
     err = Console(stderr=True, highlight=False)
     total = args.deals * len(args.ladder)

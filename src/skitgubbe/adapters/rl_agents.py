@@ -10,14 +10,16 @@ use_observation=True)``), ``["legal_actions"][player]`` and ``["current_player"]
 :class:`OpenSpielAgentBot` gives it exactly that on the deals of
 :func:`skitgubbe.batch.evaluate.evaluate`: for every game (``start_game``, the harness's hook) it
 starts a ``python_skitgubbe`` state (:mod:`skitgubbe.adapters.openspiel`) and, after every action
-of the harness's own game, takes the same step in it, choosing at each chance node the card that
-the harness's deal dictates (:func:`follow_chance`): the deal's deck for the deal, the cards the
-engine's step drew for a draw, the order chance dealt for the dreck, Koira's split or a trick
-dealt round.  So the agent's tensors are those of the OpenSpiel game at the state the versioned
-deal has reached, and the other seats (the ladder's bots) play exactly as they do against any
-other agent: a bot given directly and the same decisions made by an OpenSpiel agent give the
-same games.  After each step the two games are compared (whose turn, every hand); a difference
-raises ``RuntimeError``.
+of the harness's own game, takes the same step in it (:class:`DealFollower`), choosing at each
+chance node the card that the harness's deal dictates: for the deal and every draw the card the
+deck dictates (:class:`skitgubbe.engine.chance.DeckChance`, on a
+:class:`~skitgubbe.engine.chance.ChanceState` kept in step), for the dreck, Koira's split or a
+trick dealt round the order the harness's chance gave it.  So the agent's tensors are those of
+the OpenSpiel game at the state the versioned deal has reached, and the other seats (the
+ladder's bots) play exactly as they do against any other agent: a bot given directly and the
+same decisions made by an OpenSpiel agent give the same games.  After each step the draws are
+checked against the cards the harness's engine drew and the two games are compared (whose turn,
+every hand); a difference raises ``RuntimeError``.
 
 Seats: the OpenSpiel game deals from seat 0 (its dealer is seat 0), the deal set rotates the
 dealer (``k % players``).  The OpenSpiel game of deal ``k`` is the harness's deal with every seat
@@ -41,14 +43,15 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..engine.actions import CHANCE, Action
+from ..engine.chance import ChanceState, DeckChance
 from ..engine.rules import Rules
 from ..engine.state import State
 from ..engine.variants import PRESETS
 from ..engine.view import View
 from . import encoding
 
-__all__ = ["OBSERVATIONS", "DealFollower", "OpenSpielAgentBot", "SeatOnly", "check_same", "follow_chance",
-           "is_rl_agent", "openspiel_rules_error"]
+__all__ = ["OBSERVATIONS", "DealFollower", "OpenSpielAgentBot", "SeatOnly", "check_same", "is_rl_agent",
+           "openspiel_rules_error"]
 
 OBSERVATIONS = ("info_state", "observation")
 """What ``observations["info_state"]`` holds: the information-state tensor (``rl_environment``'s
@@ -90,48 +93,6 @@ class SeatOnly(list):  # type: ignore[type-arg]
                 "for one player_id is given as a list of agents, one per player, or a factory "
                 "player_id -> agent (as_bot(..., kind='openspiel'))")
         return list.__getitem__(self, index)
-
-
-def follow_chance(os_state: Any, state: State, seat: int, action: Action | None, events: Sequence[Any],
-                  dealer: int) -> None:
-    """Take in ``os_state`` (a ``python_skitgubbe`` state) the step the engine ``state`` has just
-    taken: ``action`` of ``seat`` (``None`` for the deal itself), whose events are ``events``;
-    every chance node on the way gets the outcome the deal dictates (the module docstring).
-    OpenSpiel seats are the engine's shifted down by ``dealer``.  Raises ``RuntimeError`` if the
-    OpenSpiel game is not where the step leads (it should never be)."""
-    n = state.players
-    rules = state.rules
-    chance = int(os_state.current_player()) == CHANCE
-
-    def feed(card: int, what: str) -> None:
-        if int(os_state.current_player()) != CHANCE:
-            raise RuntimeError(f"the OpenSpiel game is not at a chance node for {what}")
-        os_state.apply_action(card)
-
-    if action is None:  # the deal: the deck's cards in dealing order, then the bottom card
-        deck = state.deck
-        for i in range(n * rules.hand_size):
-            feed(deck[i], "the deal")
-        if rules.bottom_aside or rules.exposed_bottom:
-            feed(deck[-1], "the bottom card")
-    elif seat == CHANCE:
-        if not chance:
-            raise RuntimeError("the engine dealt by chance but the OpenSpiel game is not at a chance node")
-        for card in action.order:
-            feed(card, "a chance deal")
-    else:
-        player = int(os_state.current_player())
-        if player != (seat - dealer) % n:
-            raise RuntimeError(f"seat {seat} acted in the engine but OpenSpiel player {player} is to act")
-        full = encoding.action_id(action)
-        ids = getattr(os_state, "action_ids", None)
-        os_state.apply_action(full if ids is None or len(ids) == encoding.NUM_ACTIONS else ids.index(full))
-    if action is not None:
-        for e in events:
-            if e.kind in _DRAW_KINDS:  # the card set aside face down is not in its event
-                card = state.trump_card if e.kind == "trump-aside" else e.cards.bit_length() - 1
-                feed(card, f"a card drawn ({e.kind})")
-    check_same(os_state, state, dealer)
 
 
 def check_same(os_state: Any, state: State, dealer: int) -> None:
@@ -205,11 +166,13 @@ class DealFollower:
         self.steps = 0
         self._events = 0
         self._games: dict[tuple[str, int, int], Any] = {}
+        self._chance: ChanceState | None = None
+        self._deck: DeckChance | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_games"] = {}  # pyspiel games are loaded again in each process
-        state["state"] = None
+        state["state"] = state["_chance"] = state["_deck"] = None
         return state
 
     def player(self, seat: int, players: int) -> int:
@@ -242,19 +205,64 @@ class DealFollower:
         return the observer ``(state, seat, action)`` to call after each of its actions.  Raises
         as :meth:`game` does, and ``RuntimeError`` if the OpenSpiel game leaves the deal (it
         should never)."""
-        self.state = self.game(state.rules, state.players, state.action_limit).new_initial_state()
+        rules, n = state.rules, state.players
+        self.state = self.game(rules, n, state.action_limit).new_initial_state()
+        # the deal in the OpenSpiel game's seats (its dealer is seat 0): the same deck dealt from seat 0
+        cs = self._chance = ChanceState.new(rules, n, dealer=0, ask_every_seat=True,
+                                            action_limit=state.action_limit)
+        deck = self._deck = DeckChance(state.deck)
         self.dealer = state.dealer
         self.steps = 0
         self._events = len(state.events)
-        follow_chance(self.state, state, -1, None, (), self.dealer)
+        while cs.engine is None:
+            self._feed(deck.outcome(cs), "the deal")
+        check_same(self.state, state, self.dealer)
 
         def observe(st: Any, seat: int, action: Action) -> None:
             events = st.events[self._events:]
             self._events = len(st.events)
-            follow_chance(self.state, st, seat, action, events, self.dealer)
+            self._follow(st, seat, action, events)
             self.steps += 1
 
         return observe
+
+    def _feed(self, card: int, what: str) -> None:
+        """Give chance's ``card`` to both the chance-step deal and the OpenSpiel game."""
+        cs = self._chance
+        if cs is None or not cs.is_chance or int(self.state.current_player()) != CHANCE:
+            raise RuntimeError(f"the OpenSpiel game is not at a chance node for {what}")
+        cs.apply(card)
+        self.state.apply_action(card)
+
+    def _follow(self, state: State, seat: int, action: Action, events: Sequence[Any]) -> None:
+        """Take in the OpenSpiel game the step ``action`` of ``seat`` the harness's ``state`` has
+        just taken (``events`` its events), chance nodes included (module docstring)."""
+        n = state.players
+        cs, deck = self._chance, self._deck
+        if cs is None or deck is None:
+            raise RuntimeError("no game was started")
+        if seat == CHANCE:  # a chance deal: the order the harness's chance gave it
+            for card in action.order:
+                self._feed(card, "a chance deal")
+        else:
+            player = self.player(seat, n)
+            if int(self.state.current_player()) != player:
+                raise RuntimeError(f"seat {seat} acted in the engine but OpenSpiel player "
+                                   f"{self.state.current_player()} is to act")
+            cs.apply(action, player, trusted=True)
+            full = encoding.action_id(action)
+            ids = self.state.action_ids
+            self.state.apply_action(full if len(ids) == encoding.NUM_ACTIONS else ids.index(full))
+        drawn: list[int] = []
+        while cs.is_chance and cs.pending is not None:  # the cards the step takes: as the deck dictates
+            card = deck.outcome(cs)
+            drawn.append(card)
+            self._feed(card, "a card drawn")
+        taken = [state.trump_card if e.kind == "trump-aside" else e.cards.bit_length() - 1
+                 for e in events if e.kind in _DRAW_KINDS]  # (the card set aside is not in its event)
+        if drawn != taken:
+            raise RuntimeError(f"the deck dictated draws {drawn} but the engine drew {taken}")
+        check_same(self.state, state, self.dealer)
 
 
 class OpenSpielAgentBot:

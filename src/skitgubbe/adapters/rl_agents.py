@@ -50,8 +50,8 @@ from ..engine.variants import PRESETS
 from ..engine.view import View
 from . import encoding
 
-__all__ = ["OBSERVATIONS", "DealFollower", "OpenSpielAgentBot", "SeatOnly", "check_same", "is_rl_agent",
-           "openspiel_rules_error"]
+__all__ = ["OBSERVATIONS", "DealFollower", "OpenSpielAgentBot", "SeatOnly", "check_same", "full_ids",
+           "is_rl_agent", "openspiel_rules_error"]
 
 OBSERVATIONS = ("info_state", "observation")
 """What ``observations["info_state"]`` holds: the information-state tensor (``rl_environment``'s
@@ -95,9 +95,21 @@ class SeatOnly(list):  # type: ignore[type-arg]
         return list.__getitem__(self, index)
 
 
+_NO_ENGINE = object()
+
+
+def full_ids(os_state: Any) -> tuple[int, ...]:
+    """The full action id (:mod:`skitgubbe.adapters.encoding`) of each of ``os_state``'s action
+    ids: its ``action_ids`` (the compact space of a game with ``compact_actions``), else all."""
+    ids = getattr(os_state, "action_ids", None)
+    return tuple(ids) if ids is not None else tuple(range(encoding.NUM_ACTIONS))
+
+
 def check_same(os_state: Any, state: State, dealer: int) -> None:
-    """Raise ``RuntimeError`` unless ``os_state`` has the same player to act (or chance, or the
-    end) and the same hands as the engine ``state``, seats shifted down by ``dealer``."""
+    """Raise ``RuntimeError`` unless ``os_state`` (a ``python_skitgubbe`` state, or a
+    :class:`~skitgubbe.engine.chance.ChanceState` in the same seats) has the same player to act
+    (or chance, or the end) and, if it shows its ``engine``, the same hands as the engine
+    ``state``, seats shifted down by ``dealer``."""
     n = state.players
     p = int(os_state.current_player())
     if state.is_over:
@@ -108,12 +120,28 @@ def check_same(os_state: Any, state: State, dealer: int) -> None:
     if p != expected:
         raise RuntimeError(f"the engine has {state.to_act} to act (OpenSpiel player {expected}), "
                            f"the OpenSpiel game {p}")
-    engine = os_state.engine
+    engine: Any = getattr(os_state, "engine", _NO_ENGINE)  # the adapter's engine state, when it shows one
     if engine is None:
         raise RuntimeError("the OpenSpiel game is still dealing")
-    for s in range(n):
-        if engine.hands[(s - dealer) % n] != state.hands[s]:
-            raise RuntimeError(f"seat {s}'s hand differs in the OpenSpiel game")
+    if engine is not _NO_ENGINE:
+        for s in range(n):
+            if engine.hands[(s - dealer) % n] != state.hands[s]:
+                raise RuntimeError(f"seat {s}'s hand differs in the OpenSpiel game")
+
+
+class _ChanceView:
+    """A :class:`~skitgubbe.engine.chance.ChanceState` with the two methods :func:`check_same`
+    asks of an OpenSpiel state."""
+
+    def __init__(self, cs: ChanceState) -> None:
+        self.engine = cs.engine
+        self._cs = cs
+
+    def current_player(self) -> int:
+        return -4 if self._cs.is_over else self._cs.to_act  # pyspiel's TERMINAL is -4
+
+    def is_terminal(self) -> bool:
+        return self._cs.is_over
 
 
 def _time_step(os_state: Any, player: int, tensor: Any, ids: list[int], first: bool) -> Any:
@@ -251,7 +279,7 @@ class DealFollower:
                                    f"{self.state.current_player()} is to act")
             cs.apply(action, player, trusted=True)
             full = encoding.action_id(action)
-            ids = self.state.action_ids
+            ids = full_ids(self.state)
             self.state.apply_action(full if len(ids) == encoding.NUM_ACTIONS else ids.index(full))
         drawn: list[int] = []
         while cs.is_chance and cs.pending is not None:  # the cards the step takes: as the deck dictates
@@ -263,6 +291,7 @@ class DealFollower:
         if drawn != taken:
             raise RuntimeError(f"the deck dictated draws {drawn} but the engine drew {taken}")
         check_same(self.state, state, self.dealer)
+        check_same(_ChanceView(cs), state, self.dealer)
 
 
 class OpenSpielAgentBot:
@@ -368,7 +397,7 @@ class OpenSpielAgentBot:
             raise RuntimeError(f"seat {view.seat} is asked but OpenSpiel player "
                                f"{os_state.current_player()} is to act")
         ids = [int(i) for i in os_state.legal_actions(player)]
-        full = os_state.action_ids
+        full = full_ids(os_state)
         by_id = {encoding.action_id(a): a for a in legal}
         if sorted(full[i] for i in ids) != sorted(by_id):
             raise RuntimeError(f"the OpenSpiel game's legal actions differ from the engine's at seat "

@@ -131,9 +131,9 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
 
     Allowed: a bot (an object with a callable ``choose(view, legal)``: given back as it is, or,
     if ``name`` is given or it has no ``name`` text, wrapped in a :class:`CallableBot` of that
-    name) or a callable ``(view, legal) -> Action``, or ``view -> Action`` if it takes exactly one
-    argument (wrapped in :class:`CallableBot`; ``view.legal`` holds the legal actions).  Raises
-    ``TypeError`` naming these for anything else (an OpenSpiel agent, a ``pyspiel.Bot`` or a
+    name) or a callable ``(view, legal) -> Action``, or ``view -> Action`` if it has exactly one
+    positional parameter (:func:`positional_arguments`; wrapped in :class:`CallableBot`;
+    ``view.legal`` holds the legal actions).  Raises ``TypeError`` naming these for anything else (an OpenSpiel agent, a ``pyspiel.Bot`` or a
     PettingZoo policy needs :func:`skitgubbe.adapters.agents.as_bot`).
     """
     choose = getattr(agent, "choose", None)
@@ -153,9 +153,9 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
 
 
 def positional_arguments(fn: object) -> int | None:
-    """How many positional arguments ``fn`` takes when called with no keywords: the count of its
-    positional parameters without a default (``None`` if it takes ``*args`` or its signature
-    cannot be read, as for some builtins)."""
+    """How many positional arguments ``fn`` can take: the count of its positional parameters,
+    with a default or not (``None`` if it takes ``*args`` or its signature cannot be read, as for
+    some builtins).  A callable ``f(view, legal=())`` counts 2, so it is given both."""
     import inspect
 
     try:
@@ -164,8 +164,7 @@ def positional_arguments(fn: object) -> int | None:
         return None
     if any(p.kind is p.VAR_POSITIONAL for p in params):
         return None
-    return sum(1 for p in params
-               if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+    return sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
 
 
 # -- the deal set ------------------------------------------------------------------------

@@ -133,8 +133,9 @@ def agent_bot(agent: object, *, name: str | None = None) -> Bot:
     if ``name`` is given or it has no ``name`` text, wrapped in a :class:`CallableBot` of that
     name) or a callable ``(view, legal) -> Action``, or ``view -> Action`` if it has exactly one
     positional parameter (:func:`positional_arguments`; wrapped in :class:`CallableBot`;
-    ``view.legal`` holds the legal actions).  Raises ``TypeError`` naming these for anything else (an OpenSpiel agent, a ``pyspiel.Bot`` or a
-    PettingZoo policy needs :func:`skitgubbe.adapters.agents.as_bot`).
+    ``view.legal`` holds the legal actions).  Raises ``TypeError`` naming these for anything else
+    (an OpenSpiel agent, a ``pyspiel.Bot`` or a PettingZoo policy needs
+    :func:`skitgubbe.adapters.agents.as_bot`).
     """
     choose = getattr(agent, "choose", None)
     if callable(choose):

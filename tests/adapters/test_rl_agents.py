@@ -273,6 +273,7 @@ def test_pettingzoo_policies_and_callables_are_rated_as_the_bot_they_copy() -> N
         (RLlibLike(), "auto", ids),
         (lambda obs: int(np.flatnonzero(obs["action_mask"])[0]), "pettingzoo", None),
         (lambda view: min(view.legal, key=encoding.action_id), "auto", None),
+        (lambda view, legal=(): min(legal, key=encoding.action_id), "auto", None),  # given both
     ]:
         bot = as_bot(agent, kind=kind, action_ids=action_ids)
         result = evaluate(bot, PAGAT, 3, deals=2, ladder=LADDER)

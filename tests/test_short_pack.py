@@ -40,7 +40,7 @@ def test_short_pack_cards() -> None:
 def test_mini_preset() -> None:
     assert find_variant("mini") is MINI
     assert "mini" not in PRESETS  # kept out of the lobby and of the loops over every preset
-    assert MINI.pack_size == 6 and MINI.short
+    assert MINI.pack_size == 4 and MINI.short and format_cards(MINI.pack) == "KC AC KD AD"
     assert MINI.min_players == MINI.max_players == 2
 
 
@@ -68,7 +68,8 @@ def test_option_values(options: dict[str, object], words: str) -> None:
 def test_the_table_must_fit_the_pack() -> None:
     rules = PRESETS["pagat"].with_options({"lowest_rank": 12, "suits": 3})  # 9 cards, hands of 3
     rules.check_players(2)
-    with pytest.raises(RulesError, match=r"need 10 cards; the short pack \(lowest_rank=12, suits=3\) holds 9"):
+    with pytest.raises(RulesError,
+                       match=r"need 10 cards; the short pack \(lowest_rank=12, suits=3\) holds 9"):
         rules.check_players(3)
 
 
@@ -77,13 +78,13 @@ def test_a_short_deal_uses_only_the_pack() -> None:
     assert sorted(state.deck) == list(cards_in(MINI.pack))
     assert state.deck == deck_from_seed(3, pack=MINI.pack)
     with pytest.raises(ValueError, match="not a card of the short pack"):
-        validate_deck([0, 10, 11, 12, 23, 24], 1, MINI.pack)  # 2C is not in it
-    with pytest.raises(ValueError, match="must list all 6 cards of the short pack"):
+        validate_deck([0, 12, 24, 25], 1, MINI.pack)  # 2C is not in it
+    with pytest.raises(ValueError, match="must list all 4 cards of the short pack"):
         State.new(MINI, 2, deck=range(52))
     # what a seat has not seen is of the short pack only
     places = unseen_places(view_of(state, 0))
     assert places.hidden & ~MINI.pack == 0
-    assert places.hidden.bit_count() == 6 - 2 - 1  # its hand and the trump card shown under the stock
+    assert places.hidden.bit_count() == 4 - 1 - 1  # its hand and the trump card shown under the stock
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic", "counter", "learned", "ismcts-20it"])
@@ -112,8 +113,8 @@ def test_a_short_deal_round_trips_as_a_record() -> None:
     again = replay(loads(text))
     assert again.history == state.history and again.loser == state.loser
     bad = text.replace("seed = 5\n", "").replace(
-        "deck = " + " ".join(format_cards(1 << c) for c in state.deck), "deck = 2C 3C 4C 5C 6C 7C")
-    with pytest.raises(ValueError, match="the 6 cards of the short pack"):
+        "deck = " + " ".join(format_cards(1 << c) for c in state.deck), "deck = 2C 3C 4C 5C")
+    with pytest.raises(ValueError, match="the 4 cards of the short pack"):
         loads(bad)
 
 
@@ -121,6 +122,6 @@ def test_the_compiled_engine_refuses_a_short_pack() -> None:
     reason = compiled.unsupported(MINI, 2)
     assert reason is not None
     if compiled.native_module() is not None:
-        assert "short pack (lowest_rank=12, suits=2)" in reason
+        assert "short pack (lowest_rank=13, suits=2)" in reason
         with pytest.raises(compiled.UnsupportedError, match="short pack"):
             compiled.CompiledState.new(MINI, 2, seed=1)

@@ -211,14 +211,14 @@ ALIASES: dict[str, str] = {
 
 RESEARCH_PRESETS: dict[str, Rules] = {
     "mini": PRESETS["pagat"].replace(
-        name="mini", min_players=2, max_players=2, hand_size=2, lowest_rank=12, suits=2, exposed_bottom=True),
+        name="mini", min_players=2, max_players=2, hand_size=1, lowest_rank=13, suits=2, exposed_bottom=True),
 }
 """Presets that are research constructs, not from the rule texts (docs/presets/mini.md): found by
 :func:`find_variant` like the others but kept out of :data:`PRESETS`, so that the lobby, the
 catalogue of games and the loops over every preset (tests, the fingerprint) leave them out.
 
-``mini``: ``pagat`` at two seats on a short pack of six cards (queen, king and ace of clubs and
-diamonds), hands of two, the trump card shown under the stock from the deal: a game small enough
+``mini``: ``pagat`` at two seats on a short pack of four cards (king and ace of clubs and
+diamonds), hands of one, the trump card shown under the stock from the deal: a game small enough
 for CFR (docs/research.md, "A small game to solve")."""
 
 

@@ -81,7 +81,7 @@ def main() -> None:
     seeds = "deterministic per seed" if args.seeds == 1 else f"averaged over {args.seeds} seeds"
     print(f"\n| policy | nash_conv | CPU s |\n|---|---:|---:|   (bots: {seeds})")
     for label, value, seconds in rows:
-        print(f"| {label} | {value:.4f} | {seconds:.1f} |")
+        print(f"| {label} | {value:.5f} | {seconds:.1f} |")
 
 
 if __name__ == "__main__":

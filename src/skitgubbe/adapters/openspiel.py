@@ -196,7 +196,7 @@ def _placeholder(rules: Rules, players: int, dealer: int) -> State:
     key = (rules, players, dealer)
     st = _placeholders.get(key)
     if st is None:
-        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=cards_in(rules.pack))
+        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=tuple(cards_in(rules.pack)))
     return st
 
 

@@ -27,7 +27,7 @@ import zlib
 from typing import Any, NamedTuple
 
 import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
-from open_spiel.python import policy as os_policy  # type: ignore[import-not-found, unused-ignore]
+from open_spiel.python import policy as os_policy  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from ..bots import make_bot
 from . import encoding

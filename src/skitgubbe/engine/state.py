@@ -469,7 +469,8 @@ class State:
                 raise ValueError(
                     f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}"
                 )
-            self = cls.new(rules, n, dealer=dealer, deck=cards_in(rules.pack), action_limit=action_limit)
+            self = cls.new(rules, n, dealer=dealer, deck=tuple(cards_in(rules.pack)),
+                           action_limit=action_limit)
             self.undealt.deck = ()
             self.seats.hands = list(hands)
             self.undealt.stock = []
@@ -499,7 +500,7 @@ class State:
         """
         check_position(position, rules)
         n = len(position.hands)
-        self = cls.new(rules, n, dealer=position.dealer % n, deck=cards_in(rules.pack),
+        self = cls.new(rules, n, dealer=position.dealer % n, deck=tuple(cards_in(rules.pack)),
                        action_limit=action_limit)
         self.undealt.deck = ()  # a position has no deal behind it
         self.position = position

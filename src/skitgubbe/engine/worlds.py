@@ -504,7 +504,7 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
     st = _templates.get(key)
     if st is None:
         if trump_suit < 0:
-            st = State.new(rules, players, dealer=dealer, deck=cards_in(rules.pack))
+            st = State.new(rules, players, dealer=dealer, deck=tuple(cards_in(rules.pack)))
         else:
             first = list(cards_in(rules.pack))[:players]  # (cards 0..players-1 of the full pack)
             st = State.from_phase_two(rules, [1 << c for c in first], trump_suit=trump_suit,

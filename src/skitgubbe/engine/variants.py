@@ -224,7 +224,7 @@ for CFR (docs/research.md, "A small game to solve")."""
 
 USUAL_PLAYERS: dict[str, int] = {
     "pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3, "helmfrid": 4,
-    "two-player": 2, "mas": 3, "koira": 4, "catsatcards": 3, "catsatcards-flurst": 4, "mini": 2,
+    "two-player": 2, "mas": 3, "koira": 4, "catsatcards": 3, "catsatcards-flurst": 4,
 }
 """The seat count each preset is usually played with (the default table of the CLI and the
 benchmark)."""

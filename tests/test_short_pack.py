@@ -125,3 +125,21 @@ def test_the_compiled_engine_refuses_a_short_pack() -> None:
         assert "short pack (lowest_rank=13, suits=2)" in reason
         with pytest.raises(compiled.UnsupportedError, match="short pack"):
             compiled.CompiledState.new(MINI, 2, seed=1)
+
+
+def test_the_adapters_deal_the_short_pack() -> None:
+    pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from skitgubbe.adapters.batch import BatchEnv
+    from skitgubbe.adapters.pettingzoo import raw_env
+
+    if compiled.native_module() is not None:
+        with pytest.raises(compiled.UnsupportedError, match="short pack"):
+            BatchEnv("mini", 2)
+    env = raw_env(rules="mini", players=2)
+    env.reset(seed=3)
+    assert sorted(env.game.deck) == list(cards_in(MINI.pack))
+    env.reset(options={"deck": [25, 24, 12, 11]})
+    assert env.game.deck == (25, 24, 12, 11)
+    with pytest.raises(ValueError, match="not a card of the short pack"):
+        env.reset(options={"deck": list(range(4))})

@@ -379,8 +379,8 @@ class State:
         the rules cannot be dealt to (:meth:`Rules.check_players
         <skitgubbe.engine.rules.Rules.check_players>`, called first: outside
         ``min_players..max_players``, 3-player confusion without 6 seats); ``ValueError`` for a
-        seat out of range, a deck that is not the 52 cards once each, or neither/both of deck and
-        seed.
+        seat out of range, a deck that is not the cards of the rules' pack once each (the 52 cards, 104
+        with two packs, fewer with a short pack), or neither/both of deck and seed.
         """
         rules.check_players(players)
         for what, s in (("dealer", dealer), ("leader", leader)):

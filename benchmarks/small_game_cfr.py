@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from open_spiel.python.algorithms import cfr, exploitability  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import cfr, exploitability  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from skitgubbe.adapters.small_game import MINI_MAX_TURNS, BotPolicy, count_tree, load_mini
 

@@ -143,3 +143,14 @@ def test_the_adapters_deal_the_short_pack() -> None:
     assert env.game.deck == (25, 24, 12, 11)
     with pytest.raises(ValueError, match="not a card of the short pack"):
         env.reset(options={"deck": list(range(4))})
+
+
+def test_a_room_deals_the_short_pack() -> None:
+    pytest.importorskip("fastapi")
+    from skitgubbe.server.rooms import Room, make_spec
+
+    spec = make_spec(preset="mini", house_rules=None, players=2, seats=["random"])
+    room = Room("ABCD", spec)
+    room.apply_entry("join", room.prepare_join("Ann", "x" * 64, creator=True))
+    room.apply_entry("start", room.prepare_start(random.Random(4)))
+    assert room.state is not None and sorted(room.state.deck) == list(cards_in(MINI.pack))

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from helpers import pick
 from skitgubbe.engine.actions import CHANCE, Kind
 from skitgubbe.engine.base import Phase
-from skitgubbe.engine.cards import cards_in, full_deck, mask_of
+from skitgubbe.engine.cards import cards_in, mask_of
 from skitgubbe.engine.record import dumps, loads, record_of, replay
 from skitgubbe.engine.rules import Rules, RulesError
 from skitgubbe.engine.state import State
@@ -43,6 +43,8 @@ INT_DOMAINS: dict[str, st.SearchStrategy[int]] = {
     "reserve": st.one_of(st.just(0), st.integers(1, 30)),
     "decks": st.sampled_from([1, 1, 1, 2]),  # the double deck now and then (its games are longer)
     "max_players_two_packs": st.sampled_from([0, 0, 8]),  # (the table is drawn within max_players)
+    "lowest_rank": st.sampled_from([2, 2, 2, 9, 12, 13]),  # a short pack now and then
+    "suits": st.sampled_from([4, 4, 4, 1, 2, 3]),
 }
 SEATS = ("min_players", "max_players")
 WORDS = ("name", "loser_title")  # texts that change no rule
@@ -130,10 +132,10 @@ def check_cards(state: State) -> None:
     state keeps its invariants (:meth:`State.check_parts`)."""
     state.check_parts()
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
-    full = full_deck(state.rules.decks)
+    full = state.rules.pack  # (a short pack holds fewer)
     seen = 0
     for place, m in places(state).items():
-        assert 0 <= m <= full, f"{place} is not a card set"
+        assert m >= 0 and not m & ~full, f"{place} is not a card set of the pack"
         assert not seen & m, f"{list(cards_in(seen & m))} are in {place} and somewhere else"
         seen |= m
     assert seen == full, f"cards {list(cards_in(full & ~seen))} are nowhere"

@@ -41,7 +41,7 @@ from helpers import (
 )
 from skitgubbe import CHANCE, Action, Kind, State, find_variant, parse_action, parse_card, parse_cards
 from skitgubbe.engine.base import Event, Phase
-from skitgubbe.engine.cards import RANK_MASKS, SUIT_MASKS, SUITS, mask_of, rank_of
+from skitgubbe.engine.cards import RANK_MASKS, SUIT_MASKS, SUITS, format_cards, mask_of, rank_of
 from skitgubbe.engine.narration import describe_event
 from skitgubbe.engine.phase_two import anti_trump_suit, beats, pick_up_take
 from skitgubbe.engine.rules import (
@@ -1473,6 +1473,23 @@ def test_beat_any_suit_any_higher_non_trump_beats() -> None:
     assert "any suit will do" in state.reason(play("KS"), 2)
 
 
+def test_a_short_pack_lowest_rank_and_suits() -> None:
+    # a research construct (docs/presets/mini.md): the pack holds only ranks lowest_rank..ace of the
+    # first `suits` suits; the deal, the stock and the trump suit come from it
+    rules = find_variant("pagat").with_options({"lowest_rank": 12, "suits": 2, "max_players": 2,
+                                                "hand_size": 2})
+    assert format_cards(rules.pack) == "QC KC AC QD KD AD"
+    for seed in range(20):
+        state = State.new(rules, 2, seed=seed)
+        assert sorted(state.deck) == [10, 11, 12, 23, 24, 25]
+        assert len(state.stock) == 6 - 2 * 2 and state.stock[0] in state.deck
+    state = State.new(rules.replace(lowest_rank=9, suits=3), 2, seed=1)
+    assert len(state.deck) == 18 and all(c % 13 + 2 >= 9 and c // 13 < 3 for c in state.deck)
+    assert len(state.stock) == 18 - 2 * 2
+    with pytest.raises(RulesError, match="the short pack holds 6 cards, too few for 2 hands of 3"):
+        rules.replace(hand_size=3)
+
+
 SCENARIOS = {
     "hand_size": [test_hand_size_two_card_hands],
     "first_phase": [test_first_phase_pairs_against_all_play],
@@ -1529,6 +1546,8 @@ SCENARIOS = {
     "decks": [test_decks_two_packs_the_killed_ace_has_a_twin],
     "max_players_two_packs": [test_howell_double_deck_seats_seven_or_eight],
     "beat_any_suit": [test_beat_any_suit_any_higher_non_trump_beats],
+    "lowest_rank": [test_a_short_pack_lowest_rank_and_suits],
+    "suits": [test_a_short_pack_lowest_rank_and_suits],
     "all_ties_replay": [test_mattis_variant_every_player_of_equal_cards_plays_again,
                         test_all_ties_replay_needs_ties_beat_unique],
     "sluff_guard_last_card": [test_flurst_a_seat_with_cards_to_spare_may_sluff_with_one_card_in_the_stock,

@@ -66,7 +66,7 @@ import numpy.typing as npt
 
 from ..engine import compiled
 from ..engine.rules import Rules
-from ..engine.variants import PRESETS
+from ..engine.variants import PRESETS, RESEARCH_PRESETS
 from . import encoding
 
 try:
@@ -127,9 +127,9 @@ class BatchEnv:
     def __init__(self, rules: str | Rules = "pagat", players: int = 3, n_envs: int = 64, seed: int = 0,
                  *, action_limit: int = 20_000) -> None:
         if isinstance(rules, str):
-            if rules not in PRESETS:
+            if rules not in PRESETS and rules not in RESEARCH_PRESETS:
                 raise compiled.UnsupportedError(f"no preset named {rules!r}")
-            rules = PRESETS[rules]
+            rules = PRESETS.get(rules) or RESEARCH_PRESETS[rules]  # (a short pack: refused below, by name)
         native = skitgubbe_native
         if native is None:
             raise ImportError("BatchEnv needs the compiled engine: pip install ./native "

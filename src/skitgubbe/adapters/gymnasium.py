@@ -77,6 +77,7 @@ from gymnasium import spaces
 
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..engine.actions import CHANCE
+from ..engine.cards import cards_in
 from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State, validate_deck
 from ..engine.variants import find_variant
@@ -85,7 +86,7 @@ from . import encoding
 from .agents import as_bot
 
 __all__ = ["SkitgubbeEnv", "ENV_ID", "DEFAULT_MAX_TURNS", "register", "resolve_rules", "action_index",
-           "deck_option", "observation_array"]
+           "deck_option", "shuffled_pack", "observation_array"]
 
 ENV_ID = "skitgubbe/Skitgubbe-v0"
 """The id registered with Gymnasium when this module is imported."""
@@ -124,16 +125,26 @@ def action_index(action: object) -> int:
 
 
 
-def deck_option(options: dict[str, Any] | None) -> list[int] | None:
+def deck_option(options: dict[str, Any] | None, rules: Rules | None = None) -> list[int] | None:
     """The ``"deck"`` entry of a ``reset``'s ``options`` as a list of the 52 card numbers (0..51,
-    ``suit * 13 + rank - 2``) in dealing order, or None when there is none.  Raises ``ValueError``
-    when it is not a sequence of the 52 cards once each, saying what is wrong."""
+    ``suit * 13 + rank - 2``) in dealing order, or None when there is none; with ``rules``, the
+    cards of its pack (``rules.pack``: fewer with a short pack).  Raises ``ValueError`` when it is
+    not a sequence of the pack's cards once each, saying what is wrong."""
     if not options or options.get("deck") is None:
         return None
     deck = options["deck"]
     if isinstance(deck, (str, bytes)) or not isinstance(deck, (Sequence, np.ndarray)):
         raise ValueError(f"options['deck'] must be a sequence of the 52 card numbers, not {deck!r}")
-    return list(validate_deck([c.item() if isinstance(c, np.integer) else c for c in deck]))
+    cards = [c.item() if isinstance(c, np.integer) else c for c in deck]
+    return list(validate_deck(cards, 1, None if rules is None else rules.pack))
+
+
+def shuffled_pack(rng: np.random.Generator, rules: Rules) -> list[int]:
+    """The cards of ``rules.pack`` in the order ``rng.permutation`` draws: the full pack's deck is
+    ``rng.permutation(52)`` (as before short packs existed), a short pack's is its cards, in
+    ascending order, permuted the same way (one call of ``rng.permutation(pack size)``)."""
+    cards = list(cards_in(rules.pack))
+    return [cards[i] for i in rng.permutation(len(cards)).tolist()]
 
 
 def observation_array(view: View) -> np.ndarray:
@@ -268,10 +279,10 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         which draws the same numbers either way); other keys are ignored.  Raises ``ValueError`` for
         a malformed deck, before anything changes.
         """
-        given = deck_option(options)
+        given = deck_option(options, self.rules)
         super().reset(seed=seed)
         rng = self.np_random
-        deck = rng.permutation(52).tolist()
+        deck = shuffled_pack(rng, self.rules)
         if given is not None:
             deck = given
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer

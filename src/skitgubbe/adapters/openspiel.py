@@ -102,7 +102,7 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from ..engine.actions import CHANCE, Action, Kind
 from ..engine.base import Phase
-from ..engine.cards import FULL_DECK, SUIT_MASKS, card_name, cards_in, format_cards, rank_of
+from ..engine.cards import SUIT_MASKS, card_name, cards_in, format_cards, rank_of
 from ..engine.rules import FirstPhase, Rules
 from ..engine.state import Draw, State
 from ..engine.variants import find_variant
@@ -196,7 +196,7 @@ def _placeholder(rules: Rules, players: int, dealer: int) -> State:
     key = (rules, players, dealer)
     st = _placeholders.get(key)
     if st is None:
-        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=range(52))
+        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=tuple(cards_in(rules.pack)))
     return st
 
 
@@ -339,7 +339,7 @@ class _Core:
             dealt = 0
             for c in self.deal:
                 dealt |= 1 << c
-            return list(cards_in(FULL_DECK & ~dealt))
+            return list(cards_in(self.rules.pack & ~dealt))
         if self.pending is not None:
             # the stock and the reserve are one pool of unseen cards in a placeholder order: any
             # of them may be the next card of either (but a card face up under the stock is last)
@@ -517,7 +517,7 @@ class _Core:
         for c in self.deal:
             dealt |= 1 << c
         bottom = [self.bottom] if self.bottom >= 0 else []
-        deck = self.deal + list(cards_in(FULL_DECK & ~dealt & ~sum(1 << c for c in bottom))) + bottom
+        deck = self.deal + list(cards_in(self.rules.pack & ~dealt & ~sum(1 << c for c in bottom))) + bottom
         self.engine = State.new(self.rules, self.players, dealer=self.dealer, deck=deck,
                                 action_limit=self.max_turns + 10, ask_every_seat=True)
 
@@ -553,8 +553,8 @@ class _Core:
                     hand |= 1 << c
             v = view_of(_placeholder(self.rules, n, self.dealer), seat)
             return v._replace(to_act=to_act, hand=hand, hand_sizes=tuple(sizes),
-                              stock_size=52 - len(self.deal), leader=-1, rounds=(), round_seats=(),
-                              exposed_card=-1, legal=())
+                              stock_size=self.rules.pack_size - len(self.deal), leader=-1, rounds=(),
+                              round_seats=(), exposed_card=-1, legal=())
         v = view_of(e, seat)
         if v.to_act != to_act:  # a step waiting for its draws, or the turn cap reached
             v = v._replace(to_act=to_act)
@@ -623,7 +623,7 @@ class _Core:
         """The actions (ids and chance cards) of a world ``seat`` cannot tell from this one;
         see :meth:`SkitgubbeState.resample_from_infostate`."""
         log = self.log
-        hidden = FULL_DECK & ~self.visible(seat)
+        hidden = self.rules.pack & ~self.visible(seat)
         e = self.engine
         split = e.dreck if e is not None and len(e.needy) > 1 else 0
         # the entry that put each card where it is now: its last chance entry; for the dreck

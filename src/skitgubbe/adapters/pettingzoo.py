@@ -85,7 +85,7 @@ from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State
 from ..engine.view import View, view_of
 from . import encoding
-from .gymnasium import action_index, deck_option, observation_array, resolve_rules
+from .gymnasium import action_index, deck_option, observation_array, resolve_rules, shuffled_pack
 
 __all__ = ["env", "raw_env", "DEFAULT_MAX_TURNS"]
 
@@ -219,11 +219,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         still come from the generator, which draws the same numbers either way), for duplicate deals
         and for tests; other keys are ignored.  Raises ``ValueError`` for a deck that is not the 52
         cards once each, saying what is wrong; the environment is then unchanged."""
-        deck = deck_option(options)
+        deck = deck_option(options, self.rules)
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         rng = self.np_random
-        shuffled = rng.permutation(52).tolist()
+        shuffled = shuffled_pack(rng, self.rules)
         deck = shuffled if deck is None else deck
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
         self._chance = random.Random(int(rng.integers(2**62)))

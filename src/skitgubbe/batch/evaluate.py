@@ -181,7 +181,7 @@ def deal_set(rules: Rules, deals: int = DEFAULT_DEALS) -> list[tuple[int, ...]]:
     packs, first card dealt first).  Raises ``ValueError`` for ``deals < 1``."""
     if deals < 1:
         raise ValueError(f"deals must be at least 1, not {deals}")
-    return [deck_from_seed(deal_seed(rules, k), decks=rules.decks) for k in range(deals)]
+    return [deck_from_seed(deal_seed(rules, k), decks=rules.decks, pack=rules.pack) for k in range(deals)]
 
 
 def deal_set_digest(rules: Rules, deals: int = DEFAULT_DEALS) -> str:
@@ -296,7 +296,7 @@ def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, l
     games = losses = abandoned = 0
     for k in range(first, last):
         seed = deal_seed(rules, k)
-        deck = deck_from_seed(seed, decks=rules.decks)
+        deck = deck_from_seed(seed, decks=rules.decks, pack=rules.pack)
         for r in range(players):
             state = State.new(rules, players, dealer=k % players, deck=deck, ask_every_seat=True)
             bots: list[Any] = [timed if i == r else make_bot(rung, random.Random(f"{seed}:{rung}:{r}:{i}"))

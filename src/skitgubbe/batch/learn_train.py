@@ -178,7 +178,8 @@ def _play_games(rules: Rules, players: int, games: int, tag: str, mix: Sequence[
                 seats.append(_Recorder(make_bot(TEACHER, rng), samples, deal_base + g, model))
             else:
                 seats.append(make_bot(name, rng))
-        state = State.new(rules, players, dealer=g % players, deck=deck_from_seed(seed, decks=rules.decks),
+        deck = deck_from_seed(seed, decks=rules.decks, pack=rules.pack)
+        state = State.new(rules, players, dealer=g % players, deck=deck,
                           ask_every_seat=True, action_limit=action_limit)
         play_out(state, seats, random.Random(f"{seed}:chance"))
 
@@ -190,7 +191,7 @@ def evaluate_against_heuristic(rules: Rules, players: int, models: dict[str, Mod
     games = losses = 0
     for k in range(deals):
         seed = f"learn-train-eval:{rules.name}:{k}"
-        deck = deck_from_seed(seed, decks=rules.decks)
+        deck = deck_from_seed(seed, decks=rules.decks, pack=rules.pack)
         for r in range(players):
             state = State.new(rules, players, dealer=k % players, deck=deck, ask_every_seat=True)
             bots: list[Any] = [LearnedBot(random.Random(f"{seed}:{r}"), models=models) if i == r

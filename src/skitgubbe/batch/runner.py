@@ -70,7 +70,7 @@ class _Standard:
         self.name = rules.name
 
     def deal(self, players: int, seed: str, dealer: int) -> State:
-        deck = deck_from_seed(seed, decks=self.rules.decks)
+        deck = deck_from_seed(seed, decks=self.rules.decks, pack=self.rules.pack)
         return State.new(self.rules, players, dealer=dealer, deck=deck)
 
     def view(self, state: Any, seat: int) -> Any:

@@ -404,7 +404,7 @@ def _play_deal(task: _DealTask) -> DealResult:
     started = time.thread_time()
     seed, deal, n = task.seed, task.deal, task.players
     deck_seed = f"{seed}:{deal}"
-    deck = deck_from_seed(deck_seed, decks=task.rules.decks)
+    deck = deck_from_seed(deck_seed, decks=task.rules.decks, pack=task.rules.pack)
     times: dict[str, MoveTimes] = {}
     games: list[GameResult] = []
     records: list[Record] = []

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from ..engine.actions import Action, Kind
 from ..engine.base import Phase
-from ..engine.cards import full_deck, rank_of, suit_of
+from ..engine.cards import rank_of, suit_of
 from ..engine.phase_two import pick_up_take
 from ..engine.rules import FirstPhase, Rules
 from ..engine.view import View
@@ -199,7 +199,7 @@ class HeuristicBot:
             seen |= m
         for m in view.known:
             seen |= m
-        unseen = full_deck(rules.decks) & ~seen
+        unseen = rules.pack & ~seen
         worth = [float(r) - center for r in _RANK]
         return score_one(self, view, legal, worth=worth, pool=unseen, unseen=unseen, trick=trick)
 

@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from ..engine.base import Phase
 from ..engine.beating import anti_trump_suit
-from ..engine.cards import FULL_DECK, SUIT_MASKS
+from ..engine.cards import SUIT_MASKS
 from ..engine.view import View
 from ..engine.worlds import unseen_places
 
@@ -59,7 +59,7 @@ class Tracking(NamedTuple):
         table: cards on the table (the phase-one trick with its sluffs, or the phase-two plays).
         gone: cards out of the deal (killed in phase two).
         live: cards still in play that ``seat`` does not hold: in the other hands, piles, stock or on
-            the table (``FULL_DECK`` less ``gone`` and the seat's hand).
+            the table (the rules' ``pack`` less ``gone`` and the seat's hand).
         trump_odds: per suit 0..3, the chance that it is (or will be) trump, given what ``seat`` has
             seen; exactly 1.0 for a known trump suit.
         stock_size: cards left in the stock.
@@ -117,7 +117,7 @@ def track(view: View) -> Tracking:
     possible = tuple(known[s] | (unseen if unknown[s] else 0) for s in range(n))
     table = view.trick_cards()
     gone = view.killed
-    live = FULL_DECK & ~gone & ~view.hand
+    live = view.rules.pack & ~gone & ~view.hand
     return Tracking(me, known, unknown, owned, unseen, possible, table, gone, live,
                     _trump_odds(view, unseen), view.stock_size)
 

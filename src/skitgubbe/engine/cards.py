@@ -44,6 +44,7 @@ __all__ = [
     "card_label",
     "fold",
     "full_deck",
+    "short_pack",
     "in_order",
     "one_copy",
     "twins_in_order",
@@ -114,6 +115,20 @@ def card(rank: int, suit: int) -> int:
     if not 0 <= suit <= 3:
         raise ValueError(f"suit must be 0..3 (clubs, diamonds, hearts, spades), not {suit}")
     return suit * 13 + rank - 2
+
+
+def short_pack(decks: int = 1, lowest_rank: int = 2, suits: int = 4) -> CardSet:
+    """The cards of a pack cut short: of ``decks`` packs (1 or 2), only the first ``suits`` suits
+    (1..4, in the order clubs, diamonds, hearts, spades) and only ranks ``lowest_rank``..14 (2..14);
+    ``short_pack(decks)`` is :func:`full_deck`.  Card numbers stay ``suit * 13 + rank - 2`` (a card
+    keeps its number whatever the pack).  Raises ``ValueError`` for a count out of range."""
+    if decks not in (1, 2) or not 2 <= lowest_rank <= 14 or not 1 <= suits <= 4:
+        raise ValueError(f"short_pack(decks={decks}, lowest_rank={lowest_rank}, suits={suits}): decks must "
+                         "be 1 or 2, lowest_rank 2..14 and suits 1..4")
+    one = 0
+    for s in range(suits):
+        one |= SUIT_MASKS[s] & ~((1 << (s * 13 + lowest_rank - 2)) - 1)
+    return one | one << TWIN if decks == 2 else one
 
 
 def full_deck(decks: int) -> CardSet:

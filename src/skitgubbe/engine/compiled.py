@@ -272,6 +272,9 @@ def unsupported(rules: Rules, players: int) -> str | None:
     if rules.decks == 2:
         return ("the compiled engine plays one pack only: two packs (104 cards) do not fit its "
                 "64-bit card sets")
+    if rules.short:
+        return (f"the compiled engine plays the full pack only, not a short pack (lowest_rank="
+                f"{rules.lowest_rank}, suits={rules.suits}); the Python engine does")
     options = _native_options(rules)
     if isinstance(options, str):
         return options

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 
 from .beating import anti_trump_suit, beats
-from .cards import SUIT_NAMES, TWIN, card_label, cards_in, fold, format_cards, full_deck, is_run
+from .cards import SUIT_NAMES, TWIN, card_label, cards_in, fold, format_cards, is_run
 from .rules import Plays, Rules
 
 __all__ = ["Position", "PositionError", "check_position", "default_kill_at", "practice_position"]
@@ -82,7 +82,7 @@ def check_position(position: Position, rules: Rules) -> None:
         )
     seen = 0
     places: dict[int, str] = {}
-    full = full_deck(rules.decks)
+    full = rules.pack
 
     def place(mask: int, where: str) -> None:
         nonlocal seen

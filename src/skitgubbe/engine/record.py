@@ -33,7 +33,6 @@ from .cards import (
     CardParseError,
     card_name,
     format_cards,
-    full_deck,
     mask_of,
     parse_cards,
     twins_in_order,
@@ -289,7 +288,7 @@ def _load_position(headers: dict[str, tuple[str, int]], rules: Rules, players: i
             placed |= h
         for _, c in table:
             placed |= c
-        out_of_play = full_deck(rules.decks) & ~placed
+        out_of_play = rules.pack & ~placed
     position = Position(hands, suit, to_act, out_of_play=out_of_play, table=tuple(table),
                         kill_at=kill_at, out_order=out_order, dealer=dealer)
     try:
@@ -495,6 +494,14 @@ def _build(
             raise RecordFormatError(dline, "deck", str(e)) from None
         if rules.decks == 2:
             deck = _two_pack_deck(cards, dline)
+        elif rules.short:
+            size, have = rules.pack_size, set(cards)
+            if len(cards) != size or len(have) != size or any(not rules.pack >> c & 1 for c in cards):
+                listed = format_cards(rules.pack)
+                raise RecordFormatError(dline, "deck", f"must list the {size} cards of the short pack "
+                                        f"(lowest_rank={rules.lowest_rank}, suits={rules.suits}: {listed}) "
+                                        f"once each; got {len(cards)} cards")
+            deck = tuple(cards)
         elif len(cards) != 52 or len(set(cards)) != 52:
             missing = 52 - len(set(cards))
             raise RecordFormatError(
@@ -502,14 +509,15 @@ def _build(
             )
         else:
             deck = tuple(cards)
-        if seed is not None and deck != deck_from_seed(seed, decks=rules.decks):
+        if seed is not None and deck != deck_from_seed(seed, decks=rules.decks, pack=rules.pack):
             short = isinstance(seed, str) and len(seed) <= NAME_LENGTH
             shown = json.dumps(seed) if short else short_repr(seed)
             raise RecordFormatError(dline, "deck", f"is not the order that seed = {shown} shuffles")
     elif seed is not None:
-        deck = deck_from_seed(seed, decks=rules.decks)
+        deck = deck_from_seed(seed, decks=rules.decks, pack=rules.pack)
     else:
-        raise RecordFormatError(0, "deck", "missing: give 'deck' (all 52 cards) or 'seed'")
+        raise RecordFormatError(0, "deck", "missing: give 'deck' (all the pack's cards, 52 in a "
+                                            "full pack) or 'seed'")
     loser = None
     if loser_line is not None:
         loser = _int_field(loser_line[0], loser_line[1], "loser", 0, players - 1)

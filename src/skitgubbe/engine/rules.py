@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .cards import CardSet, short_pack
 from .i18n import N_
 
 __all__ = [
@@ -56,6 +57,8 @@ INT_RANGES: dict[str, tuple[tuple[int, int], ...]] = {
     "reserve": ((0, 30),),
     "decks": ((1, 2),),
     "max_players_two_packs": ((0, 0), (2, 8)),
+    "lowest_rank": ((2, 14),),
+    "suits": ((1, 4),),
 }
 """The values each whole-number option may take, as ``(lowest, highest)`` ranges: what
 :meth:`Rules.with_options` accepts before the checks that combine options (``dreck_below`` above 52
@@ -370,6 +373,11 @@ class Rules:
             "the skitgubbe"), ``"goat"`` (the Flurst and Howell pages), ``"mas"``, ``"mattis"``
             (pagat.com: both mean fool), ``"koira"`` (pagat.com, Koira: the loser barks like a
             dog); a text of 1 to 40 printable characters (docs/rulings.md E17).
+        lowest_rank: a short pack: the lowest rank left in it, 2..14 (2: every rank; 9: nine to ace).
+            Not from the rule texts: a research construct (the ``mini`` preset, docs/presets/mini.md).
+        suits: a short pack: how many suits it holds, 1..4, the first ones in the order clubs,
+            diamonds, hearts, spades (4: every suit).  Cards keep their numbers
+            (``suit * 13 + rank - 2``); :attr:`pack` is the card set.
     """
 
     name: str = "custom"
@@ -424,6 +432,24 @@ class Rules:
     sluff_guard_last_card: bool = False
     max_players_two_packs: int = 0
     beat_any_suit: bool = False
+    lowest_rank: int = 2
+    suits: int = 4
+
+    @property
+    def pack(self) -> CardSet:
+        """The card set of the deal's pack(s): every card of ``decks`` packs, less the suits beyond
+        ``suits`` and the ranks below ``lowest_rank`` (the full pack by default)."""
+        return short_pack(self.decks, self.lowest_rank, self.suits)
+
+    @property
+    def pack_size(self) -> int:
+        """How many cards :attr:`pack` holds (52 by default, 104 with two packs)."""
+        return self.pack.bit_count()
+
+    @property
+    def short(self) -> bool:
+        """True when the pack is cut short (``lowest_rank`` above 2 or fewer than four ``suits``)."""
+        return self.lowest_rank != 2 or self.suits != 4
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -449,6 +475,12 @@ class Rules:
         if self.dreck_below < -1 or self.dreck_below > 52 * self.decks:
             raise RulesError(f"dreck_below={self.dreck_below}: must be 0 (no dreck) to {52 * self.decks}, "
                              "or -1 (the trump card's rank)")
+        if not 2 <= self.lowest_rank <= 14:
+            raise RulesError(f"lowest_rank={self.lowest_rank}: must be 2 (every rank) to 14 (aces only)")
+        if not 1 <= self.suits <= 4:
+            raise RulesError(f"suits={self.suits}: must be 1 to 4 (the first suits of clubs, diamonds, "
+                             "hearts, spades)")
+        self._check_short_pack()
         if not 1 <= self.max_equal_play <= 3:
             raise RulesError(f"max_equal_play={self.max_equal_play}: must be 1..3 cards of one rank")
         if self.max_equal_play > self.hand_size:
@@ -482,6 +514,29 @@ class Rules:
                 f"dreck_trump_rank={self.dreck_trump_rank}: must be 0 (none) or a rank 2..14"
             )
         self._check_new_options()
+
+    def _check_short_pack(self) -> None:
+        """The rules that assume the full pack, refused with a short one (``lowest_rank``, ``suits``)."""
+        if not self.short:
+            return
+        needed = self.min_players * self.hand_size + self.reserve + 1
+        if needed > self.pack_size:
+            raise RulesError(f"lowest_rank={self.lowest_rank}, suits={self.suits}: the short pack holds "
+                             f"{self.pack_size} cards, too few for {self.min_players} hands of "
+                             f"{self.hand_size} "
+                             f"(min_players, hand_size), {self.reserve} cards aside (reserve) and the bottom "
+                             f"card ({needed} cards); lower lowest_rank or give more suits")
+        cut = f"lowest_rank={self.lowest_rank}, suits={self.suits}"
+        for option, bad, value, why in (
+                ("plays", self.plays is Plays.RUN_FROM_TWO, "run-from-2", "runs start with the 2"),
+                ("exchange_two", self.exchange_two, True, "the 2 of trumps is exchanged"),
+                ("complete_suit_ends", self.complete_suit_ends, True, "it needs all 13 cards of a suit"),
+                ("dreck_below", self.dreck_below != 0, self.dreck_below, "the dreck is counted for a full "
+                                                                         "pack"),
+                ("decks", self.decks != 1, self.decks, "a short pack is one pack")):
+            if bad and (self.lowest_rank > 2 or option in ("complete_suit_ends", "dreck_below", "decks")):
+                raise RulesError(f"{cut} (a short pack) with {option}={value}: {why}; a short pack allows "
+                                 "only rules that do not assume the full pack")
 
     def _check_types(self) -> None:
         """Each option holds a value of its own type (an ``int`` within a thousand of zero for a
@@ -580,8 +635,9 @@ class Rules:
         * ``confusion``: exactly six seats, two hands for each of three players (Flurst, "3-player
           confusion"; ruling CF1), although the range may hold other counts;
         * the pack(s) must hold every hand (``hand_size`` each), the avstickshög (``reserve``) and
-          a bottom card for the trump card (rulings E1, O5).  Within ``Rules``' own bounds (at most
-          six cards for eight seats) this always holds; it is checked so that it stays true.
+          a bottom card for the trump card (rulings E1, O5).  With the full pack this always holds
+          within ``Rules``' own bounds (at most six cards for eight seats); a short pack
+          (``lowest_rank``, ``suits``: :attr:`pack`) may hold too few cards for a larger table.
         """
         if isinstance(players, bool) or not isinstance(players, int):
             raise RulesError(f"players={short_repr(players)}: give a whole number of seats")
@@ -593,11 +649,15 @@ class Rules:
             raise RulesError(f"3-player confusion is played with 6 seats (two hands for each of three "
                              f"players), not {players}")
         needed = players * self.hand_size + self.reserve + 1
-        if needed > 52 * self.decks:
+        if needed > self.pack_size:
             packs = "two packs hold" if self.decks == 2 else "one pack holds"
+            if self.short:
+                packs = f"the short pack (lowest_rank={self.lowest_rank}, suits={self.suits}) holds"
             raise RulesError(f"{self.name} with {players} players: {players} hands of {self.hand_size}, "
                              f"{self.reserve} cards aside and the bottom card need {needed} cards; "
-                             f"{packs} {52 * self.decks}")
+                             f"{packs} {self.pack_size}"
+                             + ("; lower lowest_rank, give more suits or deal smaller hands"
+                                if self.short else ""))
 
     def replace(self, **changes: object) -> Rules:
         """A copy with ``changes`` applied (validated again); ``name`` becomes ``"custom"``
@@ -740,5 +800,7 @@ OPTION_HELP: dict[str, str] = {
     "max_players_two_packs": N_("the most seats with two packs (0: as max_players); setting decks = 2 "
                              "raises max_players to it"),
     "beat_any_suit": N_("phase two: any higher non-trump beats a non-trump, whatever its suit"),
+    "lowest_rank": N_("a short pack: the lowest rank in it (2: every rank); a research construct"),
+    "suits": N_("a short pack: how many suits it holds, clubs first (4: every suit)"),
 }
 """One line per option, in plain words: used by ``skitgubbe rules diff`` and the option docs."""

@@ -58,6 +58,7 @@ from .base import (  # noqa: F401
 )
 from .cards import (
     TWIN,
+    CardSet,
     canonical,
     card_label,
     cards_in,
@@ -139,10 +140,13 @@ class DrawError(ValueError):
     says which draw and which cards it may take.  The state is unchanged."""
 
 
-def deck_from_seed(seed: int | str, *, decks: int = 1) -> tuple[int, ...]:
+def deck_from_seed(seed: int | str, *, decks: int = 1, pack: CardSet | None = None) -> tuple[int, ...]:
     """The deck order that ``random.Random(seed)`` shuffles: a tuple of the 52 cards
-    (104 with ``decks=2``, see :data:`skitgubbe.engine.cards.TWIN`), first card dealt first."""
-    deck = list(range(52 * decks))
+    (104 with ``decks=2``, see :data:`skitgubbe.engine.cards.TWIN`), first card dealt first; or of
+    the cards of ``pack`` (a card set: :attr:`Rules.pack <skitgubbe.engine.rules.Rules.pack>`, e.g.
+    a short pack), shuffled from the list of its cards in ascending order (so the full pack's deck
+    is the same with or without ``pack``)."""
+    deck = list(range(52 * decks)) if pack is None else list(cards_in(pack))
     random.Random(seed).shuffle(deck)
     return twins_in_order(deck) if decks == 2 else tuple(deck)
 
@@ -183,16 +187,23 @@ def _lowest_card_holder(hands: Sequence[int], dealer: int, aces_low: bool) -> in
     return best_seat
 
 
-def validate_deck(deck: Sequence[int], decks: int = 1) -> tuple[int, ...]:
+def validate_deck(deck: Sequence[int], decks: int = 1, pack: CardSet | None = None) -> tuple[int, ...]:
     """``deck`` as a tuple once it is every card of ``decks`` packs exactly once (52 or 104
-    cards, two packs' copies as cards 52..103); raises ``ValueError`` saying what is wrong."""
+    cards, two packs' copies as cards 52..103), or of ``pack`` (a card set, e.g. a short pack's
+    :attr:`Rules.pack <skitgubbe.engine.rules.Rules.pack>`); raises ``ValueError`` saying what is
+    wrong."""
     d = tuple(deck)
-    size = 52 * decks
+    size = 52 * decks if pack is None else pack.bit_count()
     if len(d) != size:
-        raise ValueError(f"a deck order must list all {size} cards once; got {len(d)} cards")
+        what = "" if pack is None or pack == full_deck(decks) else " of the short pack"
+        raise ValueError(f"a deck order must list all {size} cards{what} once; got {len(d)} cards")
     seen = 0
     for c in d:
-        if not isinstance(c, int) or not 0 <= c < size:
+        if pack is not None and pack != full_deck(decks):
+            if not isinstance(c, int) or not 0 <= c < 104 or not pack >> c & 1:
+                raise ValueError(f"deck entry {c!r} is not a card of the short pack: "
+                                 f"{' '.join(card_label(k) for k in cards_in(pack))}")
+        elif not isinstance(c, int) or not 0 <= c < size:
             raise ValueError(f"deck entry {c!r} is not a card number 0..{size - 1}")
         if seen >> c & 1:
             twins = " (as the same copy: the second pack's copies are 52..103)" if decks == 2 else ""
@@ -350,7 +361,7 @@ class State:
                 from the dealer's left, ``rules.hand_size`` each, from the start
                 of the deck order; the rest is the stock, top card first.
             deck: the 52 cards in dealing order (first card dealt first; 104 cards under
-                ``rules.decks == 2``), or
+                ``rules.decks == 2``; the cards of ``rules.pack`` with a short pack), or
             seed: shuffle with :func:`deck_from_seed` (exactly one of deck/seed).
             leader: the seat that leads the first trick; default as ``rules.first_lead``
                 says (the dealer's left, or the holder of the lowest card dealt); in a
@@ -368,8 +379,8 @@ class State:
         the rules cannot be dealt to (:meth:`Rules.check_players
         <skitgubbe.engine.rules.Rules.check_players>`, called first: outside
         ``min_players..max_players``, 3-player confusion without 6 seats); ``ValueError`` for a
-        seat out of range, a deck that is not the 52 cards once each, or neither/both of deck and
-        seed.
+        seat out of range, a deck that is not the cards of the rules' pack once each (the 52 cards, 104
+        with two packs, fewer with a short pack), or neither/both of deck and seed.
         """
         rules.check_players(players)
         for what, s in (("dealer", dealer), ("leader", leader)):
@@ -378,15 +389,16 @@ class State:
         if (deck is None) == (seed is None):
             raise ValueError("give exactly one of deck (the card order) or seed")
         decks = rules.decks
+        pack = rules.pack
         if deck is not None:
-            d = validate_deck(deck, decks)
+            d = validate_deck(deck, decks, pack)
             if decks == 2:
                 d = twins_in_order(d)
         else:
-            d = deck_from_seed(seed, decks=decks)  # type: ignore[arg-type]
+            d = deck_from_seed(seed, decks=decks, pack=pack)  # type: ignore[arg-type]
         self = cls.__new__(cls)
         self.double = decks == 2
-        self.full = full_deck(decks)
+        self.full = pack
         self.rules = rules
         self.players = players
         self.dealer = dealer
@@ -445,7 +457,7 @@ class State:
         if not 0 <= leader < n:
             raise ValueError(f"leader seat {leader} does not exist: seats are 0..{n - 1}")
         seen = 0
-        full = full_deck(rules.decks)
+        full = rules.pack
         for s, h in enumerate(hands):
             if h < 0 or h & ~full:
                 raise ValueError(f"seat {s}: not a card set")
@@ -457,7 +469,8 @@ class State:
                 raise ValueError(
                     f"trump suit must be 0..3 (clubs, diamonds, hearts, spades), not {trump_suit}"
                 )
-            self = cls.new(rules, n, dealer=dealer, deck=range(52 * rules.decks), action_limit=action_limit)
+            self = cls.new(rules, n, dealer=dealer, deck=tuple(cards_in(rules.pack)),
+                           action_limit=action_limit)
             self.undealt.deck = ()
             self.seats.hands = list(hands)
             self.undealt.stock = []
@@ -487,7 +500,7 @@ class State:
         """
         check_position(position, rules)
         n = len(position.hands)
-        self = cls.new(rules, n, dealer=position.dealer % n, deck=range(52 * rules.decks),
+        self = cls.new(rules, n, dealer=position.dealer % n, deck=tuple(cards_in(rules.pack)),
                        action_limit=action_limit)
         self.undealt.deck = ()  # a position has no deal behind it
         self.position = position

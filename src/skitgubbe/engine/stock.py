@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import Event
-from .cards import suit_of
+from .cards import cards_in, suit_of
 
 if TYPE_CHECKING:
     from .state import State
@@ -136,7 +136,7 @@ class Undealt:
         seen = 0
         for where, cards in (("stock", self.stock), ("avstickshög", self.reserve)):
             for c in cards:
-                if not 0 <= c < full.bit_length():
+                if not isinstance(c, int) or not 0 <= c < full.bit_length() or not full >> c & 1:
                     raise AssertionError(f"undealt: {c!r} in the {where} is not a card")
                 if seen >> c & 1:
                     raise AssertionError(f"undealt: card {c} is twice in the stock and the avstickshög")
@@ -147,5 +147,5 @@ class Undealt:
             raise AssertionError("undealt: the trump holder or the trump suit is out of range")
         if self.spare not in (0, 1):
             raise AssertionError(f"undealt: spare is {self.spare}, not 0 or 1")
-        if self.deck and sorted(self.deck) != list(range(full.bit_length())):
+        if self.deck and sorted(self.deck) != list(cards_in(full)):
             raise AssertionError("undealt: the deck order is not every card once")

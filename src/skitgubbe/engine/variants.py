@@ -34,8 +34,8 @@ from __future__ import annotations
 
 from .rules import EmptyHand, FirstPhase, PickUp, Plays, Rules, SecondLead, StockEnd
 
-__all__ = ["PRESETS", "ALIASES", "USUAL_PLAYERS", "find_variant", "usual_players", "UnknownVariantError",
-           "rules_diff"]
+__all__ = ["PRESETS", "RESEARCH_PRESETS", "ALIASES", "USUAL_PLAYERS", "find_variant", "usual_players",
+           "UnknownVariantError", "rules_diff"]
 
 
 class UnknownVariantError(ValueError):
@@ -209,6 +209,19 @@ ALIASES: dict[str, str] = {
 }
 
 
+RESEARCH_PRESETS: dict[str, Rules] = {
+    "mini": PRESETS["pagat"].replace(
+        name="mini", min_players=2, max_players=2, hand_size=1, lowest_rank=13, suits=2, exposed_bottom=True),
+}
+"""Presets that are research constructs, not from the rule texts (docs/presets/mini.md): found by
+:func:`find_variant` like the others but kept out of :data:`PRESETS`, so that the lobby, the
+catalogue of games and the loops over every preset (tests, the fingerprint) leave them out.
+
+``mini``: ``pagat`` at two seats on a short pack of four cards (king and ace of clubs and
+diamonds), hands of one, the trump card shown under the stock from the deal: a game small enough
+for CFR (docs/research.md, "A small game to solve")."""
+
+
 USUAL_PLAYERS: dict[str, int] = {
     "pagat": 3, "goat": 4, "howell": 4, "myllymatti": 3, "mattis": 4, "atlanta": 3, "helmfrid": 4,
     "two-player": 2, "mas": 3, "koira": 4, "catsatcards": 3, "catsatcards-flurst": 4,
@@ -227,16 +240,18 @@ def usual_players(rules: Rules) -> int:
 
 
 def find_variant(name: str) -> Rules:
-    """The preset called ``name`` (case-insensitive; aliases accepted).
+    """The preset called ``name`` (case-insensitive; aliases accepted), of :data:`PRESETS` or
+    :data:`RESEARCH_PRESETS`.
 
     Raises :class:`UnknownVariantError` listing the names that exist.
     """
     key = name.strip().lower().replace("_", "-").replace(" ", "-")
     key = ALIASES.get(key, key)
     try:
-        return PRESETS[key]
+        return PRESETS[key] if key in PRESETS else RESEARCH_PRESETS[key]
     except KeyError:
-        known = ", ".join(sorted(PRESETS)) + "; aliases: " + ", ".join(sorted(ALIASES))
+        known = (", ".join(sorted(PRESETS)) + "; aliases: " + ", ".join(sorted(ALIASES))
+                 + "; research presets: " + ", ".join(sorted(RESEARCH_PRESETS)))
         raise UnknownVariantError(f"no rules called {name!r}; presets: {known}") from None
 
 

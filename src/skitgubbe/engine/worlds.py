@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 from .actions import Action, Kind
 from .base import Phase
-from .cards import SUIT_MASKS, card_label, cards_in, full_deck
+from .cards import SUIT_MASKS, card_label, cards_in
 from .phase_one import Trick
 from .rules import FirstPhase, Rules, StockEnd, short_repr
 from .state import State
@@ -124,7 +124,7 @@ def unseen_places(view: View, *, visible: int = 0, one: bool | None = None) -> U
     shown_trump = one and view.trump_card >= 0  # face up as soon as drawn (trump_shown_when_drawn)
     if shown_trump:
         seen |= 1 << view.trump_card
-    hidden = full_deck(rules.decks) & ~seen
+    hidden = rules.pack & ~seen
     seats = tuple(0 if s == view.seat else view.hand_sizes[s] - view.known[s].bit_count()
                   for s in range(view.players))
     exposed = -1
@@ -160,14 +160,14 @@ class Placement(NamedTuple):
     reserve: tuple[int, ...] = ()
 
 
-def _synthetic_deck(rules_exposed: bool, exposed: int, had_deck: bool, decks: int = 1) -> tuple[int, ...]:
+def _synthetic_deck(rules_exposed: bool, exposed: int, had_deck: bool, pack: int) -> tuple[int, ...]:
     """A deck order for a world: it keeps only what a seat sees of the real one (the shown
-    bottom card; no deck at all for a written position)."""
+    bottom card; no deck at all for a written position); ``pack`` is the rules' card set."""
     if not had_deck:
         return ()
     if rules_exposed and exposed >= 0:
-        return tuple(c for c in range(52 * decks) if c != exposed) + (exposed,)
-    return tuple(range(52 * decks))
+        return tuple(c for c in cards_in(pack) if c != exposed) + (exposed,)
+    return tuple(cards_in(pack))
 
 
 class Worlds:
@@ -201,7 +201,7 @@ class Worlds:
         self._events = list(view.events)  # what the seat saw happen: a world holds no other
         self._own_events = state.events != self._events  # a clone of the base must take them
         self._deck = _synthetic_deck(state.rules.exposed_bottom, view.exposed_card, bool(state.deck),
-                                     state.rules.decks)
+                                     state.rules.pack)
         self._trump_hidden = (view.trump_card < 0 and state.trump_holder >= 0 and state.trump_holder != seat
                               and phase != Phase.ONE and state.trump_suit >= 0)
         self.shares: dict[int, int] | None = None
@@ -253,7 +253,7 @@ class Worlds:
         # shown) has no deck at all
         had_deck = not (view.rules.exposed_bottom and view.exposed_card < 0)
         rules = view.rules
-        st.undealt.deck = _synthetic_deck(rules.exposed_bottom, view.exposed_card, had_deck, rules.decks)
+        st.undealt.deck = _synthetic_deck(rules.exposed_bottom, view.exposed_card, had_deck, rules.pack)
         st.position = None
         st.needy = list(needy)
         st.dreck = 0
@@ -504,9 +504,10 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
     st = _templates.get(key)
     if st is None:
         if trump_suit < 0:
-            st = State.new(rules, players, dealer=dealer, deck=range(52 * rules.decks))
+            st = State.new(rules, players, dealer=dealer, deck=tuple(cards_in(rules.pack)))
         else:
-            st = State.from_phase_two(rules, [1 << s for s in range(players)], trump_suit=trump_suit,
+            first = list(cards_in(rules.pack))[:players]  # (cards 0..players-1 of the full pack)
+            st = State.from_phase_two(rules, [1 << c for c in first], trump_suit=trump_suit,
                                       leader=0, dealer=dealer)
         _templates[key] = st
     return st
@@ -515,7 +516,7 @@ def _template(rules: Rules, players: int, dealer: int, trump_suit: int) -> State
 def _stock_after(view: View, actions: Sequence[tuple[int, Action]]) -> int:
     """Stock cards left after ``actions`` from the deal: the stock size is public at every moment."""
     rules = view.rules
-    left = (52 * rules.decks - view.players * rules.hand_size - rules.reserve
+    left = (rules.pack_size - view.players * rules.hand_size - rules.reserve
             - (1 if rules.bottom_aside else 0))
     spare = 0 if rules.bottom_aside else 1
     for _, a in actions:
@@ -557,7 +558,7 @@ def _rebuild_one(view: View, history: list[tuple[int, Action]]) -> State:
     stock0 = _stock_after(view, history[:t0])
     st = _template(rules, n, view.dealer, -1).clone()
     seats, undealt = st.seats, st.undealt
-    full = full_deck(rules.decks)
+    full = rules.pack
     seats.hands = [full] * n
     if rules.stock_end is StockEnd.SKIP_EMPTY and stock0 == 0:
         # Koira: the seats without cards at the lead are skipped; the first round shows who had some

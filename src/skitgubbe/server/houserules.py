@@ -30,7 +30,7 @@ __all__ = ["GROUPS", "OPTION_LABELS", "HouseRulesError", "Built", "option_fields
 
 GROUPS: dict[str, tuple[str, ...]] = {
     N_("The table"): ("min_players", "max_players", "hand_size", "decks", "max_players_two_packs",
-                      "confusion", "loser_title"),
+                      "confusion", "loser_title", "lowest_rank", "suits"),
     N_("Phase one"): ("first_phase", "first_lead", "aces_low_first", "exposed_bottom", "bottom_aside",
                   "trump_shown_when_drawn", "max_equal_play", "must_match", "ties_beat_unique",
                   "all_ties_replay", "tie_deal", "turn_from_stock", "stock_end", "incomplete_trick_dealt",
@@ -54,6 +54,8 @@ OPTION_LABELS: dict[str, str] = {
     "max_players_two_packs": N_("Most players with two packs"),
     "confusion": N_("Three players with two hands each"),
     "loser_title": N_("What the loser is called"),
+    "lowest_rank": N_("Lowest rank in the pack"),
+    "suits": N_("Suits in the pack"),
     "first_phase": N_("How phase one is played"),
     "first_lead": N_("Who leads the first trick"),
     "aces_low_first": N_("Aces low in phase one"),

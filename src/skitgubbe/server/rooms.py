@@ -28,7 +28,7 @@ from typing import Any
 from ..bots import BOT_NAMES, make_bot
 from ..engine.actions import Action, ActionParseError, Kind, parse_action
 from ..engine.base import Event, IllegalActionError, Phase
-from ..engine.cards import card_name, parse_cards
+from ..engine.cards import card_name, cards_in, parse_cards
 from ..engine.i18n import N_, Message, Plural, Seat, gettext_in
 from ..engine.record import dumps as record_dumps
 from ..engine.record import record_of
@@ -355,7 +355,7 @@ class Room:
         if self.status == "playing":
             raise RoomError("not-playing", "a deal is in progress: 'again' is for after it")
         n = self.spec.players
-        deck = list(range(52 * self.spec.rules.decks))  # two packs: 104 cards (cards.TWIN)
+        deck = list(cards_in(self.spec.rules.pack))  # two packs: 104 cards (cards.TWIN); a short pack fewer
         rng.shuffle(deck)
         seating = list(self.seating)
         leader = 0

@@ -136,7 +136,8 @@ def play_deals(task: DealTask) -> list[DealSummary]:
     for d in range(task.start, task.start + task.count):
         key = f"{task.seed}:{task.label}:{d}"
         shift = (d + d // n) % n
-        state = State.new(task.rules, n, dealer=d % n, deck=deck_from_seed(key, decks=task.rules.decks))
+        deck = deck_from_seed(key, decks=task.rules.decks, pack=task.rules.pack)
+        state = State.new(task.rules, n, dealer=d % n, deck=deck)
         first_leader = state.first_leader
         bots = [build_bot(task.lineup[((s - shift) % n) % len(task.lineup)], random.Random(f"{key}:{s}"))
                 for s in range(n)]

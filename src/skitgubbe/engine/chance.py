@@ -61,13 +61,16 @@ from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import PUBLIC, Phase
-from .cards import FULL_DECK, cards_in
+from .cards import FULL_DECK, SUIT_MASKS, cards_in
 from .rules import Rules
 from .seats import Seats
 from .state import Draw, IllegalActionError, State
-from .view import View, view_of
+from .view import SPECTATOR, View, view_of
 
 __all__ = ["Slot", "Entry", "ChanceState", "DeckChance"]
+
+_WORLD_TRIES = 100
+"""Placements :meth:`ChanceState.world_history` draws before it keeps the real cards (see there)."""
 
 
 class Slot(NamedTuple):
@@ -187,6 +190,9 @@ class ChanceState:
         self.deal_order = []
         self._sees = Seats(players, confusion=rules.confusion).sees
         return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ChanceState:
+        return self.clone()
 
     def clone(self) -> ChanceState:
         """An independent copy (the engine cloned, the lists copied)."""
@@ -394,9 +400,10 @@ class ChanceState:
     def view(self, seat: int) -> View:
         """What ``seat`` sees now: :func:`~skitgubbe.engine.view.view_of` of the engine, with
         ``to_act`` as this state has it (-1 while chance is to act), the cards dealt so far while
-        the deal or a chance deal is under way placed where they went.  Raises ``ValueError`` for a
-        seat that does not exist."""
-        if not 0 <= seat < self.players:
+        the deal or a chance deal is under way placed where they went.  ``seat`` may be
+        :data:`~skitgubbe.engine.view.SPECTATOR`: what every seat may see.  Raises ``ValueError``
+        for a seat that does not exist."""
+        if not 0 <= seat < self.players and seat != SPECTATOR:
             raise ValueError(f"there is no seat {seat}: seats are 0..{self.players - 1}")
         e = self.engine
         n = self.players
@@ -484,19 +491,24 @@ class ChanceState:
         """The history (one value per :attr:`history` entry: the seat's Action or the chance card)
         of a world that ``seat`` cannot tell from this one, drawn at random with ``rng``.
 
-        At a seat's decision the world comes from :class:`~skitgubbe.engine.worlds.Worlds`, the
+        When the engine exists, the world comes from :class:`~skitgubbe.engine.worlds.Worlds`, the
         engine's one world sampler (it makes only the inferences its docstring lists): each other
         seat's unseen hand cards (a needy seat's share of a dreck dealt to several seats kept among
-        the dreck cards) and the face-down trump card (a card of the trump suit once it has joined
-        its holder's hand).  The chance entries that put the cards the seat has not seen where they
-        are now are relabelled to the world's cards (in a random order within each hand); entries
-        the seat saw keep their cards.  At a chance node (the deal, a step waiting for its draws, a
-        chance deal under way) the same is done for the engine's state before it, and the unseen
-        cards of the steps since are drawn uniformly among the unseen cards left (a chance deal's
-        among its own cards).  Replaying the result on a new :class:`ChanceState`
-        (``apply(..., trusted=True)``) gives the world.  Raises ``ValueError`` for a seat that
-        does not exist."""
+        the dreck cards) and the face-down trump card.  The chance entries that put the cards the
+        seat has not seen where they are now are relabelled to the world's cards (in a random
+        order within each hand); entries the seat saw keep their cards.  Once the trump suit is
+        known, a face-down trump card that has joined its holder's hand must be one of the
+        holder's trump-suit cards in the world: worlds without one are drawn again (up to 100;
+        then the real cards are kept).  The unseen cards that the world does not place (during
+        the deal, the cards drawn for a step still waiting, a chance deal under way) are drawn
+        uniformly among the unseen cards left (a chance deal's among its own cards).  Replaying
+        the result with :meth:`replay` (``trusted=True``) gives the world; under "match if you
+        can" its history may not be legal (a caller that needs a legal history checks the replay
+        and draws again).  Raises ``ValueError`` for a seat that does not exist."""
         from .worlds import Worlds  # (worlds imports state and view, as this module does)
+
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0..{self.players - 1}")
 
         hidden = FULL_DECK & ~self.visible(seat)
         history = self.history
@@ -511,8 +523,21 @@ class ChanceState:
         e = self.engine
         if e is not None and e.phase != Phase.OVER:
             worlds = Worlds(e, seat)
-            world = worlds.build(worlds.placement(rng))
-            tc, wt = e.trump_card, world.trump_card
+            tc = e.trump_card
+            joined = tc >= 0 and tc in entry_of and e.trump_suit >= 0 and e.trump_holder >= 0
+            for _ in range(_WORLD_TRIES):
+                world = worlds.build(worlds.placement(rng))
+                wt = world.trump_card
+                if not joined or wt >= 0:
+                    break
+                # the trump card has joined its holder's hand unseen: the history needs one of the
+                # holder's trump-suit cards there (a world without one is drawn again)
+                suited = list(cards_in(world.hands[e.trump_holder] & hidden & SUIT_MASKS[e.trump_suit]))
+                if suited:
+                    wt = rng.choice(suited)
+                    break
+            else:
+                world, wt = e, tc  # (no such world found: the real cards)
             if tc >= 0 and tc in entry_of and wt >= 0:
                 assignment[entry_of[tc]] = wt
                 free &= ~(1 << wt)

@@ -845,3 +845,46 @@ def test_dreck_set_aside_is_public() -> None:
             _replayed(state.engine)
             return
     raise AssertionError("some deal should set dreck cards aside")
+
+
+# -- observers for every player ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4), ("koira", 4), ("two-player", 2),
+                                                ("catsatcards-flurst", 5), ("mas", 3)])
+def test_the_public_observer_is_the_same_for_every_player(rules: str, players: int) -> None:
+    """The public observer (no private information) gives one tensor and one string at a state,
+    whoever observes: absolute seats, no seat prefix, nothing of any hand; the all-private
+    observer likewise, with every seat's hand; and two states with different hands but the same
+    public history are told apart only by the all-private one."""
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped, unused-ignore]
+
+    game = _load(rules, players)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    full = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    checked = 0
+    for state in _states(game, 31, every=7):
+        for obs in (public, full):
+            tensors, strings = set(), set()
+            for p in range(players):
+                obs.set_from(state, p)
+                tensors.add(obs.tensor.tobytes())
+                strings.add(obs.string_from(state, p))
+            assert len(tensors) == 1 and len(strings) == 1
+        public.set_from(state, 0)
+        assert not public.dict["hand"].any() and not public.dict["my_window"].any()
+        text = public.string_from(state, 0)
+        assert text.startswith(f"{players} seats; ") and "hand:" not in text
+        if state.engine is not None and not state.is_terminal():
+            full.set_from(state, 0)
+            for s in range(players):
+                hand = state.view(s).hand  # (a chance deal under way included)
+                assert [c for c in range(52) if full.dict["hands"][s][c]] == [
+                    c for c in range(52) if hand >> c & 1]
+        checked += 1
+    assert checked > 10
+    info_all = game.make_py_observer(pyspiel.IIGObservationType(
+        perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    assert info_all.string_from(state, 0) == info_all.string_from(state, players - 1)

@@ -888,3 +888,32 @@ def test_the_public_observer_is_the_same_for_every_player(rules: str, players: i
     info_all = game.make_py_observer(pyspiel.IIGObservationType(
         perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
     assert info_all.string_from(state, 0) == info_all.string_from(state, players - 1)
+
+
+def test_a_deck_played_through_openspiel_deals_what_the_engine_deals() -> None:
+    """docs/research.md's DeckChance example runs as written, and following the deck through the
+    pyspiel API (with the same moves) gives the engine's own deal of that deck, to the end."""
+    import re
+    from pathlib import Path
+
+    from skitgubbe.engine.chance import DeckChance
+    from skitgubbe.engine.state import deck_from_seed
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    code = next(c for c in re.findall(r"```python\n(.*?)```", doc, re.S) if "DeckChance" in c)
+    exec(compile(code, "docs/research.md", "exec"), {})  # noqa: S102
+    for rules, players in (("pagat", 3), ("goat", 4), ("koira", 4), ("mas", 2)):
+        deck = deck_from_seed(5)
+        state = _load(rules, players).new_initial_state()
+        follow, crng, rng = DeckChance(deck, random.Random(5)), random.Random(5), random.Random(6)
+        plain = State.new(PRESETS[rules], players, deck=deck, ask_every_seat=True)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(follow.outcome(state.chance_state))
+                continue
+            a = rng.choice(state.legal_actions())
+            state.apply_action(a)
+            plain.apply(encoding.action_of(a), plain.to_act)
+            while plain.to_act == -1:
+                plain.apply(plain.chance_action(crng), -1)
+        assert state.engine.history == plain.history and state.engine.events == plain.events

@@ -132,3 +132,20 @@ def test_a_world_looks_the_same_to_the_seat(name: str, n: int) -> None:
         else:
             cs.apply(rng.choice(cs.legal_actions()))
     assert checked > 5
+
+
+def test_the_example_in_the_api_docs_runs() -> None:
+    """docs/api.md, "Chance as engine steps": its example runs as written."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Chance as engine steps"):doc.index("## Worlds one seat")]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), "docs/api.md", "exec"), {})  # noqa: S102
+    assert out.getvalue().startswith("Outcome(loser=")

@@ -84,7 +84,8 @@ In open_spiel 2.0.2 the C++ ``MCTSBot.step`` and ``ISMCTSBot.step`` crash on any
 GIL error); use the Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` instead (give it
 no-op ``restart_at`` and ``inform_action`` to use it with ``evaluate_bots``).
 
-``python -m skitgubbe.adapters.openspiel [--games N]`` measures random-play speed (:func:`main`).
+``python -m skitgubbe.adapters.openspiel [--games N] [--all-seats] [--only P,...]`` measures random-play
+speed (:func:`main`).
 """
 
 from __future__ import annotations
@@ -679,7 +680,7 @@ def bench(spec: str, games: int, seed: int = 0) -> tuple[int, list[int], float]:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m skitgubbe.adapters.openspiel [--games N] [--all-seats]``: random-play speed
+    """``python -m skitgubbe.adapters.openspiel [--games N] [--all-seats] [--only P,...]``: random-play speed
     (steps per second through the pyspiel API) and deal lengths (decisions: mean and longest) of
     every preset at its smallest table and at four seats, or at every seat count."""
     import argparse
@@ -689,8 +690,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m skitgubbe.adapters.openspiel")
     parser.add_argument("--games", type=int, default=20, help="deals per game (default 20)")
     parser.add_argument("--all-seats", action="store_true", help="every seat count of each preset")
+    parser.add_argument("--only", default="", help="comma-separated presets (default: every preset)")
     args = parser.parse_args(argv)
+    only = {name for name in args.only.split(",") if name}
     for name, rules in sorted(PRESETS.items()):
+        if only and name not in only:
+            continue
         counts = range(rules.min_players, rules.max_players + 1) if args.all_seats else sorted(
             {rules.min_players, min(4, rules.max_players)})
         for players in counts:

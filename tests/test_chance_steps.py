@@ -141,7 +141,7 @@ def test_the_example_in_the_api_docs_runs() -> None:
     import re
     from pathlib import Path
 
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
     section = doc[doc.index("## Chance as engine steps"):doc.index("## Worlds one seat")]
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code is not None

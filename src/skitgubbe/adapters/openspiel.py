@@ -253,7 +253,7 @@ class _Deal:
     shared by copies).
     """
 
-    __slots__ = ("cs", "turns", "held", "put", "played", "texts", "views", "legal", "game")
+    __slots__ = ("cs", "turns", "held", "put", "played", "texts", "views", "legal", "to_decide", "game")
 
     def __init__(self, game: SkitgubbeGame) -> None:
         self.game = _Params(game.rules, game.players, game.max_turns, game.auto_forced,
@@ -266,17 +266,18 @@ class _Deal:
         self.texts: list[tuple[int, str]] = [(0, "")] * n
         self.views: dict[int, View] = {}
         self.legal: list[int] | None = None
+        self.to_decide: int | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Deal:
         other = object.__new__(_Deal)
         other.game, other.cs, other.turns = self.game, self.cs.clone(), self.turns
         other.held, other.put, other.played = self.held.copy(), self.put.copy(), self.played.copy()
-        other.texts, other.views, other.legal = self.texts.copy(), {}, None
+        other.texts, other.views, other.legal, other.to_decide = self.texts.copy(), {}, None, None
         return other
 
     def __getstate__(self) -> dict[str, Any]:
         state = {name: getattr(self, name) for name in self.__slots__}
-        state["views"], state["legal"] = {}, None
+        state["views"], state["legal"], state["to_decide"] = {}, None, None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -285,10 +286,12 @@ class _Deal:
 
     def player(self) -> int:
         """The seat to decide, ``_CHANCE`` or ``_TERMINAL`` (also once ``max_turns`` is reached)."""
-        s = self.cs.to_act
-        if s == CHANCE:
-            return _CHANCE
-        return _TERMINAL if s < 0 or self.turns >= self.game.max_turns else s
+        p = self.to_decide
+        if p is None:
+            s = self.cs.to_act
+            p = _CHANCE if s == CHANCE else _TERMINAL if s < 0 or self.turns >= self.game.max_turns else s
+            self.to_decide = p
+        return p
 
     def legal_ids(self, player: int) -> list[int]:
         """Sorted full action ids of ``player`` (empty unless it is the seat to decide)."""
@@ -322,7 +325,7 @@ class _Deal:
                 (self.played if e.phase == Phase.TWO else self.put)[player] |= action.cards
             cs.apply(action, player, trusted=True)
             self.turns += 1
-        self.views, self.legal = {}, None
+        self.views, self.legal, self.to_decide = {}, None, None
         if cs.engine is not None:
             for s, h in enumerate(cs.engine.hands):
                 self.held[s] |= h
@@ -331,7 +334,7 @@ class _Deal:
         """With ``auto_forced``, take every decision with a single legal action (chance nodes stay)."""
         if self.game.auto_forced and self.player() >= 0:
             self.turns += advance(self.cs, auto_forced=True, budget=self.game.max_turns - self.turns)
-            self.views, self.legal = {}, None
+            self.views, self.legal, self.to_decide = {}, None, None
             if self.cs.engine is not None:
                 for s, h in enumerate(self.cs.engine.hands):
                     self.held[s] |= h

@@ -1,4 +1,5 @@
-"""The OpenSpiel game ``python_skitgubbe``: the engine as an OpenSpiel Python game.
+"""The OpenSpiel game ``python_skitgubbe``: the engine as an OpenSpiel Python game, in the shape of
+OpenSpiel's ``kuhn_poker.py`` (a Game, a State delegating to the engine, an Observer).
 
 Importing this module registers the game (it needs the ``openspiel`` extra: ``open_spiel`` and
 ``numpy``)::
@@ -8,77 +9,30 @@ Importing this module registers the game (it needs the ``openspiel`` extra: ``op
     game = pyspiel.load_game("python_skitgubbe(rules=goat,players=4)")
 
 Parameters: ``rules`` (a preset name or alias, default ``pagat``), ``players`` (default 3, within
-the preset's range), ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_TURNS`) and two
-options for learners, both ``False`` by default (the game described below is the default)::
+the preset's range), ``max_turns`` (the turn cap, default :data:`DEFAULT_MAX_TURNS`),
+``auto_forced`` and ``compact_actions`` (both ``False``).  docs/research.md, "OpenSpiel", is the
+full description; in short:
 
-    pyspiel.load_game("python_skitgubbe", {"rules": "goat", "players": 4,
-                                           "auto_forced": True, "compact_actions": True})
-
-* ``auto_forced=True``: a decision with a single legal action (mostly ``pass`` in a sluff window
-  of a seat that cannot sluff) is taken by the state itself, after every ``apply_action`` (and
-  at the start), so ``current_player()`` is never a seat with only one legal action.  Chance
-  nodes stay chance nodes.  The forced moves are *not* in ``history()`` (OpenSpiel records only
-  the actions given to ``apply_action``): applying ``history()`` to a new initial state takes
-  them again and reaches the same state, and ``clone``, serialization and
-  :meth:`SkitgubbeState.resample_from_infostate` keep them.  They are in the information state
-  string like any other move (the same text as in the default game: it does not say which
-  moves were forced) and count towards ``max_turns``, so a deal with the same chosen moves ends
-  as the default game's deal does.  *This shows hidden information through the turn order*:
-  the default game asks every seat in a sluff window so that who acts never depends on hidden
-  cards; skipping a seat whose only action is ``pass`` shows the other seats that it could not
-  sluff, through ``current_player()``, ``history()`` and the sequence of information states and
-  observations a seat is shown (OpenSpiel's ``rl_environment`` gives every seat's at each step).
-  A seat's information state and observation at its own decisions are unchanged.  Use it for a
-  learner that reads only its own information state at its own turns; the same leak as the
-  PettingZoo and Gymnasium ``auto_forced`` (docs/research.md).
-* ``compact_actions=True``: action ids are indexes into the preset's compact action space,
-  :func:`skitgubbe.adapters.encoding.rules_action_ids` of the rules (``pagat`` 54 ids, ``goat``
-  419): index ``k`` is full id ``action_ids[k]`` (:attr:`SkitgubbeGame.action_ids`,
-  :attr:`SkitgubbeState.action_ids`), in ``num_distinct_actions()``, ``legal_actions()``,
-  ``apply_action`` and ``action_to_string``.  Chance outcomes, observations and information
-  states do not involve action ids and do not change.
-
-The game (docs/research.md, "OpenSpiel", says the same at more length):
-
-* **Actions.** Player actions are the ids of :mod:`skitgubbe.adapters.encoding` (551 of them;
-  with ``compact_actions``, indexes into the preset's ids), given sorted by ``legal_actions()``.
-  Chance outcomes are card ids 0..51.
-* **Chance.** Every random event is an explicit chance node that picks one card uniformly among
-  the cards it may be: the engine's explicit-chance mode, :class:`skitgubbe.engine.chance.ChanceState`
-  (docs/api.md, "Chance as engine steps"), whose nodes are, in order, every dealt card (then,
-  under ``bottom_aside`` or ``exposed_bottom``, the bottom stock card), every card a step takes
-  from the stock or the reserve (a card face up under the stock last), and each card of a chance
-  deal (the dreck, Koira's split, an unfinished trick dealt round).  Koira's split, an unfinished
-  trick dealt round, a card face up under the stock and the last stock card when the rules show
-  it are seen by everyone; other draws only by the seat drawing (:class:`~skitgubbe.engine.chance.Slot`).
-* **Sluff windows.** With sluffing rules, after every play to a phase-one trick *every seat
-  holding cards* is asked in turn, clockwise from the seat after the player, to sluff or pass;
-  a seat that sluffs is asked again (while it holds cards), and a seat that cannot sluff has
-  only ``pass``.  A seat that sluffs instead of playing when it is its turn to play is asked
-  again in the same way.  So the public sequence of moves never shows who could sluff.  This is
-  the engine's own protocol with every seat asked (``State.new(..., ask_every_seat=True)``);
-  the trick is collected only when every seat asked has passed.
-* **Returns.** Terminal only: the loser gets -1 and every other seat ``+1/(players-1)`` (zero
-  sum; between -1 and 1).  When a decision would be due after ``max_turns`` decisions the deal
-  is abandoned and every seat gets 0.  ``max_game_length`` is ``max_turns``.
-* **Observations.** The observation tensor and string are
-  :func:`skitgubbe.adapters.encoding.observation` / ``observation_string`` of the seat's view,
-  with ``to_act`` and ``sluff_window`` as this protocol has them.  The information state string
-  is the seat's whole history (every move, and each chance outcome the seat saw: its own deal
-  and draws, cards turned up; the others as ``??``; each chance line names the
-  :class:`~skitgubbe.engine.chance.Slot` kind and seat) followed by its observation string, so it
-  has perfect recall.  The information state tensor (``INFO_SIZE`` floats) is the observation
-  tensor followed by the seat (one-hot) and a summary of the past: every card the seat has held,
-  and per seat (rotated) the cards it put into phase-one tricks and the cards it played in phase
-  two.  The tensor is not perfect recall (the order of events is summarised away).
-  Other observers (``make_py_observer``): the *public* observer (``private_info=NONE``,
-  ``public_info=True``) is the spectator's view in absolute seats, the same for every player, so
-  it identifies public states (its string has no ``seat p of n`` prefix and no hand line); the
-  *all-private* observer (``private_info=ALL_PLAYERS``) adds every seat's hand (and a face-down
-  trump card) to it; the private observer (``public_info=False``, ``SINGLE_PLAYER``) is the
-  seat's hand.
-* **Resampling.** :meth:`SkitgubbeState.resample_from_infostate` deals a world that the seat
-  cannot tell from the real one: see its docstring.
+* **Actions** are the ids of :mod:`skitgubbe.adapters.encoding` (551), sorted; with
+  ``compact_actions`` indexes ``k`` into the preset's compact space (:attr:`SkitgubbeGame.action_ids`,
+  ``encoding.rules_action_ids``).  **Chance outcomes** are card ids 0..51.
+* **Chance** is the engine's explicit-chance mode, :class:`skitgubbe.engine.chance.ChanceState`:
+  every dealt card, the bottom card under ``bottom_aside``/``exposed_bottom``, every card a step
+  takes from the stock or the reserve and every card of a chance deal (the dreck, Koira's split,
+  an unfinished trick dealt round) is a node, uniform over the cards it may be; who sees each
+  card is its :class:`~skitgubbe.engine.chance.Slot`'s ``to``.
+* **Sluff windows** ask every seat holding cards (``State.new(..., ask_every_seat=True)``), so
+  who acts never depends on hidden cards.  ``auto_forced=True`` takes every decision with a
+  single legal action itself (not in ``history()``; counted in ``max_turns``): *this shows who
+  could sluff through the turn order*, for a learner that reads only its own information state
+  at its own turns.
+* **Returns** are terminal: -1 for the loser, ``+1/(players-1)`` for the others, 0 for all when
+  the deal is abandoned after ``max_turns`` decisions (:func:`skitgubbe.adapters.shared.rewards`).
+* **Observers** (:class:`SkitgubbeObserver`): the information state (the seat's whole history,
+  hidden cards as ``??``, then its observation; tensor ``INFO_SIZE``), the observation
+  (``encoding.observation`` of the seat's view), the seat's hand, the public observer (the same
+  for every player, absolute seats) and the all-private one (every hand).
+* **Resampling**: :meth:`SkitgubbeState.resample_from_infostate` uses the engine's world sampler.
 
 In open_spiel 2.0.2 the C++ ``MCTSBot.step`` and ``ISMCTSBot.step`` crash on any Python game (a
 GIL error); use the Python ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` instead (give it

@@ -261,10 +261,12 @@ class _Deal:
         """Take full id (or chance card) ``a``; raises ``ValueError`` for one not legal here."""
         cs = self.cs
         if player == _CHANCE:
-            if a not in cs.outcome_cards():
-                raise ValueError(f"{_CARD[a] if 0 <= a < 52 else a} is not a chance outcome here")
-            slot = cs.slot()
-            cs.apply(a, CHANCE, trusted=True)
+            try:
+                cs.apply(a, CHANCE)
+            except ValueError:
+                raise ValueError(f"{_CARD[a] if 0 <= a < 52 else a} is not a chance outcome here") from None
+            slot = cs.history[-1].slot
+            assert slot is not None
             if slot.kind == "stock":
                 self.put[slot.seat] |= 1 << a
             elif slot.kind == "deal":

@@ -293,6 +293,17 @@ class ChanceState:
             return list(cards_in(e.pending_deal() & ~done))
         raise ValueError("chance outcomes asked when chance is not to act")
 
+    def _is_outcome(self, card: int) -> bool:
+        """``card in self.outcome_cards()``, without listing them where it can."""
+        e = self.engine
+        if e is None or self.pending is None or not 0 <= card < 52:
+            return card in self.outcome_cards()
+        j = len(self.chosen)
+        if (self.rules.exposed_bottom and self.draws[j].source == "stock"
+                and len(e.stock) == self.stock_draws(j + 1)):
+            return card == e.stock[0]
+        return bool(e.draw_pool() >> card & 1) and card not in self.chosen
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(card, probability)`` for every card the current chance node may pick: uniform, the
         probabilities sum to 1.  Raises ``ValueError`` when chance is not to act."""
@@ -329,7 +340,7 @@ class ChanceState:
         if s == CHANCE:
             if not isinstance(action, int) or isinstance(action, bool):
                 raise ValueError(f"chance is to act: give a card number, not {action!r}")
-            if not trusted and action not in self.outcome_cards():
+            if not trusted and not self._is_outcome(action):
                 raise ValueError(f"card {action} is not a chance outcome here: "
                                  f"the outcomes are {self.outcome_cards()}")
             self._chance(action)

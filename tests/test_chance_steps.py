@@ -149,3 +149,15 @@ def test_the_example_in_the_api_docs_runs() -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(code.group(1), "docs/api.md", "exec"), {})  # noqa: S102
     assert out.getvalue().startswith("Outcome(loser=")
+
+
+def test_a_seat_cannot_act_while_chance_deals() -> None:
+    from skitgubbe.engine.actions import Action, Kind
+    from skitgubbe.engine.state import IllegalActionError
+
+    cs = ChanceState.new(PRESETS["pagat"], 3)
+    with pytest.raises(IllegalActionError, match="chance is to act"):
+        cs.apply(Action(Kind.PASS, 0, ()), 0)
+    with pytest.raises(ValueError, match="give a card number"):
+        cs.apply(Action(Kind.PASS, 0, ()))
+    assert cs.history == [] and cs.is_chance

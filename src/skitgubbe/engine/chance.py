@@ -62,6 +62,7 @@ from typing import NamedTuple
 from .actions import CHANCE, Action, Kind
 from .base import PUBLIC, Phase
 from .cards import FULL_DECK, SUIT_MASKS, cards_in
+from .i18n import N_, Message
 from .rules import Rules
 from .seats import Seats
 from .state import Draw, IllegalActionError, State
@@ -349,7 +350,8 @@ class ChanceState:
             raise ValueError(f"seat {s} is to act: give an Action, not {action!r}")
         e = self.engine
         if e is None or self.pending is not None:
-            raise IllegalActionError(s, action, "chance is to act: the cards are being dealt or drawn")
+            raise IllegalActionError(s, action,
+                                     Message(N_("chance is to act: the cards are being dealt or drawn")))
         if not trusted:
             e.check(action, s)
         self.history.append(Entry(s, action, -1, None))

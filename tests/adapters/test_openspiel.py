@@ -30,6 +30,7 @@ from skitgubbe.adapters import openspiel as osg  # noqa: E402
 from skitgubbe.engine.actions import Kind  # noqa: E402
 from skitgubbe.engine.base import Phase  # noqa: E402
 from skitgubbe.engine.cards import SUIT_MASKS, parse_card, parse_cards  # noqa: E402
+from skitgubbe.engine.chance import ChanceState  # noqa: E402
 from skitgubbe.engine.state import State  # noqa: E402
 from skitgubbe.engine.variants import PRESETS  # noqa: E402
 
@@ -337,7 +338,7 @@ def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: in
     checked = 0
     for i, state in enumerate(_states(game, seed)):
         engine = state.engine
-        core = state.core
+        cs = state.chance_state
         if engine is None:
             continue
         places = [*engine.hands, *engine.piles, engine.killed, sum(1 << c for c in engine.stock),
@@ -355,7 +356,7 @@ def test_engine_state_is_the_one_its_deck_and_moves_give(rules: str, players: in
         assert not any(p & q for j, p in enumerate(places) for q in places[j + 1:])
         if engine.pending and not state.is_chance_node():  # every seat asked may pass
             assert encoding.PASS_ID in state.legal_actions()
-        if not engine.pending and core.pending is None and not core.deal_order and i % 5 == 0:
+        if not engine.pending and cs.pending is None and not cs.deal_order and i % 5 == 0:
             plain = _replayed(engine)
             for name in _FIELDS:
                 assert getattr(plain, name) == getattr(engine, name), name
@@ -418,10 +419,16 @@ def test_observers() -> None:
         public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
     public.set_from(state, p)
     assert not public.dict["hand"].any()
-    assert public.string_from(state, p) and "hand: -" in public.string_from(state, p)
-    with pytest.raises(ValueError, match="no observer"):
-        game.make_py_observer(pyspiel.IIGObservationType(
-            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    text = public.string_from(state, p)
+    assert text.startswith("4 seats; goat;") and "hand:" not in text and f"seat {p} of" not in text
+    full = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    full.set_from(state, p)
+    for s in range(4):
+        hand = state.view(s).hand
+        assert [c for c in range(52) if full.dict["hands"][s][c]] == [c for c in range(52) if hand >> c & 1]
+        assert f"hand {s}: " in full.string_from(state, p)
+    assert list(full.dict["trick"]) == list(public.dict["trick"])
     with pytest.raises(ValueError, match="no parameters"):
         game.make_py_observer(None, {"x": 1})
 
@@ -430,9 +437,9 @@ def test_observers() -> None:
 
 
 def _seen_cards(state: Any, seat: int) -> list[tuple[int, int]]:
-    """``(log index, card)`` of every chance outcome ``seat`` saw (its own, or shown to all)."""
-    return [(i, entry[1]) for i, entry in enumerate(state.core.log)
-            if entry[0] == CHANCE and entry[4] in (seat, osg._ALL)]
+    """``(history index, card)`` of every chance outcome ``seat`` saw (its own, or shown to all)."""
+    return [(i, en.card) for i, en in enumerate(state.chance_state.history)
+            if en.slot is not None and en.slot.seen_by(seat)]
 
 
 def _seat_history(state: Any, seat: int) -> list[tuple[str, int]]:
@@ -464,7 +471,7 @@ def test_resample_keeps_what_the_seat_knows(rules: str, players: int, seed: int)
         assert new.observation_string(p) == state.observation_string(p)
         assert new.legal_actions() == state.legal_actions()
         assert _seen_cards(new, p) == _seen_cards(state, p)
-        a, b = state.core, new.core
+        a, b = state.chance_state, new.chance_state
         kept = a.visible(p)
         assert b.visible(p) == kept
         ea, eb = a.engine, b.engine
@@ -494,23 +501,25 @@ def test_resample_during_the_deal() -> None:
         _step(state, rng)
     new = state.resample_from_infostate(2, sampler)
     assert new.information_state_string(2) == state.information_state_string(2)
-    assert len(new.core.deal) == 7 and new.core.deal[1] == state.core.deal[1]  # seat 2's card
+    assert len(new.chance_state.dealt) == 7 and new.chance_state.dealt[1] == state.chance_state.dealt[1]
 
 
-def test_must_match_is_kept_by_resampling() -> None:
+def test_must_match_worlds_replay_legally() -> None:
     """Under "match if you can", a seat seen not to match held no card of that rank then; the
-    resampled worlds keep that (the checked replay in _replayed would refuse them otherwise)."""
+    world sampler does not make that inference, so the resample draws again any world in which the
+    history is not legal: every resampled history replays move by move (checked)."""
     game = _load("goat", 3)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     found = 0
-    for seed in range(15, 25):
+    for seed in range(15, 20):
         for state in _states(game, seed, every=5):
-            core = state.core
-            if state.is_terminal() or state.is_chance_node() or not core.no_match:
+            if state.is_terminal() or state.is_chance_node():
                 continue
-            if core.engine.phase != Phase.ONE:
+            if state.engine.phase != Phase.ONE:
                 break
-            new = state.resample_from_infostate(state.current_player(), sampler)
+            p = state.current_player()
+            new = state.resample_from_infostate(p, sampler)
+            assert new.information_state_string(p) == state.information_state_string(p)
             _replayed(new.engine)
             found += 1
     assert found > 5
@@ -557,8 +566,7 @@ def test_resample_while_the_dreck_is_dealt() -> None:
     seen = 0
     for seed in range(30, 60):
         for state in _states(game, seed):
-            core = state.core
-            if not core.deal_order:
+            if not state.chance_state.deal_order:
                 continue
             for seat in range(6):
                 new = state.resample_from_infostate(seat, sampler)
@@ -570,46 +578,48 @@ def test_resample_while_the_dreck_is_dealt() -> None:
     assert seen > 20
 
 
-def _core_step(core: Any, rng: random.Random) -> None:
-    p = core.current_player()
-    if p == CHANCE:
-        core.apply_chance(rng.choice(core.chance_outcomes()))
+def _cs_step(cs: ChanceState, rng: random.Random) -> None:
+    if cs.is_chance:
+        cs.apply(rng.choice(cs.outcome_cards()))
     else:
-        core.apply_move(p, rng.choice(core.legal_ids(p)))
+        cs.apply(rng.choice(cs.legal_actions()))
+
+
+def _same_world_for(cs: ChanceState, seat: int, rng: random.Random) -> ChanceState:
+    """A world of ``cs`` for ``seat``, replayed: the seat's view and the chance outcomes it saw
+    are the same."""
+    values = cs.world_history(seat, rng)
+    other = ChanceState.replay(cs.rules, cs.players, values, trusted=True, ask_every_seat=True)
+    assert other.view(seat) == cs.view(seat)
+    for en, v in zip(cs.history, values, strict=True):
+        assert en.slot is None or not en.slot.seen_by(seat) or v == en.card
+    return other
 
 
 def test_a_bottom_card_shown_at_the_deal_is_drawn_last() -> None:
     """Rules with ``exposed_bottom`` (no preset has it yet): one more chance node deals the bottom
-    card, everyone sees it, it is never drawn before the last stock card, and a resample (here at
+    card, everyone sees it, it is never drawn before the last stock card, and a world (here at
     a chance node, between a play and its draw) keeps it."""
     rules = PRESETS["pagat"].replace(exposed_bottom=True)
     rng = random.Random(40)
-    core = osg._Core(rules, 3, 10_000)
+    cs = ChanceState.new(rules, 3, ask_every_seat=True)
     resampled = 0
-    while core.current_player() != TERMINAL:
-        _core_step(core, rng)
-        e = core.engine
+    while not cs.is_over:
+        _cs_step(cs, rng)
+        e = cs.engine
         if e is None or e.phase != Phase.ONE:
             continue
-        assert all(core.view(s).exposed_card == core.bottom for s in range(3))
+        assert all(cs.view(s).exposed_card == cs.bottom for s in range(3))
         if len(e.stock) > 1:
-            assert e.stock[0] == core.bottom
-            if core.pending is not None:
-                assert core.bottom not in core.chance_outcomes()
-                values = core.resampled_actions(1, rng.random)
-                other = osg._Core(rules, 3, 10_000)
-                other.checks = False
-                for a in values:
-                    if other.current_player() == CHANCE:
-                        other.apply_chance(a)
-                    else:
-                        other.apply_move(other.current_player(), a)
-                assert other.history_text(1) == core.history_text(1)
-                assert other.view(1) == core.view(1) and other.bottom == core.bottom
+            assert e.stock[0] == cs.bottom
+            if cs.pending is not None:
+                assert cs.bottom not in cs.outcome_cards()
+                other = _same_world_for(cs, 1, rng)
+                assert other.bottom == cs.bottom
                 resampled += 1
-    assert core.engine is not None
-    assert core.engine.trump_card == core.bottom and resampled > 5
-    assert core.view(0).exposed_card == core.bottom
+    assert cs.engine is not None
+    assert cs.engine.trump_card == cs.bottom and resampled > 5
+    assert cs.view(0).exposed_card == cs.bottom
 
 
 def test_speed_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -672,8 +682,9 @@ def test_mas_store_and_exchange() -> None:
         if state.is_chance_node() and len(state.engine.stock) == 1:
             assert state.action_to_string(CHANCE, two).endswith("face up, the last stock card")
         _step(state, rng)
-    trump = [entry for entry in state.core.log if entry[2] == osg._TRUMP]
-    assert [(c, seen) for _, c, _, _, seen in trump] == [(two, osg._ALL)]
+    trump = [en for en in state.chance_state.history if en.slot is not None and en.slot.kind == "draw"
+             and en.card == two]
+    assert [(en.card, en.slot.to) for en in trump] == [(two, -1)]  # drawn face up: seen by all
     _replayed(state.engine)
 
 
@@ -688,8 +699,7 @@ def test_mas_resampling_keeps_the_exposed_card_and_stored_trumps() -> None:
             if state.is_terminal() or state.is_chance_node():
                 continue
             p = state.current_player()
-            kinds |= {state.core.log[i][1] for i in range(len(state.core.log))
-                      if state.core.log[i][2] == osg._MOVE}
+            kinds |= {encoding.action_id(en.action) for en in state.chance_state.history if en.action}
             new = state.resample_from_infostate(p, sampler)
             assert new.information_state_string(p) == state.information_state_string(p)
             assert new.observation_tensor(p) == state.observation_tensor(p)
@@ -713,27 +723,28 @@ def test_two_player_reserve_draws() -> None:
     assert state.is_chance_node() and len(state.chance_outcomes()) == 52 - 6
     draws = resampled = 0
     while not state.is_terminal():
-        core = state.core
-        reserve = core.pending is not None and core.slots[len(core.chosen)].source == "reserve"
+        cs = state.chance_state
+        reserve = cs.pending is not None and cs.draws[len(cs.chosen)].source == "reserve"
         if state.is_chance_node() and reserve:
-            seat = core.slots[len(core.chosen)].seat
-            assert seat == core.pending[0] if len(core.chosen) == 0 else seat == 1 - core.pending[0]
-            assert {c for c, _ in state.chance_outcomes()} == set(state.engine.reserve) - set(core.chosen)
+            seat = cs.draws[len(cs.chosen)].seat
+            assert seat == cs.pending[0] if len(cs.chosen) == 0 else seat == 1 - cs.pending[0]
+            assert {c for c, _ in state.chance_outcomes()} == set(state.engine.reserve) - set(cs.chosen)
             before = state.view(0).reserve_size
             card = rng.choice(state.chance_outcomes())[0]
             assert state.action_to_string(CHANCE, card) == f"seat {seat} draws {_card(card)} from the reserve"
             state.apply_action(card)
-            if state.core.pending is None:  # every card of the kill drawn: the engine has them
+            if cs.pending is None:  # every card of the kill drawn: the engine has them
                 assert state.view(0).reserve_size < before or state.engine.phase == Phase.OVER
                 obs = state.observation_tensor(0)
                 assert _fields(obs, "reserve_size") == [pytest.approx(len(state.engine.reserve) / 52)]
-                log = state.core.log
-                k = sum(1 for entry in log[-2:] if entry[2] == osg._RESERVE)
-                for _, c, kind, to, seen in log[-k:]:
-                    assert kind == osg._RESERVE and to == seen
-                    assert f"reserve {to} {_card(c)}" in state.information_state_string(to)
-                    assert f"reserve {to} {_card(c)}" not in state.information_state_string(1 - to)
-                    assert f"reserve {to} ??" in state.information_state_string(1 - to)
+                log = cs.history
+                k = sum(1 for en in log[-2:] if en.slot is not None and en.slot.kind == "reserve-draw")
+                for en in log[-k:]:
+                    c, to = en.card, en.slot.seat
+                    assert en.slot.kind == "reserve-draw" and en.slot.to == 1 << to
+                    assert f"reserve-draw {to} {_card(c)}" in state.information_state_string(to)
+                    assert f"reserve-draw {to} {_card(c)}" not in state.information_state_string(1 - to)
+                    assert f"reserve-draw {to} ??" in state.information_state_string(1 - to)
                     assert state.engine.hands[to] >> c & 1 or state.engine.phase == Phase.OVER
             draws += 1
             continue
@@ -758,58 +769,54 @@ def _card(c: int) -> str:
 
 def test_koira_split_is_dealt_by_chance_and_seen_by_all() -> None:
     """Koira for four: when a tied seat runs out during a war, the trick's cards are dealt one at
-    a time round the tied seats' piles by chance nodes; everyone sees each card; a resample at
-    those chance nodes keeps every seat's information state; the deal replays."""
+    a time round the tied seats' piles by chance nodes; everyone sees each card; a world at
+    those chance nodes keeps every seat's view; the deal replays."""
     rules = PRESETS["koira"]
     rng = random.Random(17)
-    core = osg._Core(rules, 4, 10_000)
+    cs = ChanceState.new(rules, 4, ask_every_seat=True)
     sampler = random.Random(1)
     splits = 0
-    while core.current_player() != TERMINAL:
-        e = core.engine
-        if e is not None and e.phase == Phase.DRECK and core.pending is None:
+    while not cs.is_over:
+        e = cs.engine
+        if e is not None and e.phase == Phase.DRECK and cs.pending is None:
             assert e.chance_seats and e.chance_to_piles and not e.needy
             cards = e.pending_deal()
-            done = sum(1 << c for c in core.deal_order)
-            assert set(core.chance_outcomes()) == {c for c in range(52) if (cards & ~done) >> c & 1}
-            seat = e.deal_seats()[len(core.deal_order) % len(e.deal_seats())]
+            done = sum(1 << c for c in cs.deal_order)
+            assert set(cs.outcome_cards()) == {c for c in range(52) if (cards & ~done) >> c & 1}
+            seat = e.deal_seats()[len(cs.deal_order) % len(e.deal_seats())]
             for s in range(4):
-                assert core.visible(s) & cards == cards  # the trick is public
-                values = core.resampled_actions(s, sampler.random)
-                other = osg._Core(rules, 4, 10_000)
-                other.checks = False
-                for a in values:
-                    if other.current_player() == CHANCE:
-                        other.apply_chance(a)
-                    else:
-                        other.apply_move(other.current_player(), a)
-                assert other.history_text(s) == core.history_text(s) and other.view(s) == core.view(s)
-            card = rng.choice(core.chance_outcomes())
-            core.apply_chance(card)
-            assert core.log[-1] == (CHANCE, card, osg._SPLIT, seat, osg._ALL)
-            piles = core.view(0).piles
-            assert piles[seat] >> card & 1 or core.engine.phase != Phase.DRECK
+                assert cs.visible(s) & cards == cards  # the trick is public
+                _same_world_for(cs, s, sampler)
+            card = rng.choice(cs.outcome_cards())
+            cs.apply(card)
+            assert cs.history[-1].card == card and cs.history[-1].slot == ("split", seat, -1)
+            piles = cs.view(0).piles
+            assert piles[seat] >> card & 1 or cs.engine.phase != Phase.DRECK
             splits += 1
             continue
-        _core_step(core, rng)
+        _cs_step(cs, rng)
     assert splits >= 2
-    plain = _replayed(core.engine)
-    assert plain.loser == core.engine.loser and plain.piles == core.engine.piles
+    plain = _replayed(cs.engine)
+    assert plain.loser == cs.engine.loser and plain.piles == cs.engine.piles
 
 
 def test_an_unfinished_trick_dealt_round_is_public() -> None:
     """Rules with ``incomplete_trick_dealt`` (no preset has it): the cards of a trick left
     unfinished at the end of phase one are dealt into the hands by chance nodes seen by all."""
     rules = PRESETS["goat"].replace(incomplete_trick_dealt=True)
-    core = osg._Core(rules, 4, 10_000)
+    game = pyspiel.load_game("python_skitgubbe", {"rules": "goat", "players": 4})
+    state = game.new_initial_state()
+    state.deal.cs = cs = ChanceState.new(rules, 4, ask_every_seat=True, action_limit=10_010)
     rng = random.Random(2)
-    while core.current_player() != TERMINAL:
-        _core_step(core, rng)
-    shared = [entry for entry in core.log if entry[2] == osg._SHARE]
-    assert shared and all(seen == osg._ALL for *_, seen in shared)
-    for _, card, _, seat, _ in shared:
-        assert f"share {seat} {_card(card)}" in core.history_text((seat + 1) % 4)
-    _replayed(core.engine)
+    while not state.is_terminal():
+        _step(state, rng)
+    shared = [en for en in cs.history if en.slot is not None and en.slot.kind == "trick-dealt"]
+    assert shared and all(en.slot.to == -1 for en in shared)
+    for en in shared:
+        seat = en.slot.seat
+        assert f"trick-dealt {seat} {_card(en.card)}" in state.information_state_string((seat + 1) % 4) \
+            or state.is_terminal()
+    _replayed(cs.engine)
 
 
 def test_dreck_set_aside_is_public() -> None:
@@ -821,16 +828,16 @@ def test_dreck_set_aside_is_public() -> None:
         rng = random.Random(seed)
         state = game.new_initial_state()
         while not state.is_terminal():
-            core = state.core
-            e = core.engine
-            aside = e is not None and e.phase == Phase.DRECK and core.pending is None and (
-                core.deal_slot(len(core.deal_order))[1] == osg._ASIDE)
+            cs = state.chance_state
+            e = cs.engine
+            aside = e is not None and e.phase == Phase.DRECK and cs.pending is None and (
+                cs.slot().kind == "dreck-aside")
             _step(state, rng)
             if not aside:
                 continue
-            card = core.log[-1][1]
-            assert core.log[-1][2:] == (osg._ASIDE, -1, osg._ALL)
-            assert f"aside -1 {_card(card)}" in core.history_text(0)
+            card = cs.history[-1].card
+            assert cs.history[-1].slot == ("dreck-aside", -1, -1)
+            assert f"dreck-aside -1 {_card(card)}" in state.deal.history_text(0)
             if state.is_chance_node():  # more set aside still to come
                 assert all(state.view(s).killed >> card & 1 for s in range(4))
                 continue
@@ -838,3 +845,75 @@ def test_dreck_set_aside_is_public() -> None:
             _replayed(state.engine)
             return
     raise AssertionError("some deal should set dreck cards aside")
+
+
+# -- observers for every player ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "players"), [("pagat", 3), ("goat", 4), ("koira", 4), ("two-player", 2),
+                                                ("catsatcards-flurst", 5), ("mas", 3)])
+def test_the_public_observer_is_the_same_for_every_player(rules: str, players: int) -> None:
+    """The public observer (no private information) gives one tensor and one string at a state,
+    whoever observes: absolute seats, no seat prefix, nothing of any hand; the all-private
+    observer likewise, with every seat's hand; and two states with different hands but the same
+    public history are told apart only by the all-private one."""
+    from open_spiel.python.observation import make_observation  # type: ignore[import-untyped, unused-ignore]
+
+    game = _load(rules, players)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    full = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    checked = 0
+    for state in _states(game, 31, every=7):
+        for obs in (public, full):
+            tensors, strings = set(), set()
+            for p in range(players):
+                obs.set_from(state, p)
+                tensors.add(obs.tensor.tobytes())
+                strings.add(obs.string_from(state, p))
+            assert len(tensors) == 1 and len(strings) == 1
+        public.set_from(state, 0)
+        assert not public.dict["hand"].any() and not public.dict["my_window"].any()
+        text = public.string_from(state, 0)
+        assert text.startswith(f"{players} seats; ") and "hand:" not in text
+        if state.engine is not None and not state.is_terminal():
+            full.set_from(state, 0)
+            for s in range(players):
+                hand = state.view(s).hand  # (a chance deal under way included)
+                assert [c for c in range(52) if full.dict["hands"][s][c]] == [
+                    c for c in range(52) if hand >> c & 1]
+        checked += 1
+    assert checked > 10
+    info_all = game.make_py_observer(pyspiel.IIGObservationType(
+        perfect_recall=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    assert info_all.string_from(state, 0) == info_all.string_from(state, players - 1)
+
+
+def test_a_deck_played_through_openspiel_deals_what_the_engine_deals() -> None:
+    """docs/research.md's DeckChance example runs as written, and following the deck through the
+    pyspiel API (with the same moves) gives the engine's own deal of that deck, to the end."""
+    import re
+    from pathlib import Path
+
+    from skitgubbe.engine.chance import DeckChance
+    from skitgubbe.engine.state import deck_from_seed
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    code = next(c for c in re.findall(r"```python\n(.*?)```", doc, re.S) if "DeckChance" in c)
+    exec(compile(code, "docs/research.md", "exec"), {})  # noqa: S102
+    for rules, players in (("pagat", 3), ("goat", 4), ("koira", 4), ("mas", 2)):
+        deck = deck_from_seed(5)
+        state = _load(rules, players).new_initial_state()
+        follow, crng, rng = DeckChance(deck, random.Random(5)), random.Random(5), random.Random(6)
+        plain = State.new(PRESETS[rules], players, deck=deck, ask_every_seat=True)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(follow.outcome(state.chance_state))
+                continue
+            a = rng.choice(state.legal_actions())
+            state.apply_action(a)
+            plain.apply(encoding.action_of(a), plain.to_act)
+            while plain.to_act == -1:
+                plain.apply(plain.chance_action(crng), -1)
+        assert state.engine.history == plain.history and state.engine.events == plain.events

@@ -145,7 +145,7 @@ def test_auto_forced_plays_the_default_deal_without_forced_moves(rules: str, pla
     assert str(auto) == str(plain)  # the forced moves counted in the decisions too
     # history() has the default game's actions except the forced ones, which the state took
     assert auto.history() == [a for i, a in enumerate(plain.history()) if i not in forced]
-    assert auto.core.history_text(0) == plain.core.history_text(0)
+    assert auto.deal.history_text(0) == plain.deal.history_text(0)
 
 
 @pytest.mark.parametrize(("rules", "players", "seed"), [("koira", 4, 5), ("pagat", 3, 6), ("mas", 3, 7),
@@ -204,7 +204,7 @@ def test_history_replays_and_copies_round_trip(rules: str, players: int, options
         for copy in copies:
             assert str(copy) == text
             assert copy.history() == state.history()
-            assert copy.core.log == state.core.log
+            assert copy.chance_state.history == state.chance_state.history
             if not state.is_terminal():
                 assert copy.legal_actions() == state.legal_actions()
                 p = max(state.current_player(), 0)
@@ -217,11 +217,11 @@ def test_history_replays_and_copies_round_trip(rules: str, players: int, options
     end = states[-1]
     moves = sum(1 for item in end.full_history() if item.player >= 0)
     if options.get("auto_forced"):
-        assert moves < end.core.turns  # some moves were forced, taken by the state
+        assert moves < end.deal.turns  # some moves were forced, taken by the state
         dumped = pyspiel.serialize_game_and_state(game, end)
         assert pyspiel.deserialize_game_and_state(dumped)[0].auto_forced
     else:
-        assert moves == end.core.turns
+        assert moves == end.deal.turns
 
 
 def test_resample_with_both_options() -> None:

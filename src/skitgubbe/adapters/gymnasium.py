@@ -76,7 +76,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import BOT_NAMES, Bot, make_bot
-from ..engine.actions import CHANCE
+from ..engine.actions import Action
 from ..engine.cards import cards_in
 from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State, validate_deck
@@ -84,6 +84,7 @@ from ..engine.variants import find_variant
 from ..engine.view import View, view_of
 from . import encoding
 from .agents import as_bot
+from .shared import advance, reward_of
 
 __all__ = ["SkitgubbeEnv", "ENV_ID", "DEFAULT_MAX_TURNS", "register", "resolve_rules", "action_index",
            "deck_option", "shuffled_pack", "observation_array"]
@@ -340,7 +341,7 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
         terminated = game.is_over and game.loser is not None
         truncated = not terminated and (game.is_over or self.turns >= self.max_turns)
         if terminated:
-            reward = -1.0 if game.loser == self.seat else 1.0 / (self.players - 1)
+            reward = reward_of(game.loser, self.players, self.seat)
         if terminated or truncated:
             info["action_mask"][:] = 0
             self._legal = []
@@ -383,30 +384,21 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def _advance(self, game: State) -> None:
         """Play chance and the bots (and, with ``auto_forced``, the learner's forced decisions) until
-        the learner has a choice or the deal is over."""
+        the learner has a choice or the deal is over (:func:`skitgubbe.adapters.shared.advance`)."""
         bots = self._bots
-        seat = self.seat
-        while not game.is_over:
-            s = game.to_act
-            if s == seat:
-                if not self.auto_forced:
-                    break
-                legal = game.legal_actions(seat)
-                if len(legal) != 1:
-                    break
-                game.step(legal[0], seat)
-                continue
-            if s == CHANCE:
-                game.step(game.chance_action(self._chance), CHANCE)
-                continue
+
+        def bot_move(s: int) -> Action:
             view = view_of(game, s)
             bot = bots[s]
             assert bot is not None
             action = bot.choose(view, view.legal)
             if action not in view.legal:
                 raise ValueError(f"bot {bot.name!r} at seat {s} chose {action}, not a legal action")
-            game.step(action, s)
-        self._legal = [] if game.is_over else encoding.legal_ids(game, seat)
+            return action
+
+        advance(game, chance=self._chance, auto_forced=self.auto_forced, forced_seat=self.seat,
+                policy=bot_move)
+        self._legal = [] if game.is_over else encoding.legal_ids(game, self.seat)
 
     def _observation(self) -> np.ndarray:
         return observation_array(view_of(self.game, self.seat))

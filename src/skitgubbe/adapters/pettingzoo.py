@@ -80,12 +80,12 @@ from gymnasium import logger, spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from ..engine.actions import CHANCE
 from ..engine.rules import Rules
 from ..engine.state import IllegalActionError, State
 from ..engine.view import View, view_of
 from . import encoding
 from .gymnasium import action_index, deck_option, observation_array, resolve_rules, shuffled_pack
+from .shared import advance, rewards
 
 __all__ = ["env", "raw_env", "DEFAULT_MAX_TURNS"]
 
@@ -241,27 +241,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self._resolve_chance(game)
-        self._play_forced(game)
+        advance(game, chance=self._chance, auto_forced=self.auto_forced)
         self.agent_selection = self.possible_agents[game.to_act]
-
-    def _resolve_chance(self, game: State) -> None:
-        while game.to_act == CHANCE:
-            game.step(game.chance_action(self._chance), CHANCE)
-
-    def _play_forced(self, game: State) -> None:
-        """With ``auto_forced``, take every decision that has a single legal action (and the chance
-        steps after it) until a seat has a choice or the deal is over."""
-        if not self.auto_forced:
-            return
-        while not game.is_over:
-            seat = game.to_act
-            legal = game.legal_actions(seat)
-            if len(legal) != 1:
-                return
-            game.step(legal[0], seat)
-            self._legal = None
-            self._resolve_chance(game)
 
     def view(self, agent: str) -> View:
         """What ``agent`` may see now: its seat's :class:`~skitgubbe.engine.view.View` (the
@@ -318,18 +299,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         game.step(act, seat)
-        self._legal = None
         self.turns += 1
-        self._resolve_chance(game)
-        self._play_forced(game)
+        advance(game, chance=self._chance, auto_forced=self.auto_forced)  # chance, forced decisions
+        self._legal = None
         if game.is_over:
             self._over = True
             if game.loser is None:  # abandoned by the engine: treated as a truncation
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
-                win = 1.0 / (self.players - 1)
-                for a in self.agents:
-                    self.rewards[a] = -1.0 if self._seat_of[a] == game.loser else win
+                for a, r in zip(self.possible_agents, rewards(game.loser, self.players), strict=True):
+                    if a in self.rewards:
+                        self.rewards[a] = r
                 self.terminations = dict.fromkeys(self.agents, True)
                 self._accumulate_rewards()
             self._deads_step_first()

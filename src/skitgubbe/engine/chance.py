@@ -61,13 +61,17 @@ from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import PUBLIC, Phase
-from .cards import FULL_DECK, cards_in
+from .cards import SUIT_MASKS, cards_in
+from .i18n import N_, Message
 from .rules import Rules
 from .seats import Seats
 from .state import Draw, IllegalActionError, State
-from .view import View, view_of
+from .view import SPECTATOR, View, view_of
 
 __all__ = ["Slot", "Entry", "ChanceState", "DeckChance"]
+
+_WORLD_TRIES = 100
+"""Placements :meth:`ChanceState.world_history` draws before it keeps the real cards (see there)."""
 
 
 class Slot(NamedTuple):
@@ -121,7 +125,7 @@ def _placeholder(rules: Rules, players: int, dealer: int) -> State:
     key = (rules, players, dealer)
     st = _placeholders.get(key)
     if st is None:
-        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=range(52))
+        st = _placeholders[key] = State.new(rules, players, dealer=dealer, deck=tuple(cards_in(rules.pack)))
     return st
 
 
@@ -187,6 +191,9 @@ class ChanceState:
         self.deal_order = []
         self._sees = Seats(players, confusion=rules.confusion).sees
         return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ChanceState:
+        return self.clone()
 
     def clone(self) -> ChanceState:
         """An independent copy (the engine cloned, the lists copied)."""
@@ -269,7 +276,7 @@ class ChanceState:
             taken = 0
             for c in self.dealt:
                 taken |= 1 << c
-            return list(cards_in(FULL_DECK & ~taken))
+            return list(cards_in(self.rules.pack & ~taken))
         if self.pending is not None:
             chosen = self.chosen
             j = len(chosen)
@@ -286,6 +293,17 @@ class ChanceState:
                 done |= 1 << c
             return list(cards_in(e.pending_deal() & ~done))
         raise ValueError("chance outcomes asked when chance is not to act")
+
+    def _is_outcome(self, card: int) -> bool:
+        """``card in self.outcome_cards()``, without listing them where it can."""
+        e = self.engine
+        if e is None or self.pending is None or not 0 <= card < 52:
+            return card in self.outcome_cards()
+        j = len(self.chosen)
+        if (self.rules.exposed_bottom and self.draws[j].source == "stock"
+                and len(e.stock) == self.stock_draws(j + 1)):
+            return card == e.stock[0]
+        return bool(e.draw_pool() >> card & 1) and card not in self.chosen
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(card, probability)`` for every card the current chance node may pick: uniform, the
@@ -323,7 +341,7 @@ class ChanceState:
         if s == CHANCE:
             if not isinstance(action, int) or isinstance(action, bool):
                 raise ValueError(f"chance is to act: give a card number, not {action!r}")
-            if not trusted and action not in self.outcome_cards():
+            if not trusted and not self._is_outcome(action):
                 raise ValueError(f"card {action} is not a chance outcome here: "
                                  f"the outcomes are {self.outcome_cards()}")
             self._chance(action)
@@ -332,7 +350,8 @@ class ChanceState:
             raise ValueError(f"seat {s} is to act: give an Action, not {action!r}")
         e = self.engine
         if e is None or self.pending is not None:
-            raise IllegalActionError(s, action, "chance is to act: the cards are being dealt or drawn")
+            raise IllegalActionError(s, action,
+                                     Message(N_("chance is to act: the cards are being dealt or drawn")))
         if not trusted:
             e.check(action, s)
         self.history.append(Entry(s, action, -1, None))
@@ -382,7 +401,7 @@ class ChanceState:
         bottom = [self.bottom] if self.bottom >= 0 else []
         if bottom:
             taken |= 1 << self.bottom
-        deck = self.dealt + list(cards_in(FULL_DECK & ~taken)) + bottom
+        deck = self.dealt + list(cards_in(self.rules.pack & ~taken)) + bottom
         o = self.options
         self.engine = State.new(self.rules, self.players, dealer=self.dealer, deck=deck,
                                 leader=o["leader"], live=bool(o["live"]),  # type: ignore[arg-type]
@@ -394,9 +413,10 @@ class ChanceState:
     def view(self, seat: int) -> View:
         """What ``seat`` sees now: :func:`~skitgubbe.engine.view.view_of` of the engine, with
         ``to_act`` as this state has it (-1 while chance is to act), the cards dealt so far while
-        the deal or a chance deal is under way placed where they went.  Raises ``ValueError`` for a
-        seat that does not exist."""
-        if not 0 <= seat < self.players:
+        the deal or a chance deal is under way placed where they went.  ``seat`` may be
+        :data:`~skitgubbe.engine.view.SPECTATOR`: what every seat may see.  Raises ``ValueError``
+        for a seat that does not exist."""
+        if not 0 <= seat < self.players and seat != SPECTATOR:
             raise ValueError(f"there is no seat {seat}: seats are 0..{self.players - 1}")
         e = self.engine
         n = self.players
@@ -410,8 +430,8 @@ class ChanceState:
                     hand |= 1 << c
             v = view_of(_placeholder(self.rules, n, self.dealer), seat)
             return v._replace(to_act=CHANCE, hand=hand, hand_sizes=tuple(sizes),
-                              stock_size=52 - len(self.dealt), leader=-1, rounds=(), round_seats=(),
-                              exposed_card=-1, legal=(), known=(0,) * n)
+                              stock_size=self.rules.pack_size - len(self.dealt), leader=-1, rounds=(),
+                              round_seats=(), exposed_card=-1, legal=(), known=(0,) * n)
         v = view_of(e, seat)
         to_act = self.to_act
         if v.to_act != to_act:  # a step waiting for its draws
@@ -484,21 +504,26 @@ class ChanceState:
         """The history (one value per :attr:`history` entry: the seat's Action or the chance card)
         of a world that ``seat`` cannot tell from this one, drawn at random with ``rng``.
 
-        At a seat's decision the world comes from :class:`~skitgubbe.engine.worlds.Worlds`, the
+        When the engine exists, the world comes from :class:`~skitgubbe.engine.worlds.Worlds`, the
         engine's one world sampler (it makes only the inferences its docstring lists): each other
         seat's unseen hand cards (a needy seat's share of a dreck dealt to several seats kept among
-        the dreck cards) and the face-down trump card (a card of the trump suit once it has joined
-        its holder's hand).  The chance entries that put the cards the seat has not seen where they
-        are now are relabelled to the world's cards (in a random order within each hand); entries
-        the seat saw keep their cards.  At a chance node (the deal, a step waiting for its draws, a
-        chance deal under way) the same is done for the engine's state before it, and the unseen
-        cards of the steps since are drawn uniformly among the unseen cards left (a chance deal's
-        among its own cards).  Replaying the result on a new :class:`ChanceState`
-        (``apply(..., trusted=True)``) gives the world.  Raises ``ValueError`` for a seat that
-        does not exist."""
+        the dreck cards) and the face-down trump card.  The chance entries that put the cards the
+        seat has not seen where they are now are relabelled to the world's cards (in a random
+        order within each hand); entries the seat saw keep their cards.  Once the trump suit is
+        known, a face-down trump card that has joined its holder's hand must be one of the
+        holder's trump-suit cards in the world: worlds without one are drawn again (up to 100;
+        then the real cards are kept).  The unseen cards that the world does not place (during
+        the deal, the cards drawn for a step still waiting, a chance deal under way) are drawn
+        uniformly among the unseen cards left (a chance deal's among its own cards).  Replaying
+        the result with :meth:`replay` (``trusted=True``) gives the world; under "match if you
+        can" its history may not be legal (a caller that needs a legal history checks the replay
+        and draws again).  Raises ``ValueError`` for a seat that does not exist."""
         from .worlds import Worlds  # (worlds imports state and view, as this module does)
 
-        hidden = FULL_DECK & ~self.visible(seat)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0..{self.players - 1}")
+
+        hidden = self.rules.pack & ~self.visible(seat)
         history = self.history
         values: list[Action | int] = [en.card if en.action is None else en.action for en in history]
         last: dict[int, int] = {}  # the chance entry that put each card where it is now
@@ -511,8 +536,21 @@ class ChanceState:
         e = self.engine
         if e is not None and e.phase != Phase.OVER:
             worlds = Worlds(e, seat)
-            world = worlds.build(worlds.placement(rng))
-            tc, wt = e.trump_card, world.trump_card
+            tc = e.trump_card
+            joined = tc >= 0 and tc in entry_of and e.trump_suit >= 0 and e.trump_holder >= 0
+            for _ in range(_WORLD_TRIES):
+                world = worlds.build(worlds.placement(rng))
+                wt = world.trump_card
+                if not joined or wt >= 0:
+                    break
+                # the trump card has joined its holder's hand unseen: the history needs one of the
+                # holder's trump-suit cards there (a world without one is drawn again)
+                suited = list(cards_in(world.hands[e.trump_holder] & hidden & SUIT_MASKS[e.trump_suit]))
+                if suited:
+                    wt = rng.choice(suited)
+                    break
+            else:
+                world, wt = e, tc  # (no such world found: the real cards)
             if tc >= 0 and tc in entry_of and wt >= 0:
                 assignment[entry_of[tc]] = wt
                 free &= ~(1 << wt)
@@ -568,7 +606,8 @@ class DeckChance:
     chance deal, at its first card).
 
     Args:
-        deck: the 52 cards in dealing order (as for ``State.new``).
+        deck: the pack's cards in dealing order (as for ``State.new``: the 52 cards, or the
+            rules' short :attr:`~skitgubbe.engine.rules.Rules.pack`).
         rng: the ``random.Random`` the default engine's chance deals would use (the dreck order);
             None for ``random.Random(0)``.
     """

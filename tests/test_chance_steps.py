@@ -132,3 +132,32 @@ def test_a_world_looks_the_same_to_the_seat(name: str, n: int) -> None:
         else:
             cs.apply(rng.choice(cs.legal_actions()))
     assert checked > 5
+
+
+def test_the_example_in_the_api_docs_runs() -> None:
+    """docs/api.md, "Chance as engine steps": its example runs as written."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Chance as engine steps"):doc.index("## Worlds one seat")]
+    code = re.search(r"```python\n(.*?)```", section, re.S)
+    assert code is not None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code.group(1), "docs/api.md", "exec"), {})  # noqa: S102
+    assert out.getvalue().startswith("Outcome(loser=")
+
+
+def test_a_seat_cannot_act_while_chance_deals() -> None:
+    from skitgubbe.engine.actions import Action, Kind
+    from skitgubbe.engine.state import IllegalActionError
+
+    cs = ChanceState.new(PRESETS["pagat"], 3)
+    with pytest.raises(IllegalActionError, match="chance is to act"):
+        cs.apply(Action(Kind.PASS, 0, ()), 0)
+    with pytest.raises(ValueError, match="give a card number"):
+        cs.apply(Action(Kind.PASS, 0, ()))
+    assert cs.history == [] and cs.is_chance

@@ -16,7 +16,8 @@ forward pass scores every legal action of a decision.  ``n_envs`` deals of a
 agent, which takes the legal action of highest ``Q`` or, with chance ``epsilon`` (falling linearly
 from ``epsilon_start`` to ``epsilon_end`` over the run), a uniformly random legal one.  When a deal
 ends, each decision of it with more than one legal action becomes a sample ``(obs, a, G)``, ``G``
-the acting seat's reward of that deal (the Monte-Carlo return: no discount, no bootstrapping); each
+the acting seat's reward of that deal (the Monte-Carlo return: no discount, no bootstrapping), kept
+with chance ``sample_rate`` (a seat's decisions in one deal share their return); each
 ``batch`` samples are one step of Adam on the mean squared error ``(Q(obs, a) - G)^2``.  Each
 sample is used once (on-policy, as DouZero's actors feed its learner).
 
@@ -131,7 +132,8 @@ def _write(path: str, key: str, model: dict[str, Any]) -> None:
 
 def train(preset: str = "pagat", players: int = 3, *, out: str, minutes: float = 30.0, seed: int = 0,
           n_envs: int = 128, hidden: tuple[int, int] = (256, 128), lr: float = 1e-3, batch: int = 2048,
-          epsilon_start: float = 0.1, epsilon_end: float = 0.02, max_updates: int | None = None,
+          epsilon_start: float = 0.05, epsilon_end: float = 0.01, sample_rate: float = 0.25,
+          max_updates: int | None = None,
           log_seconds: float = 30.0, checkpoint_minutes: float = 5.0,
           log: Callable[[str], None] = print, command: str = "") -> TrainResult:
     """Train the self-play agent (module docstring) for ``preset`` (``pagat`` or ``goat``, what
@@ -143,13 +145,15 @@ def train(preset: str = "pagat", players: int = 3, *, out: str, minutes: float =
     exactly).  ``seed`` seeds the deals, the exploration and the network's initial weights.
     ``n_envs``: deals stepped together; ``hidden``: ``(H1, H2)``; ``lr``: Adam's step size;
     ``batch``: samples a step; ``epsilon_start``/``epsilon_end``: the exploration rate at the start
-    and at the end of the budget.  ``log`` receives a progress line every ``log_seconds`` seconds;
+    and at the end of the budget; ``sample_rate``: the chance that a decision becomes a sample (the
+    decisions of one seat in one deal share their return, so a share of them carries most of what
+    they teach at a fraction of the cost).  ``log`` receives a progress line every ``log_seconds`` seconds;
     ``command`` is recorded in the file's metadata.
 
     Raises ``ImportError`` naming the extra ``train`` without PyTorch, ``ImportError`` without the
     compiled engine, ``ValueError`` for a preset or seat count BatchEnv does not step, a
     non-positive ``minutes``, ``n_envs``, ``batch``, ``lr``, hidden width or ``max_updates``, or an
-    epsilon outside 0..1."""
+    epsilon or ``sample_rate`` outside 0..1 (``sample_rate`` above 0)."""
     torch = _torch()
     if minutes <= 0 or n_envs < 1 or batch < 1 or lr <= 0 or min(hidden) < 1 or len(hidden) != 2:
         raise ValueError("minutes, n_envs, batch, lr and the two hidden widths must be positive")
@@ -157,6 +161,8 @@ def train(preset: str = "pagat", players: int = 3, *, out: str, minutes: float =
         raise ValueError(f"max_updates must be at least 1, not {max_updates}")
     if not (0 <= epsilon_start <= 1 and 0 <= epsilon_end <= 1):
         raise ValueError("epsilon_start and epsilon_end are chances: 0..1")
+    if not 0 < sample_rate <= 1:
+        raise ValueError(f"sample_rate is a chance above 0: 0 < sample_rate <= 1, not {sample_rate}")
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -174,7 +180,8 @@ def train(preset: str = "pagat", players: int = 3, *, out: str, minutes: float =
     last_log = last_ckpt = t0
     meta: TrainResult = TrainResult(
         preset=preset, players=players, seed=seed, n_envs=n_envs, hidden=list(hidden), lr=lr, batch=batch,
-        epsilon_start=epsilon_start, epsilon_end=epsilon_end, minutes=minutes, command=command,
+        epsilon_start=epsilon_start, epsilon_end=epsilon_end, sample_rate=sample_rate, minutes=minutes,
+        command=command,
         method="deep Monte-Carlo self-play, one network for every seat")
 
     # Rollout storage: step k's arrays live in steps[k - base]; env i's current deal began at start[i].
@@ -220,7 +227,7 @@ def train(preset: str = "pagat", players: int = 3, *, out: str, minutes: float =
         obs_steps.append(obs.astype(np.float16))
         act_steps.append(actions.astype(np.int16))
         seat_steps.append(out_step.to_act.astype(np.int8))
-        choice_steps.append(legal.sum(axis=1) > 1)
+        choice_steps.append((legal.sum(axis=1) > 1) & (rng.random(n_envs) < sample_rate))
         out_step = env.step(actions)
         done = np.flatnonzero(out_step.done)
         for i in done:

@@ -1228,8 +1228,10 @@ def _train_selfplay_parser(sub: argparse._SubParsersAction[argparse.ArgumentPars
     q.add_argument("--hidden", default="256,128", help="the two hidden widths; default 256,128")
     q.add_argument("--lr", type=float, default=1e-3, help="Adam's step size; default 0.001")
     q.add_argument("--batch", type=int, default=2048, help="samples a training step; default 2048")
-    q.add_argument("--epsilon", default="0.1,0.02",
-                   help="exploration rate at the start and the end of the budget; default 0.1,0.02")
+    q.add_argument("--epsilon", default="0.05,0.01",
+                   help="exploration rate at the start and the end of the budget; default 0.05,0.01")
+    q.add_argument("--sample", type=float, default=0.25,
+                   help="the chance that a decision is a training sample; default 0.25")
     q.add_argument("--log-seconds", type=float, default=30.0, help="seconds between progress lines")
 
 
@@ -1243,14 +1245,14 @@ def _train_selfplay(args: argparse.Namespace) -> int:
             raise ValueError
     except ValueError:
         print("skitgubbe train-selfplay: --hidden is two integers (256,128) and --epsilon two chances "
-              "(0.1,0.02)", file=sys.stderr)
+              "(0.05,0.01)", file=sys.stderr)
         return 2
     try:
         from ..adapters.selfplay import train
 
         train(args.preset, args.players, out=args.out, minutes=args.minutes, seed=args.seed,
               n_envs=args.envs, hidden=(hidden[0], hidden[1]), lr=args.lr, batch=args.batch,
-              epsilon_start=eps[0], epsilon_end=eps[1], max_updates=args.max_updates,
+              epsilon_start=eps[0], epsilon_end=eps[1], sample_rate=args.sample, max_updates=args.max_updates,
               log_seconds=args.log_seconds, log=lambda line: print(line, flush=True),
               command="skitgubbe " + " ".join(sys.argv[1:]))
     except (ImportError, ValueError) as e:

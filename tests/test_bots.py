@@ -274,7 +274,7 @@ def test_heuristic_beats_random_bots(preset: str) -> None:
 def test_make_bot_names_and_difficulty_aliases() -> None:
     from skitgubbe.bots import BOT_NAMES, CounterBot, ISMCTSBot, make_bot
 
-    assert set(BOT_NAMES) == {"random", "heuristic", "counter", "ismcts", "learned"}
+    assert set(BOT_NAMES) == {"random", "heuristic", "counter", "ismcts", "learned", "selfplay"}
     easy = make_bot("easy", random.Random(0))
     assert isinstance(easy, HeuristicBot) and not isinstance(easy, CounterBot)
     assert isinstance(make_bot("medium", random.Random(0)), CounterBot)

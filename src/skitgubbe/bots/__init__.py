@@ -14,11 +14,13 @@ from .heuristic import HeuristicBot
 from .ismcts import ROLLOUTS, ISMCTSBot
 from .learned import LearnedBot
 from .randombot import RandomBot
+from .selfplay import SelfPlayBot
 
-__all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "LearnedBot", "BOT_NAMES",
+__all__ = ["Bot", "RandomBot", "HeuristicBot", "CounterBot", "ISMCTSBot", "LearnedBot", "SelfPlayBot",
+           "BOT_NAMES",
            "make_bot"]
 
-BOT_NAMES = ("random", "heuristic", "counter", "learned", "ismcts")
+BOT_NAMES = ("random", "heuristic", "counter", "learned", "selfplay", "ismcts")
 _ALIASES = {"easy": "heuristic", "medium": "counter", "hard": "ismcts-1s"}
 
 
@@ -39,7 +41,9 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     even where the compiled engine could run them (``ismcts-50it-python``: the reference, slower;
     ``engine="python"``); see
     :class:`~skitgubbe.bots.ismcts.ISMCTSBot`; ``learned`` (the policy network trained by imitation
-    of the counter bot, shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`).
+    of the counter bot, shipped with the package, :class:`~skitgubbe.bots.learned.LearnedBot`);
+    ``selfplay`` (the value network trained by self-play, shipped with the package,
+    :class:`~skitgubbe.bots.selfplay.SelfPlayBot`).
     Raises ``ValueError`` naming the known bots for any other name.
     """
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
@@ -51,6 +55,8 @@ def make_bot(name: str, rng: random.Random) -> Bot:
         return CounterBot(rng)
     if key == "learned":
         return LearnedBot(rng)
+    if key == "selfplay":
+        return SelfPlayBot(rng)
     m = _ISMCTS_NAME.fullmatch(key)
     if m is not None:
         number, unit, rollout = m.group(1), m.group(2), m.group(3) or "greedy"

@@ -288,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "the Python engine, or the compiled one only (docs/performance.md)")
     q.add_argument("--rounds", type=int, default=5, help="timed rounds per ruleset; default 5")
     q.add_argument("--json", action="store_true", help="print as JSON")
+    _train_selfplay_parser(sub)
     return p
 
 
@@ -343,6 +344,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_lessons(console=console, read_line=input, first=args.lesson, list_only=args.list,
                                lang=args.lang or language_from_env())
+        if args.command == "train-selfplay":
+            return _train_selfplay(args)
         return _bench(args, console)
     except KeyboardInterrupt:
         console.print("\ninterrupted: bye")
@@ -1224,6 +1227,58 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
             for r in result.rungs]
     print_table(console, f"per rung (a fair share of losses is {1 / args.players:.1%}; rating: Elo points "
                 "above the rung's bot, 0 = as strong)", columns, rows)
+    return 0
+
+
+# -- skitgubbe train-selfplay ------------------------------------------------------------------
+
+
+def _train_selfplay_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``train-selfplay`` subcommand's arguments (see :func:`_train_selfplay`)."""
+    q = sub.add_parser("train-selfplay", help="train the self-play agent (bot 'selfplay') by deep "
+                       "Monte-Carlo on the batch engine (extra 'train'; docs/research.md)")
+    q.add_argument("--preset", choices=("pagat", "goat"), default="pagat", help="the game; default pagat")
+    q.add_argument("--players", type=int, default=3, help="seats (pagat 2-4, goat 3-8); default 3")
+    q.add_argument("--minutes", type=float, default=30.0, help="wall-clock budget in minutes; default 30")
+    q.add_argument("--max-updates", type=int, default=None,
+                   help="stop after this many training steps (reproducible exactly; default: the budget)")
+    q.add_argument("--seed", type=int, default=0, help="seeds the deals, exploration and weights; default 0")
+    q.add_argument("--out", required=True, metavar="FILE",
+                   help="the weights file (JSON); its models of other presets are kept")
+    q.add_argument("--envs", type=int, default=128, help="deals stepped together; default 128")
+    q.add_argument("--hidden", default="256,128", help="the two hidden widths; default 256,128")
+    q.add_argument("--lr", type=float, default=1e-3, help="Adam's step size; default 0.001")
+    q.add_argument("--batch", type=int, default=2048, help="samples a training step; default 2048")
+    q.add_argument("--epsilon", default="0.05,0.01",
+                   help="exploration rate at the start and the end of the budget; default 0.05,0.01")
+    q.add_argument("--sample", type=float, default=0.25,
+                   help="the chance that a decision is a training sample; default 0.25")
+    q.add_argument("--log-seconds", type=float, default=30.0, help="seconds between progress lines")
+
+
+def _train_selfplay(args: argparse.Namespace) -> int:
+    """``skitgubbe train-selfplay``: :func:`skitgubbe.adapters.selfplay.train`; exit status 2 with a
+    message for bad arguments or a missing extra."""
+    try:
+        hidden = tuple(int(h) for h in args.hidden.split(","))
+        eps = tuple(float(e) for e in args.epsilon.split(","))
+        if len(hidden) != 2 or len(eps) != 2:
+            raise ValueError
+    except ValueError:
+        print("skitgubbe train-selfplay: --hidden is two integers (256,128) and --epsilon two chances "
+              "(0.05,0.01)", file=sys.stderr)
+        return 2
+    try:
+        from ..adapters.selfplay import train
+
+        train(args.preset, args.players, out=args.out, minutes=args.minutes, seed=args.seed,
+              n_envs=args.envs, hidden=(hidden[0], hidden[1]), lr=args.lr, batch=args.batch,
+              epsilon_start=eps[0], epsilon_end=eps[1], sample_rate=args.sample, max_updates=args.max_updates,
+              log_seconds=args.log_seconds, log=lambda line: print(line, flush=True),
+              command="skitgubbe " + " ".join(sys.argv[1:]))
+    except (ImportError, ValueError) as e:
+        print(f"skitgubbe train-selfplay: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -38,10 +38,11 @@ def draw_deal(seed: int, d: int) -> tuple[str, dict[str, str], Rules, int, int, 
     while True:
         preset, options = option_set(rng.choice)
         rules = make_rules(preset, options)
-        if rules is not None:
+        players = None if rules is None else seat_count(rules, rng.choice)
+        if rules is not None and players is not None:
             break
         refused += 1
-    players = seat_count(rules, rng.choice)
+    assert rules is not None and players is not None
     return (preset, options, rules, players, rng.randrange(2**32), rng.randrange(8), rng.randrange(2**32),
             rng.random() < 0.3, refused)
 

@@ -75,8 +75,19 @@ def make_rules(preset: str, options: dict[str, str]) -> Rules | None:
         return None
 
 
-def seat_count(rules: Rules, choose: Choose) -> int:
-    return 6 if rules.confusion else int(choose(range(rules.min_players, rules.max_players + 1)))
+def seat_count(rules: Rules, choose: Choose) -> int | None:
+    """A seat count the rules deal (six under 3-player confusion), drawn by ``choose``; None when
+    the rules' pack is too short for every count in their range (``Rules.check_players``)."""
+    if rules.confusion:
+        return 6
+    counts = []
+    for n in range(rules.min_players, rules.max_players + 1):
+        try:
+            rules.check_players(n)
+        except RulesError:
+            continue
+        counts.append(n)
+    return int(choose(counts)) if counts else None
 
 
 # -- the checks -------------------------------------------------------------------------------------
@@ -175,7 +186,11 @@ def test_invariants_hold_under_random_option_sets(data: st.DataObject, deck_seed
     if rules is None:
         reject()
     assert rules is not None
-    sweep_deal(rules, seat_count(rules, choose), deck_seed, dealer, play_seed, live)
+    players = seat_count(rules, choose)
+    if players is None:
+        reject()
+    assert players is not None
+    sweep_deal(rules, players, deck_seed, dealer, play_seed, live)
 
 
 def test_the_sweep_checks_two_packs() -> None:
@@ -237,3 +252,15 @@ def test_the_avstickshog_and_the_dreck_are_refused_together() -> None:
         find_variant("two-player").with_options({"dreck_below": "36"})
     assert make_rules("two-player", {"dreck_below": "36"}) is None
     assert make_rules("two-player", {"dreck_below": "36", "reserve": "0"}) is not None
+
+
+def test_the_sweep_checks_a_short_pack() -> None:
+    """(Random option sets cut the pack short now and then: ``suits`` and ``lowest_rank``.)  One
+    suit of 13 cards deals three hands of three and the bottom card; the checks count that pack,
+    and a seat count the short pack cannot deal is not drawn."""
+    rules = make_rules("catsatcards", {"suits": "1"})
+    assert rules is not None and rules.pack_size == 13
+    assert sweep_deal(rules, 3, deck_seed=3, dealer=0, play_seed=4, live=False) > 0
+    koira = make_rules("koira", {"suits": "1"})
+    assert koira is not None
+    assert seat_count(koira, max) == 4  # 5 hands of 3 and the bottom card would need 16 of the 13

@@ -104,14 +104,15 @@ def trump_apart(state: State) -> bool:
 
 
 def check_cards(state: State) -> None:
-    """Each of the 52 cards is in exactly one place, and every part of the
-    state keeps its invariants (:meth:`State.check_parts`)."""
+    """Each card of the rules' pack (the 52 cards, or the short pack's) is in exactly one place,
+    and every part of the state keeps its invariants (:meth:`State.check_parts`)."""
     state.check_parts()
     assert len(set(state.stock)) == len(state.stock), "a card is twice in the stock"
+    pack = state.rules.pack
     seen = 0
     where: dict[int, str] = {}
     for place, m in places(state).items():
-        assert 0 <= m <= FULL_DECK, f"{place} is not a card set: {m:#x}"
+        assert m >= 0 and not m & ~pack, f"{place} is not a card set of the pack: {m:#x}"
         clash = seen & m
         assert not clash, (
             f"cards {list(cards_in(clash))} are in {place} and in "
@@ -120,7 +121,7 @@ def check_cards(state: State) -> None:
         for c in cards_in(m):
             where[c] = place
         seen |= m
-    assert seen == FULL_DECK, f"cards {list(cards_in(FULL_DECK & ~seen))} are nowhere"
+    assert seen == pack, f"cards {list(cards_in(pack & ~seen))} are nowhere"
     if state.phase == Phase.ONE or state.chance_seats:  # (a chance deal inside phase one: Koira's split)
         on_table = 0
         for rnd in state.rounds:

@@ -21,12 +21,14 @@ import pytest
 
 from helpers import needs_native
 from skitgubbe.batch.runner import play_out
+from skitgubbe.batch.tournament import run_tournament, tournament_engine
 from skitgubbe.bots import make_bot
 from skitgubbe.bots.compiled_bots import (
     BotGame,
     bot_deals,
     compiled_bot_kind,
     compiled_bots_unsupported,
+    compiled_deck,
 )
 from skitgubbe.engine.actions import CHANCE, Kind
 from skitgubbe.engine.compiled import COMPILED_PRESETS, UnsupportedError, draw_rules, unsupported
@@ -90,8 +92,9 @@ def test_drawn_rules_equal_python(draw: int) -> None:
     base = PRESETS[rng.choice(sorted(COMPILED_PRESETS))]
     rules = draw_rules(rng, base)
     players = rng.randint(rules.min_players, min(rules.max_players, 8))
-    if unsupported(rules, players) is not None:
-        pytest.skip(unsupported(rules, players))
+    reason = unsupported(rules, players)
+    if reason is not None:
+        pytest.skip(reason)
     assert check(rules, players, f"bots-rules-{draw}", 2) > 0
 
 
@@ -122,3 +125,38 @@ def test_abandoned_at_a_small_limit() -> None:
     game = BotGame(["heuristic"] * 3, deck_from_seed("lim"), 0, ["l0", "l1", "l2"], "lc")
     [got] = bot_deals(PRESETS["pagat"], 3, [game], action_limit=10)
     assert got.abandoned and got.loser is None and got.actions == 10
+
+
+@needs_native
+def test_compiled_deck_is_deck_from_seed() -> None:
+    for seed in ("0:0", "5:17", "x" * 300, "ä:3"):
+        assert compiled_deck(seed) == deck_from_seed(seed)
+
+
+@needs_native
+@pytest.mark.parametrize(("preset", "players", "bots"), [("pagat", 3, ["heuristic", "random"]),
+                                                         ("goat", 4, ["heuristic", "random", "easy"])])
+def test_tournament_equal_on_both_engines(preset: str, players: int, bots: list[str]) -> None:
+    compiled = run_tournament(preset, players, bots, 6, 11, jobs=1, engine="compiled")
+    python = run_tournament(preset, players, bots, 6, 11, jobs=1, engine="python")
+    assert (compiled.engine, python.engine) == ("compiled", "python")
+    one, two = compiled.to_dict(), python.to_dict()
+    assert (one.pop("engine"), two.pop("engine")) == ("compiled", "python")
+    assert one == two
+    assert compiled.games == python.games
+    counts = {b: t.count for b, t in compiled.move_times.items()}
+    assert counts == {b: t.count for b, t in python.move_times.items()}
+
+
+@needs_native
+def test_tournament_engine_choice() -> None:
+    pagat = PRESETS["pagat"]
+    assert tournament_engine(pagat, 3, ["heuristic", "random"]) == "compiled"
+    assert tournament_engine(pagat, 3, ["heuristic", "random"], engine="python") == "python"
+    assert tournament_engine(pagat, 3, ["heuristic", "counter"]) == "python"
+    assert tournament_engine(pagat, 3, ["heuristic"], records=True) == "python"
+    assert tournament_engine(PRESETS["goat"].replace(restaurant=True), 4, ["heuristic"]) == "python"
+    with pytest.raises(UnsupportedError, match="counter"):
+        tournament_engine(pagat, 3, ["heuristic", "counter"], engine="compiled")
+    with pytest.raises(ValueError, match="engine must be one of"):
+        tournament_engine(pagat, 3, ["heuristic"], engine="fast")

@@ -23,12 +23,12 @@ from typing import NamedTuple
 from ..engine.compiled import UnsupportedError, native_module, unsupported
 from ..engine.native_options import COMPILED_PRESETS, member_values
 from ..engine.rules import Rules
-from ..engine.state import default_action_limit
+from ..engine.state import deck_from_seed, default_action_limit
 from ..engine.variants import PRESETS
 from .heuristic import HeuristicBot
 
 __all__ = ["COMPILED_BOTS", "HEURISTIC_WEIGHTS", "BotDeal", "BotGame", "bot_deals", "compiled_bot_kind",
-           "compiled_bots_unsupported"]
+           "compiled_bots_unsupported", "compiled_deck"]
 
 COMPILED_BOTS = ("random", "heuristic")
 """The bots the compiled engine plays, by :func:`~skitgubbe.bots.make_bot` name (index = the C++
@@ -114,6 +114,39 @@ def _seed_key(seed: str) -> bytes:
     return text + sha512(text).digest()
 
 
+def compiled_deck(seed: str) -> tuple[int, ...]:
+    """``deck_from_seed(seed)`` for the text ``seed`` (the full pack of 52 cards shuffled by
+    ``random.Random(seed)``), shuffled in C++ by the copy of Python's generator; the same tuple,
+    faster.  Falls back to :func:`~skitgubbe.engine.state.deck_from_seed` without the compiled module."""
+    native = native_module()
+    if native is None:
+        return deck_from_seed(seed)
+    return tuple(native.PythonRandom.from_key(_seed_key(seed)).shuffle(_FULL))
+
+
+_FULL = list(range(52))
+
+_PLANS: dict[tuple[int, int], tuple[Rules, str | None, dict[str, int] | None]] = {}
+"""Per ``(id(rules), players)``: the rules object (kept, so its id is not reused), and the compiled
+preset that plays them or the run-time policy's options (checked once: the check reads every option)."""
+
+
+def _plan(rules: Rules, players: int) -> tuple[str | None, dict[str, int] | None]:
+    """The compiled preset of ``rules`` or the run-time options; UnsupportedError if not played."""
+    plan = _PLANS.get((id(rules), players))
+    if plan is None or plan[0] is not rules:
+        reason = unsupported(rules, players)
+        if reason is not None or native_module() is None:
+            raise UnsupportedError(reason)
+        name = rules.name
+        if name in COMPILED_PRESETS and rules == PRESETS[name]:  # the preset's own code
+            plan = (rules, name, None)
+        else:  # the run-time policy
+            plan = (rules, None, member_values(rules))
+        _PLANS[(id(rules), players)] = plan
+    return plan[1], plan[2]
+
+
 def bot_deals(rules: Rules, players: int, games: Sequence[BotGame], *, action_limit: int | None = None,
               record: bool = False) -> list[BotDeal]:
     """Play each of ``games`` (:class:`BotGame`) to its end in compiled code (one call, the GIL
@@ -132,15 +165,17 @@ def bot_deals(rules: Rules, players: int, games: Sequence[BotGame], *, action_li
     one per seat, a deck that is not the 52 cards once each, a dealer seat that does not exist or an
     action limit below 1.
     """
-    native = native_module()
-    names = {n for game in games for n in game.bots}
-    reason = compiled_bots_unsupported(rules, players, sorted(names))
-    if reason is not None or native is None:
-        raise UnsupportedError(reason)
+    preset, options = _plan(rules, players)
+    kinds: list[int] = []
+    for game in games:
+        for n in game.bots:
+            kind = compiled_bot_kind(n)
+            if kind is None:
+                raise UnsupportedError(compiled_bots_unsupported(rules, players, game.bots))
+            kinds.append(kind)
     limit = default_action_limit(rules) if action_limit is None else action_limit
     if limit < 1:
         raise ValueError(f"the action limit must be at least 1, not {limit}")
-    kinds: list[int] = []
     decks: list[int] = []
     dealers: list[int] = []
     keys: list[bytes] = []
@@ -148,18 +183,19 @@ def bot_deals(rules: Rules, players: int, games: Sequence[BotGame], *, action_li
         if len(game.bots) != players or len(game.seat_seeds) != players:
             raise ValueError(f"give one bot and one seed per seat ({players}), not {len(game.bots)} bots "
                              f"and {len(game.seat_seeds)} seeds")
-        kinds.extend(compiled_bot_kind(n) or 0 for n in game.bots)
         decks.extend(game.deck)
         dealers.append(game.dealer)
         keys.extend(_seed_key(s) for s in game.seat_seeds)
         keys.append(_seed_key(game.chance_seed))
     weights = [float(getattr(HeuristicBot, w)) for w in HEURISTIC_WEIGHTS]
-    name = rules.name
-    if name in COMPILED_PRESETS and rules == PRESETS[name]:  # the preset's own code
-        played = native.bot_deals(name, players, kinds, decks, dealers, keys, limit, weights, record)
-    else:  # the run-time policy
-        played = native.runtime_bot_deals(member_values(rules), players, kinds, decks, dealers, keys, limit,
-                                          weights, record)
+    native = native_module()
+    assert native is not None  # (_plan said yes)
+    if preset is not None:
+        played = native.bot_deals(preset, players, kinds, decks, dealers, keys, limit, weights, record)
+    else:
+        assert options is not None
+        played = native.runtime_bot_deals(options, players, kinds, decks, dealers, keys, limit, weights,
+                                          record)
     return [BotDeal(None if loser < 0 else loser, abandoned, actions, tricks, tuple(out), tuple(dec),
                     tuple(sec), tuple(codes))
             for loser, abandoned, actions, tricks, out, dec, sec, codes in played]

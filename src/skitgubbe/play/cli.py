@@ -165,9 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes; default 1 (the results do not depend on it)")
     q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
-                   help="auto (the default): the compiled engine when every bot is random and it plays "
-                        "the rules, else the Python engine; the results are the same either way "
-                        "(docs/performance.md)")
+                   help="auto (the default): the compiled engine when every bot is one it plays (random, "
+                        "heuristic) and it plays the rules, else the Python engine; the results are the "
+                        "same either way (docs/performance.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 

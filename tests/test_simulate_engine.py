@@ -61,17 +61,18 @@ def test_the_result_does_not_depend_on_the_number_of_processes() -> None:
 def test_auto_takes_the_python_engine_where_the_compiled_one_cannot_play() -> None:
     pagat = PRESETS["pagat"]
     assert simulation_engine(pagat, 3, ["random"]) == "compiled"
-    assert simulation_engine(pagat, 3, ["random", "heuristic"]) == "python"
+    assert simulation_engine(pagat, 3, ["random", "heuristic"]) == "compiled"
+    assert simulation_engine(pagat, 3, ["random", "counter"]) == "python"
     assert simulation_engine(pagat, 3, ["random"], records=True) == "python"
     assert simulation_engine(pagat, 3, ["random"], engine="python") == "python"
     assert simulation_engine(SINGLE_HAND, 4, ["random"]) == "python"
     assert simulation_engine(replace(PRESETS["goat"], decks=2), 7, ["random"]) == "python"
-    assert simulate(pagat, 3, 3, ["random", "heuristic"], 1).engine == "python"
+    assert simulate(pagat, 3, 3, ["random", "counter"], 1).engine == "python"
 
 
 @needs_native
 @pytest.mark.parametrize(("bots", "records", "says"), [
-    (["random", "heuristic"], False, "random bots only: these seats are heuristic"),
+    (["random", "counter"], False, "plays the bots random, heuristic only: these seats are counter"),
     (["random"], True, "records are written by the Python engine"),
 ])
 def test_compiled_is_refused_with_the_reason(bots: list[str], records: bool, says: str) -> None:
@@ -100,9 +101,18 @@ def test_the_command_names_the_engine_and_refuses_with_the_reason(capsys: pytest
     assert _without_engine(fast) == _without_engine(slow)
     assert main(["simulate", "--rules", "goat", "--players", "4", "--games", "2", "--engine", "compiled",
                  "--bots", "random,counter"]) == 2
-    assert "random bots only: these seats are counter" in capsys.readouterr().out
+    assert "random, heuristic only: these seats are counter" in capsys.readouterr().out
     assert main(["simulate", "--rules", "goat", "--players", "4", "--games", "2"]) == 0
     assert ", compiled engine" in capsys.readouterr().out
+
+
+@needs_native
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 3), ("goat", 5), ("mas", 2)])
+def test_heuristic_bots_give_the_same_result_on_both_engines(preset: str, players: int) -> None:
+    fast = simulate(PRESETS[preset], players, 12, ["heuristic", "random", "easy"], 4, engine="compiled")
+    slow = simulate(PRESETS[preset], players, 12, ["heuristic", "random", "easy"], 4, engine="python")
+    assert (fast.engine, slow.engine) == ("compiled", "python")
+    assert _without_engine(fast.to_dict()) == _without_engine(slow.to_dict())
 
 
 @needs_native

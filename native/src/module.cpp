@@ -940,6 +940,9 @@ void bind_batch(nb::module_& m, const char* cls) {
 
 }  // namespace
 
+// The compiled bots' deals (bot_deals, runtime_bot_deals).
+#include "bots_module.hpp"
+
 NB_MODULE(skitgubbe_native, m) {
   m.doc() =
       "The compiled engine of skitgubbe: the pagat and myllymatti (2-4 seats), goat (3-8), catsatcards (3), "
@@ -1092,4 +1095,5 @@ NB_MODULE(skitgubbe_native, m) {
         return with_rules(preset, [&](auto r) { return illegal_random_actions<decltype(r)>(players, games, seed); });
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
+  bind_bots(m);
 }

@@ -18,7 +18,10 @@ default, which picks it whenever it can).  It plays each chunk of deals in one c
 <skitgubbe.engine.state.State.chance_action>` would draw, from the same seeds (a C++ copy of
 Python's Mersenne Twister), and makes the Python engine's decisions (``tests/test_compiled.py``,
 ``tests/test_compiled_random.py``), so the result is the same deal for deal, about a hundred
-times faster (docs/performance.md, "simulate").  :func:`simulation_engine` says which engine a run
+times faster (docs/performance.md, "simulate").  When the seats hold other bots the compiled engine
+plays (:data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`: the heuristic bot), each chunk is played
+by :func:`~skitgubbe.bots.compiled_bots.bot_deals` with the same seeds and the Python bots'
+decisions (``tests/test_compiled_bots.py``).  :func:`simulation_engine` says which engine a run
 uses and, for ``"compiled"``, why it cannot.
 """
 
@@ -28,6 +31,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..bots.compiled_bots import COMPILED_BOTS, BotGame, bot_deals, compiled_bot_kind, compiled_deck
 from ..engine.compiled import UnsupportedError, random_bots_deals
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
@@ -148,6 +152,7 @@ class _Chunk:
     count: int
     records: bool
     compiled: Rules | None = None  # the rules, when the compiled engine plays these deals
+    bots_compiled: bool = False  # played by bot_deals (a seat is not a random bot)
 
 
 @dataclass
@@ -162,6 +167,13 @@ def _play_chunk(task: _Chunk) -> _Part:
     """Play one chunk of deals (a module-level function, so a worker process or Ray can run it)."""
     game, seed, players = task.game, task.seed, task.players
     part = _Part([], [])
+    if task.compiled is not None and task.bots_compiled:  # compiled bots, one call for the chunk
+        plays = [BotGame(task.names, compiled_deck(f"{seed}:{g}:deck"), g % players,
+                         [f"{seed}:{g}:{i}" for i in range(players)], f"{seed}:{g}:chance")
+                 for g in range(task.start, task.start + task.count)]
+        part.deals.extend((-1 if d.loser is None else d.loser, d.actions, d.tricks)
+                          for d in bot_deals(task.compiled, players, plays))
+        return part
     if task.compiled is not None:  # the whole chunk in one call, with Python's random numbers
         deals = random_bots_deals(task.compiled, players, seed, task.start, task.count)
         part.deals.extend((d.loser, d.actions, d.tricks) for d in deals)
@@ -185,12 +197,13 @@ def simulation_engine(rules: Rules | Game, players: int, bot_names: Sequence[str
     """The engine :func:`simulate` plays with: ``"compiled"`` or ``"python"``.
 
     ``engine``: one of :data:`~skitgubbe.batch.bench.ENGINES`.  ``"python"`` is always the Python
-    engine; ``"auto"`` is the compiled engine when it can play the run (every seat a ``random`` bot,
+    engine; ``"auto"`` is the compiled engine when it can play the run (every seat a bot of
+    :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`,
     ``rules`` rules it plays at ``players`` seats, no ``records`` kept), else the Python engine;
     ``"compiled"`` is the compiled engine or an error.  Raises ``ValueError`` for another ``engine``
     value, and :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``) for
     ``"compiled"`` when the compiled engine cannot play the run, saying why (not installed, rules it
-    does not play, a seat that is not a ``random`` bot, records asked for)."""
+    does not play, a seat whose bot it does not play, records asked for)."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine == "python":
@@ -198,9 +211,9 @@ def simulation_engine(rules: Rules | Game, players: int, bot_names: Sequence[str
     names = seat_bots(bot_names, players)
     if not isinstance(rules, Rules):
         reason = f"the compiled engine plays the Skitgubbe presets, not {rules.name}"
-    elif any(name != "random" for name in names):
-        reason = ("the compiled engine plays random bots only: these seats are "
-                  + ", ".join(sorted(set(names) - {"random"})))
+    elif any(compiled_bot_kind(name) is None for name in names):
+        reason = (f"the compiled engine plays the bots {', '.join(COMPILED_BOTS)} only: these seats are "
+                  + ", ".join(sorted({n for n in names if compiled_bot_kind(n) is None})))
     elif records:
         reason = "records are written by the Python engine: leave out --record to use the compiled engine"
     else:
@@ -245,7 +258,9 @@ def simulate(
     result = SimulationResult(rules if isinstance(rules, Rules) else None, players, names, seed,
                               losses=[0] * players, game=game.name, engine=used)
     compiled = rules if used == "compiled" and isinstance(rules, Rules) else None
-    tasks = [_Chunk(game, players, tuple(names), seed, start, count, keep is not None, compiled)
+    bots_compiled = any(name.strip().lower() != "random" for name in names)
+    tasks = [_Chunk(game, players, tuple(names), seed, start, count, keep is not None, compiled,
+                    bots_compiled)
              for start, count in chunks(games, CHUNK)]
     finished: dict[int, _Part] = {}
     next_kept = 0

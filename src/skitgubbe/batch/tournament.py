@@ -34,6 +34,15 @@ chance (the dreck shuffle) from a fresh ``random.Random(f"{S}:{d}:chance")`` in 
 seating.  Deals are independent, so they are played in parallel processes and gathered in
 order: the results are the same for any number of processes.
 
+**Engines.**  When every entrant is a bot the compiled engine plays
+(:data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`: ``random`` and ``heuristic``), given by name,
+the rules are rules it plays at ``players`` seats (:func:`skitgubbe.engine.compiled.unsupported`) and
+no records are kept, the deals are played by the compiled engine and bots
+(:func:`~skitgubbe.bots.compiled_bots.bot_deals`: ``engine="auto"``, the default, or
+``"compiled"``), with the same seeds, the same random numbers and the same decisions as the
+Python bots on the Python engine (``engine="python"``, the reference), so the results are the
+same (tests/test_compiled_bots.py); :func:`tournament_engine` says which engine a run uses.
+
 **Results.**  Finishing place: 1 = first seat out ... ``players`` = the loser; seats with
 no cards at the start of phase two are out first; seats neither out nor the loser when a
 deal ends early (``empty_hand = loses``) share the places between.  Abandoned deals (the
@@ -49,7 +58,9 @@ action limit) count in ``abandoned`` and nowhere else.
   order (deal, seating); each entrant in a game is one team ranked by its mean finishing
   place there (so with one seat each, the finishing order; equal means tie).
 * Milliseconds per move (``time.perf_counter`` around each ``choose``), kept as a histogram
-  with bins 1% wide (:class:`MoveTimes`): median and 99th percentile.  Times are
+  with bins 1% wide (:class:`MoveTimes`): median and 99th percentile.  On the compiled engine
+  each seat's moves in a game are timed together in C++ and each counts as their mean (so the
+  median and 99th percentile are over those per-game means).  Times are
   measurements: :meth:`TournamentResult.timings` gives them apart from
   :meth:`TournamentResult.to_dict`, and they take no part in comparing results.
 """
@@ -73,13 +84,16 @@ from openskill.models import PlackettLuce
 
 from ..bots import make_bot
 from ..bots.base import Bot
+from ..bots.compiled_bots import BotGame, bot_deals, compiled_bots_unsupported, compiled_deck
 from ..engine.actions import Action
+from ..engine.compiled import UnsupportedError
 from ..engine.record import Record, record_of
 from ..engine.rules import Rules
 from ..engine.state import State, deck_from_seed
 from ..engine.variants import find_variant
 from ..engine.view import View
 from .backend import Backend
+from .bench import ENGINES
 from .evaluate import agent_bot
 from .runner import play_out
 
@@ -95,6 +109,7 @@ __all__ = [
     "mean_interval",
     "run_tournament",
     "seatings",
+    "tournament_engine",
 ]
 
 MAX_ORDERS = 120
@@ -218,6 +233,15 @@ class MoveTimes:
         self.count += 1
         self.total += seconds
 
+    def add_moves(self, seconds: float, count: int) -> None:
+        """Count ``count`` moves that took ``seconds`` each (the compiled engine's per-game mean)."""
+        if count < 1:
+            return
+        b = 0 if seconds <= self.FLOOR else 1 + int(math.log(seconds / self.FLOOR) / math.log(self.RATIO))
+        self.bins[b] = self.bins.get(b, 0) + count
+        self.count += count
+        self.total += seconds * count
+
     def merge(self, other: MoveTimes) -> None:
         """Add ``other``'s moves to these."""
         for b, c in other.bins.items():
@@ -287,6 +311,7 @@ class _DealTask:
     seatings: tuple[tuple[str, ...], ...]
     records: bool
     agents: tuple[tuple[str, Bot], ...] = ()
+    engine: str = "python"
 
 
 @dataclass
@@ -404,11 +429,24 @@ def _play_deal(task: _DealTask) -> DealResult:
     started = time.thread_time()
     seed, deal, n = task.seed, task.deal, task.players
     deck_seed = f"{seed}:{deal}"
-    deck = deck_from_seed(deck_seed, decks=task.rules.decks, pack=task.rules.pack)
     times: dict[str, MoveTimes] = {}
     games: list[GameResult] = []
     records: list[Record] = []
     agents = dict(task.agents)
+    if task.engine == "compiled":  # every seating in one call to the compiled bots
+        deck = compiled_deck(deck_seed)  # (= deck_from_seed: the compiled engine plays one full pack)
+        plays = [BotGame([_bot_name(label) for label in seating], deck, deal % n,
+                         [f"{seed}:{deal}:{q}:{i}" for i in range(n)], f"{seed}:{deal}:chance")
+                 for q, seating in enumerate(task.seatings)]
+        for q, (seating, got) in enumerate(zip(task.seatings, bot_deals(task.rules, n, plays), strict=True)):
+            for label, k, secs in zip(seating, got.decisions, got.seconds, strict=True):
+                times.setdefault(label, MoveTimes()).add_moves(secs / k if k else 0.0, k)
+            games.append(GameResult(deal=deal, seating=q, seats=seating, loser=got.loser,
+                                    out_order=got.out_order,
+                                    places=finishing_places(n, got.loser, got.out_order),
+                                    actions=got.actions, decisions=got.decisions, seconds=got.seconds))
+        return DealResult(deal, games, times, records, time.thread_time() - started)
+    deck = deck_from_seed(deck_seed, decks=task.rules.decks, pack=task.rules.pack)
     for q, seating in enumerate(task.seatings):
         state = State.new(task.rules, n, dealer=deal % n, deck=deck)
         bots = [
@@ -472,7 +510,8 @@ class BotRow:
 class TournamentResult:
     """Everything :func:`run_tournament` found.
 
-    ``bots``: the entrant labels; ``seatings``: the seatings of every deal; ``games``: every
+    ``engine``: the engine that played the deals, ``"python"`` or ``"compiled"``; ``bots``: the
+    entrant labels; ``seatings``: the seatings of every deal; ``games``: every
     game in the order (deal, seating); ``ratings``: entrant -> (mu, sigma); ``move_times``:
     entrant -> :class:`MoveTimes`; ``cpu_seconds``: CPU seconds the deals took, summed over
     them (resumed deals included; :class:`DealResult`).  The last two are measurements: not
@@ -489,6 +528,7 @@ class TournamentResult:
     ratings: dict[str, tuple[float, float]]
     move_times: dict[str, MoveTimes] = field(compare=False, default_factory=dict)
     cpu_seconds: float = field(compare=False, default=0.0)
+    engine: str = field(compare=False, default="python")
 
     @property
     def abandoned(self) -> int:
@@ -537,9 +577,10 @@ class TournamentResult:
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON output, without timings: equal seeds give equal dicts
-        whatever the number of processes."""
+        whatever the number of processes (and, but for the ``engine`` field, whatever the engine)."""
         games = len(self.games)
         return {
+            "engine": self.engine,
             "rules": self.rules.name,
             "players": self.players,
             "bots": list(self.bots),
@@ -576,6 +617,35 @@ def _rate(bots: Sequence[str], games: Sequence[GameResult]) -> dict[str, tuple[f
     return {b: (r.mu, r.sigma) for b, r in ratings.items()}
 
 
+def tournament_engine(rules: Rules, players: int, bot_names: Sequence[str | object], *,
+                      records: bool = False, engine: str = "auto") -> str:
+    """The engine :func:`run_tournament` plays with: ``"compiled"`` or ``"python"``.
+
+    ``engine``: one of :data:`~skitgubbe.batch.bench.ENGINES`.  ``"python"`` is always the Python
+    engine; ``"auto"`` is the compiled engine when it can play the run (every entrant a bot of
+    :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS` given by name, ``rules`` rules it plays at
+    ``players`` seats, no ``records`` kept), else the Python engine; ``"compiled"`` is the compiled
+    engine or an error.  Raises ``ValueError`` for another ``engine`` value, and
+    :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``) for ``"compiled"`` when the
+    compiled engine cannot play the run, saying why."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "python":
+        return "python"
+    names = [n for n in bot_names if isinstance(n, str)]
+    if len(names) < len(bot_names):
+        reason: str | None = "the compiled engine plays bots given by name, not agent objects"
+    elif records:
+        reason = "records are written by the Python engine: leave out --record to use the compiled engine"
+    else:
+        reason = compiled_bots_unsupported(rules, players, names)
+    if reason is None:
+        return "compiled"
+    if engine == "compiled":
+        raise UnsupportedError(reason)
+    return "python"
+
+
 def run_tournament(
     rules: Rules | str,
     players: int,
@@ -589,6 +659,7 @@ def run_tournament(
     backend: Backend | None = None,
     resume: Iterable[DealResult] = (),
     on_deal: Callable[[DealResult], None] | None = None,
+    engine: str = "auto",
 ) -> TournamentResult:
     """Play ``deals`` duplicate deals between the bots ``bot_names`` (bot names or agent
     objects) at ``players`` seats (the module docstring says how seats are filled and seeded)
@@ -609,10 +680,16 @@ def run_tournament(
 
     ``rules``: the rules, or a preset's name (``"pagat"``; :func:`~skitgubbe.engine.variants.find_variant`).
 
+    ``engine``: ``"auto"``, ``"python"`` or ``"compiled"`` (:func:`tournament_engine`; the module
+    docstring, "Engines").  The result does not depend on the engine but for its ``engine`` field and
+    the move times.
+
     Raises :class:`~skitgubbe.engine.variants.UnknownVariantError` (a ``ValueError``) for a preset
     name that does not exist, ``ValueError`` for a player count outside the rules, ``deals < 1``,
-    ``jobs < 1``, an unknown bot, or a deal to resume from given twice or played in other seatings, and
-    ``TypeError`` for an entrant that is neither a bot name nor an agent object.
+    ``jobs < 1``, an unknown bot, an unknown ``engine``, ``engine="compiled"`` for a run the compiled
+    engine cannot play (:class:`~skitgubbe.engine.compiled.UnsupportedError`), or a deal to resume
+    from given twice or played in other seatings, and ``TypeError`` for an entrant that is neither a
+    bot name nor an agent object.
     """
     if isinstance(rules, str):
         rules = find_variant(rules)
@@ -631,6 +708,7 @@ def run_tournament(
                    if not isinstance(given, str))
     if agents:
         jobs = 1  # agent objects are used as they are, in this process
+    used = tournament_engine(rules, players, bot_names, records=keep is not None, engine=engine)
     done: dict[int, DealResult] = {}
     for result in resume:
         if not 0 <= result.deal < deals:
@@ -642,7 +720,7 @@ def run_tournament(
                              "seatings (other entrants or seats)")
         done[result.deal] = result
     resumed = set(done)
-    tasks = [_DealTask(rules, players, seed, d, tuple(orders), keep is not None, agents)
+    tasks = [_DealTask(rules, players, seed, d, tuple(orders), keep is not None, agents, used)
              for d in range(deals) if d not in resumed]
     next_kept = 0
     if progress is not None and done:
@@ -697,4 +775,5 @@ def run_tournament(
         ratings=_rate(labels, games),
         move_times=times,
         cpu_seconds=sum(done[d].cpu_seconds for d in range(deals)),
+        engine=used,
     )

@@ -165,9 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes; default 1 (the results do not depend on it)")
     q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
-                   help="auto (the default): the compiled engine when every bot is random and it plays "
-                        "the rules, else the Python engine; the results are the same either way "
-                        "(docs/performance.md)")
+                   help="auto (the default): the compiled engine when every bot is one it plays (random, "
+                        "heuristic) and it plays the rules, else the Python engine; the results are the "
+                        "same either way (docs/performance.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -183,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep every finished deal in FILE and, if FILE holds deals of this same "
                         "tournament, play only the missing ones: a stopped run goes on where it was, "
                         "with the same results")
+    q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="auto (the default): the compiled engine when every bot is one it plays (random, "
+                        "heuristic) and it plays the rules, else the Python engine; the results are the "
+                        "same either way (docs/performance.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -584,7 +588,11 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
                                     jobs=args.jobs, progress=lambda done: bar.update(task, completed=done),
                                     keep=keep, backend=backend,
                                     resume=checkpoint.deals if checkpoint else (),
-                                    on_deal=checkpoint.append if checkpoint else None)
+                                    on_deal=checkpoint.append if checkpoint else None,
+                                    engine=getattr(args, "engine", "auto"))
+        except ValueError as e:  # --engine compiled for a run the compiled engine cannot play
+            console.print(f"error: {e}")
+            return 2
         except KeyboardInterrupt:
             if checkpoint is not None:
                 err.print(f"stopped: {len(checkpoint.deals)} of {args.deals} deals are kept in "
@@ -602,7 +610,7 @@ def _tournament(parser: argparse.ArgumentParser, args: argparse.Namespace, conso
         return 0
     games = len(result.games)
     console.print(f"{args.rules.name}, {args.players} players, {args.deals} deals x {len(result.seatings)} "
-                  f"seatings = {games} games, seed {args.seed}, "
+                  f"seatings = {games} games, seed {args.seed}, {result.engine} engine, "
                   + (f"{result.cpu_seconds:.1f} CPU seconds" if result.cpu_seconds < 600
                      else f"{result.cpu_seconds / 3600:.2f} CPU hours"))
     columns = ("bot", "seat-games", "losses", "loser rate", "95% interval", "mean place", "rating",

@@ -24,7 +24,9 @@
 // with turned up trump" (the mas preset).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
-// card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
+// card set is a Game<R>::Set with bit i = card i (uint64_t for one pack; a policy for two packs,
+// cards 52..103 the second pack's twins as in cards.TWIN, would name a 128-bit Set); a seat set a
+// uint32_t with bit s = seat s.
 // Nothing is allocated while a deal is played.
 #pragma once
 
@@ -95,7 +97,7 @@ inline int rank_of(int c) { return c % 13 + 2; }
 inline int suit_of(int c) { return c / 13; }
 // The number of cards in m: the POPCNT instruction where the build targets it, else an inline
 // SWAR count (the generic __builtin_popcountll would be a call into libgcc).
-inline int popcount(uint64_t m) {
+constexpr int popcount(uint64_t m) {
 #if defined(__POPCNT__)
   return __builtin_popcountll(m);
 #else
@@ -105,8 +107,8 @@ inline int popcount(uint64_t m) {
   return int((m * 0x0101010101010101ull) >> 56);
 #endif
 }
-inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
-inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
+constexpr int lowest(uint64_t m) { return __builtin_ctzll(m); }
+constexpr int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
 inline uint64_t bit(int c) { return uint64_t(1) << c; }
 
 // The same helpers for a 128-bit card set (two packs: bits 0..51 the first pack, 52..103 the
@@ -116,17 +118,24 @@ using Set128 = unsigned __int128;
 template <class T>
 using If128 = std::enable_if_t<std::is_same_v<T, Set128>, int>;
 template <class T, If128<T> = 0>
-inline int popcount(T m) { return popcount(uint64_t(m)) + popcount(uint64_t(m >> 64)); }
+constexpr int popcount(T m) { return popcount(uint64_t(m)) + popcount(uint64_t(m >> 64)); }
 template <class T, If128<T> = 0>
-inline int lowest(T m) {
+constexpr int lowest(T m) {
   const uint64_t lo = uint64_t(m);
   return lo ? lowest(lo) : 64 + lowest(uint64_t(m >> 64));
 }
 template <class T, If128<T> = 0>
-inline int highest(T m) {
+constexpr int highest(T m) {
   const uint64_t hi = uint64_t(m >> 64);
   return hi ? 64 + highest(hi) : highest(uint64_t(m));
 }
+
+// Checked when compiled: the 128-bit helpers across the word boundary (bit 63 and 64 and the
+// second pack's last card, 103).
+static_assert(popcount(Set128(1) << 103 | Set128(1) << 64 | Set128(1) << 63 | 1) == 4);
+static_assert(lowest(Set128(1) << 103 | Set128(1) << 64) == 64 && lowest(Set128(1) << 63 | 2) == 1);
+static_assert(highest(Set128(1) << 103 | 1) == 103 && highest(Set128(1) << 63 | 1) == 63);
+static_assert(lowest(Set128(1) << 64) == 64 && highest(Set128(1) << 64) == 64);
 
 // The n-th (0-based) set bit of m, lowest first; m must hold more than n bits.
 inline int nth_bit(uint64_t m, int n) {

@@ -137,6 +137,42 @@ static_assert(lowest(Set128(1) << 103 | Set128(1) << 64) == 64 && lowest(Set128(
 static_assert(highest(Set128(1) << 103 | 1) == 103 && highest(Set128(1) << 63 | 1) == 63);
 static_assert(lowest(Set128(1) << 64) == 64 && highest(Set128(1) << 64) == 64);
 
+// Two packs (cards.py): card c + kTwin is the second pack's copy of card c, the same rank and suit.
+constexpr int kTwin = 52;
+constexpr uint64_t kPack = (uint64_t(1) << kCards) - 1;  // cards.FULL_DECK
+// cards.SUIT_MASKS2[s] and cards.RANK_MASKS2[r]: suit s (0..3) or rank r (2..14) in both packs.
+constexpr Set128 suit_mask2(int s) {
+  const Set128 m = Set128((uint64_t(1) << 13) - 1) << (13 * s);
+  return m | m << kTwin;
+}
+constexpr Set128 rank_mask2(int r) {
+  const Set128 m = Set128(1ull | 1ull << 13 | 1ull << 26 | 1ull << 39) << (r - 2);
+  return m | m << kTwin;
+}
+constexpr int suit_of2(int c) { return c / 13 % 4; }  // the suit of a card of either pack
+// cards.fold: the card kinds (a one-pack set, cards 0..51) of a set of either pack.
+constexpr uint64_t fold(Set128 m) { return uint64_t(m | m >> kTwin) & kPack; }
+// cards.canonical: `cards` spelled the one way the engine lists it, given the `hand` it comes
+// from: a kind named twice keeps both copies; a kind named once is the first pack's copy if
+// `hand` holds it, else the second pack's.
+constexpr Set128 canonical(Set128 cards, Set128 hand) {
+  const Set128 both = Set128(uint64_t(cards & (cards >> kTwin)) & kPack);
+  const Set128 once = Set128(fold(cards)) & ~both;
+  return both | both << kTwin | (once & hand) | (once & ~hand & Set128(kPack)) << kTwin;
+}
+// Checked when compiled, against cards.py's values: the ace of spades (card 51) and its twin
+// (103), the 2 of clubs (0) and its twin (52).
+static_assert(popcount(suit_mask2(3)) == 26 && highest(suit_mask2(3)) == 103 && lowest(suit_mask2(3)) == 39);
+static_assert(popcount(rank_mask2(14)) == 8 && highest(rank_mask2(14)) == 103 && lowest(rank_mask2(2)) == 0);
+static_assert(rank_mask2(2) >> kTwin & 1 && suit_of2(103) == 3 && suit_of2(52) == 0 && suit_of2(51) == 3);
+static_assert(fold(Set128(1) << 103 | Set128(1) << 51 | Set128(1) << 52) == (1ull << 51 | 1));
+// held: the 2 of clubs' twin (52) and the ace of spades (51): a 2 of clubs named as card 0 is the
+// held twin; both copies named stay both; an ace named as its twin (103) is the held first copy.
+static_assert(canonical(Set128(1), Set128(1) << 52 | Set128(1) << 51) == Set128(1) << 52);
+static_assert(canonical(Set128(1) | Set128(1) << 52, Set128(1) | Set128(1) << 52) ==
+              (Set128(1) | Set128(1) << 52));
+static_assert(canonical(Set128(1) << 103, Set128(1) << 52 | Set128(1) << 51) == Set128(1) << 51);
+
 // The n-th (0-based) set bit of m, lowest first; m must hold more than n bits.
 inline int nth_bit(uint64_t m, int n) {
   for (int i = 0; i < n; ++i) m &= m - 1;

@@ -24,12 +24,15 @@
 // with turned up trump" (the mas preset).
 //
 // Representation: a card is 0..51, `suit * 13 + rank - 2` (the Python engine's numbering); a
-// card set is a uint64_t with bit i = card i; a seat set a uint32_t with bit s = seat s.
+// card set is a Game<R>::Set with bit i = card i (uint64_t for one pack; a policy for two packs,
+// cards 52..103 the second pack's twins as in cards.TWIN, would name a 128-bit Set); a seat set a
+// uint32_t with bit s = seat s.
 // Nothing is allocated while a deal is played.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 // The rules policies (PagatRules, ..., MasRules) and RuntimeRules, generated from the Python
 // declaration (skitgubbe.engine.native_options; native/tools/gen_options.py, `make generated`).
@@ -94,7 +97,7 @@ inline int rank_of(int c) { return c % 13 + 2; }
 inline int suit_of(int c) { return c / 13; }
 // The number of cards in m: the POPCNT instruction where the build targets it, else an inline
 // SWAR count (the generic __builtin_popcountll would be a call into libgcc).
-inline int popcount(uint64_t m) {
+constexpr int popcount(uint64_t m) {
 #if defined(__POPCNT__)
   return __builtin_popcountll(m);
 #else
@@ -104,9 +107,71 @@ inline int popcount(uint64_t m) {
   return int((m * 0x0101010101010101ull) >> 56);
 #endif
 }
-inline int lowest(uint64_t m) { return __builtin_ctzll(m); }
-inline int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
+constexpr int lowest(uint64_t m) { return __builtin_ctzll(m); }
+constexpr int highest(uint64_t m) { return 63 - __builtin_clzll(m); }
 inline uint64_t bit(int c) { return uint64_t(1) << c; }
+
+// The same helpers for a 128-bit card set (two packs: bits 0..51 the first pack, 52..103 the
+// second, cards.TWIN): two 64-bit counts or scans.  m must be non-zero for lowest and highest.
+using Set128 = unsigned __int128;
+// Templates taking exactly Set128, so a narrower argument (a seat set) still takes the 64-bit one.
+template <class T>
+using If128 = std::enable_if_t<std::is_same_v<T, Set128>, int>;
+template <class T, If128<T> = 0>
+constexpr int popcount(T m) { return popcount(uint64_t(m)) + popcount(uint64_t(m >> 64)); }
+template <class T, If128<T> = 0>
+constexpr int lowest(T m) {
+  const uint64_t lo = uint64_t(m);
+  return lo ? lowest(lo) : 64 + lowest(uint64_t(m >> 64));
+}
+template <class T, If128<T> = 0>
+constexpr int highest(T m) {
+  const uint64_t hi = uint64_t(m >> 64);
+  return hi ? 64 + highest(hi) : highest(uint64_t(m));
+}
+
+// Checked when compiled: the 128-bit helpers across the word boundary (bit 63 and 64 and the
+// second pack's last card, 103).
+static_assert(popcount(Set128(1) << 103 | Set128(1) << 64 | Set128(1) << 63 | 1) == 4);
+static_assert(lowest(Set128(1) << 103 | Set128(1) << 64) == 64 && lowest(Set128(1) << 63 | 2) == 1);
+static_assert(highest(Set128(1) << 103 | 1) == 103 && highest(Set128(1) << 63 | 1) == 63);
+static_assert(lowest(Set128(1) << 64) == 64 && highest(Set128(1) << 64) == 64);
+
+// Two packs (cards.py): card c + kTwin is the second pack's copy of card c, the same rank and suit.
+constexpr int kTwin = 52;
+constexpr uint64_t kPack = (uint64_t(1) << kCards) - 1;  // cards.FULL_DECK
+// cards.SUIT_MASKS2[s] and cards.RANK_MASKS2[r]: suit s (0..3) or rank r (2..14) in both packs.
+constexpr Set128 suit_mask2(int s) {
+  const Set128 m = Set128((uint64_t(1) << 13) - 1) << (13 * s);
+  return m | m << kTwin;
+}
+constexpr Set128 rank_mask2(int r) {
+  const Set128 m = Set128(1ull | 1ull << 13 | 1ull << 26 | 1ull << 39) << (r - 2);
+  return m | m << kTwin;
+}
+constexpr int suit_of2(int c) { return c / 13 % 4; }  // the suit of a card of either pack
+// cards.fold: the card kinds (a one-pack set, cards 0..51) of a set of either pack.
+constexpr uint64_t fold(Set128 m) { return uint64_t(m | m >> kTwin) & kPack; }
+// cards.canonical: `cards` spelled the one way the engine lists it, given the `hand` it comes
+// from: a kind named twice keeps both copies; a kind named once is the first pack's copy if
+// `hand` holds it, else the second pack's.
+constexpr Set128 canonical(Set128 cards, Set128 hand) {
+  const Set128 both = Set128(uint64_t(cards & (cards >> kTwin)) & kPack);
+  const Set128 once = Set128(fold(cards)) & ~both;
+  return both | both << kTwin | (once & hand) | (once & ~hand & Set128(kPack)) << kTwin;
+}
+// Checked when compiled, against cards.py's values: the ace of spades (card 51) and its twin
+// (103), the 2 of clubs (0) and its twin (52).
+static_assert(popcount(suit_mask2(3)) == 26 && highest(suit_mask2(3)) == 103 && lowest(suit_mask2(3)) == 39);
+static_assert(popcount(rank_mask2(14)) == 8 && highest(rank_mask2(14)) == 103 && lowest(rank_mask2(2)) == 0);
+static_assert(rank_mask2(2) >> kTwin & 1 && suit_of2(103) == 3 && suit_of2(52) == 0 && suit_of2(51) == 3);
+static_assert(fold(Set128(1) << 103 | Set128(1) << 51 | Set128(1) << 52) == (1ull << 51 | 1));
+// held: the 2 of clubs' twin (52) and the ace of spades (51): a 2 of clubs named as card 0 is the
+// held twin; both copies named stay both; an ace named as its twin (103) is the held first copy.
+static_assert(canonical(Set128(1), Set128(1) << 52 | Set128(1) << 51) == Set128(1) << 52);
+static_assert(canonical(Set128(1) | Set128(1) << 52, Set128(1) | Set128(1) << 52) ==
+              (Set128(1) | Set128(1) << 52));
+static_assert(canonical(Set128(1) << 103, Set128(1) << 52 | Set128(1) << 51) == Set128(1) << 51);
 
 // The n-th (0-based) set bit of m, lowest first; m must hold more than n bits.
 inline int nth_bit(uint64_t m, int n) {
@@ -245,10 +310,24 @@ struct SluffMemory<true> {
   int8_t tie_rank;         // the tied rank that started the current war round, 0 for none
 };
 
+// The card-set type of a policy: its member type `Set` where it declares one (a policy for two
+// packs, 104 cards, names a 128-bit type), else uint64_t (one pack: bit i = card i, 0..51).  The
+// one-pack policies declare none, so their Game is compiled exactly as before.
+template <class R, class = void>
+struct CardSetOf {
+  using type = uint64_t;
+};
+template <class R>
+struct CardSetOf<R, std::void_t<typename R::Set>> {
+  using type = typename R::Set;
+};
+
 template <class R>
 struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> {
   static constexpr bool kSluffMemory = Needs<R>::sluff_memory;
   static constexpr bool kSplit = Needs<R>::split;
+  using Set = typename CardSetOf<R>::type;  // a card set: bit i = card i
+  static Set bit(int c) { return Set(1) << c; }  // the card set {c}
   static constexpr int M = R::kMaxSeats;
   static constexpr int kMaxLegal = 400;  // runs of a 52-card hand: at most 4 * 91, and pick up
   static constexpr int kRoundCards = M * Needs<R>::max_equal;  // the cards a round can hold
@@ -258,17 +337,17 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   [[no_unique_address]] R rules;
 
   // seats
-  uint64_t hand[M];
-  uint64_t pile[M];
-  uint64_t known[M];
+  Set hand[M];
+  Set pile[M];
+  Set known[M];
   // phase one: the trick
-  uint64_t contributed[M];
-  uint64_t trick_cards;
-  uint64_t trick_ranks;
+  Set contributed[M];
+  Set trick_cards;
+  Set trick_ranks;
   // between the phases and phase two
-  uint64_t dreck;
-  uint64_t killed;
-  uint64_t table[M];  // the plays on the table, the lead first (each one card or a run)
+  Set dreck;
+  Set killed;
+  Set table[M];  // the plays on the table, the lead first (each one card or a run)
   int32_t actions;       // actions taken (the length of the Python history)
   int32_t action_limit;  // abandon the deal when `actions` reaches it
   int16_t tricks;
@@ -338,7 +417,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     int best = 99, best_seat = (dealer + 1) % players;
     for (int i = 0; i < players; ++i) {
       int s = (dealer + 1 + i) % players;
-      for (uint64_t m = hand[s]; m; m &= m - 1) {
+      for (Set m = hand[s]; m; m &= m - 1) {
         int r = power(rank_of(lowest(m)));
         if (r < best) {
           best = r;
@@ -349,7 +428,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     return best_seat;
   }
 
-  void ev(int kind, int seat, uint64_t cards) {
+  void ev(int kind, int seat, Set cards) {
     if (log) log->push(kind, seat, cards);
   }
 
@@ -493,7 +572,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   }
 
   // The cards `s` must play under "match if you can": those of the round's highest rank.
-  uint64_t must_match(int s) const {  // Trick._must_match
+  Set must_match(int s) const {  // Trick._must_match
     if (!rules.must_match || !round_high) return 0;
     return hand[s] & rank_mask(round_high);
   }
@@ -514,10 +593,10 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   }
 
   // The cards `s` may sluff now (Trick.sluffable; Flurst, "Sloughing" and its two restrictions).
-  uint64_t sluffable(int s) const {
+  Set sluffable(int s) const {
     if (!rules.sluffing || phase != ONE || !trick_cards) return 0;
     if (rules.sluff_settled_only && winner < 0) return 0;
-    uint64_t m = hand[s] & trick_ranks;
+    Set m = hand[s] & trick_ranks;
     if (rules.sluff_last_rank && m) m &= rank_mask(rank_of(last_put));
     if constexpr (kSluffMemory) {
       if (rules.sluff_once && m && (this->sluffed >> s & 1)) {
@@ -570,7 +649,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   }
 
   // `cards`: the whole play when max_equal_play > 1 (`card` its highest card), else unused.
-  void play_one(int s, int card, uint64_t cards = 0) {  // Trick.play
+  void play_one(int s, int card, Set cards = 0) {  // Trick.play
     int c;
     if (card >= 0) {
       c = card;
@@ -578,7 +657,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         hand[s] ^= cards;
         known[s] &= ~cards;
         ev(EV_PLAY, s, cards);
-        for (uint64_t m = cards ^ bit(c); m; m &= m - 1) {  // two or three of one rank: each replaced
+        for (Set m = cards ^ bit(c); m; m &= m - 1) {  // two or three of one rank: each replaced
           round_card_seat[n_round_cards] = int8_t(s);
           round_card[n_round_cards] = int8_t(lowest(m));
           ++n_round_cards;
@@ -688,10 +767,10 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     while (stock_top != stock_end && popcount(hand[s]) < rules.hand_size) draw(s);
   }
 
-  uint64_t beaters(uint64_t h) const {  // Trick._beaters
+  Set beaters(Set h) const {  // Trick._beaters
     int led = round_card[0];
     int suit = suit_of(led);
-    uint64_t m = h & suit_mask(suit) & ~((uint64_t(2) << led) - 1);
+    Set m = h & suit_mask(suit) & ~((Set(2) << led) - 1);
     if (suit != trump_suit) m |= h & suit_mask(trump_suit);
     return m;
   }
@@ -717,7 +796,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
 
   void act_beat(int s, int kind) {  // Trick.act_beat
     if (kind == PICK_UP) {
-      uint64_t led = trick_cards;
+      Set led = trick_cards;
       hand[s] |= led;
       known[s] |= led;
       ev(EV_PICK_UP, s, led);
@@ -735,7 +814,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       return;
     }
     if (kind == STORE) {
-      uint64_t stored = hand[s];
+      Set stored = hand[s];
       hand[s] = 0;
       known[s] &= ~stored;
       pile[s] |= stored;
@@ -766,7 +845,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     int due_seat = round_seat[round_pos];
     ev(EV_END_ONE, due_seat, 0);
     for (int s = 0; s < n; ++s) {
-      uint64_t back = contributed[s];
+      Set back = contributed[s];
       if (back) {
         hand[s] |= back;
         known[s] |= back;
@@ -819,7 +898,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       start_two(second_leader());
       return;
     }
-    uint64_t d = 0;
+    Set d = 0;
     for (int r = 2; r <= rules.dreck_max_rank; ++r) d |= rank_mask(r);
     if (rules.dreck_trump_rank && trump_suit >= 0) d |= bit(trump_suit * 13 + rules.dreck_trump_rank - 2);
     d &= ~killed;
@@ -832,7 +911,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     if (n_needy == 1) {
       uint8_t order[kCards];
       int k = 0;
-      for (uint64_t m = d; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+      for (Set m = d; m; m &= m - 1) order[k++] = uint8_t(lowest(m));
       give_dreck(order, k);
       return;
     }
@@ -845,13 +924,13 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   void give_dreck(const uint8_t* order, int k) {
     if (rules.dreck_remainder_aside && k % n_needy) {  // the last cards dealt join the first kill
       int keep = k - k % n_needy;
-      uint64_t aside = 0;
+      Set aside = 0;
       for (int i = keep; i < k; ++i) aside |= bit(order[i]);
       killed |= aside;
       k = keep;
       ev(EV_DRECK_ASIDE, -1, aside);
     }
-    uint64_t share[M] = {};
+    Set share[M] = {};
     for (int i = 0; i < k; ++i) share[i % n_needy] |= bit(order[i]);
     for (int j = 0; j < n_needy; ++j) hand[needy[j]] |= share[j];
     if (n_needy == 1) known[needy[0]] |= dreck;
@@ -935,16 +1014,16 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
 
   // The cards of `h` that may take part in a beat of the top play: higher cards of its suit than
   // its highest, or any trump on a non-trump (Table.beat_candidates).
-  uint64_t beat_candidates(uint64_t h) const {
+  Set beat_candidates(Set h) const {
     int th = highest(table[n_table - 1]);
     int ts = th / 13;
-    uint64_t m = h & suit_mask(ts) & ~((bit(th) << 1) - 1);
+    Set m = h & suit_mask(ts) & ~((bit(th) << 1) - 1);
     if (ts != trump_suit) m |= h & suit_mask(trump_suit);
     return m;
   }
 
-  void play_two(int s, uint64_t cards) {  // Table.play
-    uint64_t left = hand[s] ^ cards;
+  void play_two(int s, Set cards) {  // Table.play
+    Set left = hand[s] ^ cards;
     hand[s] = left;
     known[s] &= ~cards;
     ev(n_table ? EV_BEAT : EV_LEAD, s, cards);
@@ -984,7 +1063,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   }
 
   void kill(int s) {  // Table._kill
-    uint64_t cards = 0;
+    Set cards = 0;
     for (int i = 0; i < n_table; ++i) cards |= table[i];
     killed |= cards;
     ++tricks;
@@ -1028,10 +1107,10 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   // (top-run); the bottom play (bottom-play); the lowest card of the bottom play, which goes only
   // when that was its last card (lowest-card); the bottom play with the plays above it that
   // continue its run upwards (lowest-run).  Not a Blåmattis's first pick-up (pick_up below).
-  uint64_t pick_up_take(const uint64_t* plays, int n, int& below, int& above) const {
+  Set pick_up_take(const Set* plays, int n, int& below, int& above) const {
     below = above = 0;
     if (rules.pick_lowest_card) {
-      uint64_t take = plays[0] & (~plays[0] + 1);
+      Set take = plays[0] & (~plays[0] + 1);
       below = plays[0] == take;
       return take;
     }
@@ -1040,11 +1119,11 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       return plays[0];
     }
     if (rules.pick_top_run) {
-      uint64_t take = plays[n - 1];
+      Set take = plays[n - 1];
       int lo = lowest(take);
       int j = n - 2;
       while (j >= 0) {
-        uint64_t under = plays[j];
+        Set under = plays[j];
         if (highest(under) != lo - 1 || lo % 13 == 0) break;
         take |= under;
         lo = lowest(under);
@@ -1057,11 +1136,11 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
       above = 1;
       return plays[n - 1];
     }
-    uint64_t take = plays[0];
+    Set take = plays[0];
     int hi = highest(take);
     int j = 1;
     while (j < n) {
-      uint64_t nxt = plays[j];
+      Set nxt = plays[j];
       if (lowest(nxt) != hi + 1 || hi % 13 == 12) break;
       take |= nxt;
       hi = highest(nxt);
@@ -1076,7 +1155,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   void pick_up(int s) {
     // two seats with an avstickshög: picking up a last card led loses at once
     bool led_last = reserve_left() && n_table == 1 && !hand[table_owner[0]];
-    uint64_t take;
+    Set take;
     int below, above;
     if (rules.blamattis && (blue >> s & 1)) {  // a Blåmattis's first turn: the lowest card on the table
       blue ^= uint16_t(1u << s);
@@ -1120,8 +1199,8 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     int k = 0;
     int s = to_act;
     if (rules.beat && phase == ONE) {  // Mas: Trick._legal_beat
-      uint64_t h = hand[s];
-      uint64_t m = n_round_cards ? beaters(h) : h;
+      Set h = hand[s];
+      Set m = n_round_cards ? beaters(h) : h;
       for (; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
       if (n_round_cards) out[k++] = code_of(PICK_UP, 0);
       if (rules.store_three_trumps && can_store(s)) out[k++] = code_of(STORE, 0);
@@ -1130,13 +1209,13 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     }
     if (phase == ONE) {
       if (!pending) {
-        uint64_t forced = must_match(s);
-        for (uint64_t m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
+        Set forced = must_match(s);
+        for (Set m = forced ? forced : hand[s]; m; m &= m - 1) out[k++] = code_of(PLAY, bit(lowest(m)));
         if (rules.max_equal_play > 1) k = append_equal(forced ? forced : hand[s], out, k);
         if (!forced && rules.turn_from_stock && stock_count() > spare()) out[k++] = code_of(STOCK, 0);
       }
       if (rules.sluffing) {
-        for (uint64_t m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
+        for (Set m = sluffable(s); m; m &= m - 1) out[k++] = code_of(SLUFF, bit(lowest(m)));
         if (pending >> s & 1) out[k++] = code_of(PASS, 0);
       }
     } else if (phase == TWO) {
@@ -1144,7 +1223,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         out[k++] = code_of(PICK_UP, 0);
         return k;
       }
-      uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
+      Set m = n_table ? beat_candidates(hand[s]) : hand[s];
       if (rules.runs) {
         k = append_runs(m, out, k, rules.min_run, rules.run_from_two);
       } else {
@@ -1157,14 +1236,14 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
 
   // Plays of two to max_equal_play cards of one rank of `hand`, rank by rank from the 2s, each
   // rank's by size and then by card set (Trick.legal with _subsets).
-  int append_equal(uint64_t hand, Code* out, int k) const {
+  int append_equal(Set hand, Code* out, int k) const {
     for (int r = 2; r <= 14; ++r) {
-      uint64_t same = hand & rank_mask(r);
+      Set same = hand & rank_mask(r);
       if (popcount(same) < 2) continue;
       for (int n = 2; n <= rules.max_equal_play; ++n) {
-        uint64_t subs[16];
+        Set subs[16];
         int ns = 0;
-        for (uint64_t sub = same; sub; sub = (sub - 1) & same)
+        for (Set sub = same; sub; sub = (sub - 1) & same)
           if (popcount(sub) == n) subs[ns++] = sub;
         for (int i = ns - 1; i >= 0; --i) out[k++] = code_of(PLAY, subs[i]);  // found largest first
       }
@@ -1191,9 +1270,9 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
     }
     if (phase == ONE) {
       if (!rules.sluffing || !pending) {
-        uint64_t forced = must_match(s);
-        uint64_t m = forced ? forced : hand[s];
-        uint64_t sl = rules.sluffing ? sluffable(s) : 0;
+        Set forced = must_match(s);
+        Set m = forced ? forced : hand[s];
+        Set sl = rules.sluffing ? sluffable(s) : 0;
         int extra = !forced && rules.turn_from_stock && stock_count() > spare();
         int k = popcount(m), ks = popcount(sl);
         int i = rng.below(k + extra + ks);
@@ -1201,13 +1280,13 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
         if (i < k + extra) return code_of(STOCK, 0);
         return code_of(SLUFF, bit(nth_bit(sl, i - k - extra)));
       }
-      uint64_t sl = sluffable(s);
+      Set sl = sluffable(s);
       int ks = popcount(sl);
       int i = rng.below(ks + 1);  // the seat asked is pending: it may pass
       return i < ks ? code_of(SLUFF, bit(nth_bit(sl, i))) : code_of(PASS, 0);
     }
     if (rules.blamattis && n_table && (blue >> s & 1)) return code_of(PICK_UP, 0);
-    uint64_t m = n_table ? beat_candidates(hand[s]) : hand[s];
+    Set m = n_table ? beat_candidates(hand[s]) : hand[s];
     if (rules.runs && (rules.min_run != 2 || rules.run_from_two)) {  // drawn from the listed actions
       Code acts[kMaxLegal];
       return acts[rng.below(legal(acts))];
@@ -1234,7 +1313,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   void step(Code code) {
     int s = to_act;
     int kind = kind_of(code);
-    uint64_t cards = cards_of(code);
+    Set cards = cards_of(code);
     ++actions;
     if (phase == TWO) {
       if (kind == PLAY)
@@ -1267,7 +1346,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   }
 
   // The cards the chance action must order: the dreck, or Koira's split (State.pending_deal).
-  uint64_t pending_deal() const {
+  Set pending_deal() const {
     if constexpr (kSplit) {
       if (rules.skip_empty) {
         if (this->chance_cards) return this->chance_cards;
@@ -1279,7 +1358,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   // Koira's split in `order` round the tied seats' piles, then the next trick
   // (Trick.give_chance with chance_to_piles).
   void give_split(const uint8_t* order, int k) {
-    uint64_t got[M] = {};
+    Set got[M] = {};
     for (int i = 0; i < k; ++i) got[i % n_needy] |= bit(order[i]);
     for (int j = 0; j < n_needy; ++j) {
       pile[needy[j]] |= got[j];
@@ -1315,7 +1394,7 @@ struct Game : SluffMemory<Needs<R>::sluff_memory>, SplitMemory<Needs<R>::split> 
   void random_chance(Rng& rng) {
     uint8_t order[kCards];
     int k = 0;
-    for (uint64_t m = pending_deal(); m; m &= m - 1) order[k++] = uint8_t(lowest(m));
+    for (Set m = pending_deal(); m; m &= m - 1) order[k++] = uint8_t(lowest(m));
     for (int i = k - 1; i > 0; --i) {  // Fisher-Yates
       int j = rng.below(i + 1);
       uint8_t t = order[i];

@@ -299,6 +299,18 @@ struct Batch {
     legal_mask(g, &mask[size_t(i) * ids::kCount], &bits[size_t(i) * ids::kWords]);
   }
 
+  // encoding.observation(view_of(g, seat)) of every env into out (N x obs::kSize; BatchEnv.observe):
+  // the observation of any seat, not only the one to act (zero for a finished deal left waiting).
+  void observe_seat(int seat, float* out) const {
+    for (int i = 0; i < n_envs; ++i) {
+      float* row = out + size_t(i) * obs::kSize;
+      if (over[size_t(i)])
+        std::memset(row, 0, sizeof(float) * obs::kSize);
+      else
+        observe(games[size_t(i)], seat, exposed(i), row);
+    }
+  }
+
   // A finished deal left waiting (auto_reset off): no seat to act, observation and mask zero.
   void write_over(int i) {
     to_act[size_t(i)] = -2;
@@ -391,20 +403,21 @@ struct Batch {
 
   // Check every action first (nothing changes when one is illegal), then step every env. The action of
   // a finished deal left waiting (auto_reset off) is not read.
-  void check(const int64_t* actions) const {
+  // With `some` (BatchEnv.step_some) a negative id leaves its env as it is.
+  void check(const int64_t* actions, bool some = false) const {
     for (int i = 0; i < n_envs; ++i)
-      if (!over[size_t(i)] && !legal(i, actions[i]))
+      if (!over[size_t(i)] && !(some && actions[i] < 0) && !legal(i, actions[i]))
         throw std::invalid_argument("env " + std::to_string(i) + ": action id " + std::to_string(actions[i]) +
                                     " is not legal for seat " + std::to_string(to_act[size_t(i)]) + " now");
   }
 
-  void step(const int64_t* actions) {
+  void step(const int64_t* actions, bool some = false) {
     const ids::Table& t = ids::table();
     const float win = float(1.0 / (players - 1));
     for (int i = 0; i < n_envs; ++i) {
       Game<R>& g = games[size_t(i)];
       float* rw = &rewards[size_t(i) * size_t(players)];
-      if (over[size_t(i)]) {
+      if (over[size_t(i)] || (some && actions[i] < 0)) {
         for (int s = 0; s < players; ++s) rw[s] = 0.0f;
         done[size_t(i)] = truncated[size_t(i)] = false;
         continue;

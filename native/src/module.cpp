@@ -960,6 +960,30 @@ void bind_batch(nb::module_& m, const char* cls) {
             b.step(a);
           },
           nb::arg("actions"))
+      .def(
+          "step_some",
+          [](B& b, Actions actions) {  // a negative id: that env is not stepped
+            if (actions.shape(0) != size_t(b.n_envs))
+              throw std::invalid_argument("step takes one action id per env: " + std::to_string(b.n_envs) +
+                                          ", not " + std::to_string(actions.shape(0)));
+            const int64_t* a = actions.data();
+            b.check(a, true);
+            nb::gil_scoped_release release;
+            b.step(a, true);
+          },
+          nb::arg("actions"))
+      .def(
+          "observe_seat",
+          [](const B& b, int seat, nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu> out) {
+            if (seat < 0 || seat >= b.players)
+              throw std::invalid_argument("there is no seat " + std::to_string(seat));
+            if (out.shape(0) != size_t(b.n_envs) || out.shape(1) != size_t(sg::obs::kSize))
+              throw std::invalid_argument("observe_seat writes an N x OBS_SIZE float32 array");
+            float* o = out.data();
+            nb::gil_scoped_release release;
+            b.observe_seat(seat, o);
+          },
+          nb::arg("seat"), nb::arg("out"))
       .def_prop_ro("players", [](const B& b) { return b.players; })
       .def_prop_ro("n_envs", [](const B& b) { return b.n_envs; })
       .def_prop_ro("auto_reset", [](const B& b) { return b.auto_reset; })

@@ -330,6 +330,40 @@ class BatchEnv:
         self._core.step(np.ascontiguousarray(a, dtype=np.int64))
         return self._out
 
+    def step_some(self, actions: npt.ArrayLike) -> BatchStep:
+        """:meth:`step` for the envs whose entry of ``actions`` is 0 or more; an env whose entry is
+        negative is not stepped (its rows unchanged, ``rewards`` zero, ``done`` and ``truncated``
+        False).  Used to play some seats by other means (:mod:`skitgubbe.adapters.vector`'s
+        opponents).  Raises as :meth:`step` does for the ids that are stepped."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        a = np.asarray(actions)
+        if a.shape != (self.n_envs,):
+            raise ValueError(f"step takes one action id per env: shape ({self.n_envs},), not {a.shape}")
+        if a.dtype.kind not in "iu":
+            raise ValueError(f"action ids are integers, not {a.dtype}")
+        self._core.step_some(np.ascontiguousarray(a, dtype=np.int64))
+        return self._out
+
+    def observe(self, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """float32 ``(N, OBS_SIZE)``: row ``i`` is the observation of ``seat`` (0..P-1) in env ``i``
+        now (:func:`~skitgubbe.adapters.encoding.observation` of its view, whether or not it is
+        to act; zero for a finished deal left waiting), written into ``out`` (a C-contiguous
+        float32 ``(N, OBS_SIZE)`` array) or a new array.  Raises ``ValueError`` for a seat that
+        does not exist or a wrong ``out``; ``RuntimeError`` before the first :meth:`reset`."""
+        if not self._ready:
+            raise RuntimeError("call reset() before observe()")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.players - 1}")
+        if out is None:
+            out = np.empty((self.n_envs, encoding.OBS_SIZE), dtype=np.float32)
+        elif out.shape != (self.n_envs, encoding.OBS_SIZE) or out.dtype != np.float32 \
+                or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape ({self.n_envs}, "
+                             f"{encoding.OBS_SIZE})")
+        self._core.observe_seat(int(seat), out)
+        return out
+
     @property
     def last(self) -> BatchStep:
         """What the last :meth:`reset` or :meth:`step` returned (the same views)."""

@@ -236,7 +236,7 @@ struct Batch {
   std::vector<int32_t> next_dealers;
   std::vector<uint8_t> next_mode;
   std::vector<uint64_t> next_keys;
-  int64_t steps = 0, deals = 0;
+  int64_t steps = 0, deals = 0, other_steps = 0;  // other_steps: play_others' actions
 
   Batch(int players_, int n, uint64_t seed, int limit, const R& rules, bool exposed, bool autoreset)
       : players(players_), n_envs(n), action_limit(limit), exposed_bottom(exposed), auto_reset(autoreset),
@@ -297,6 +297,62 @@ struct Batch {
     to_act[size_t(i)] = g.to_act;
     observe(g, g.to_act, exposed(i), &obs[size_t(i) * obs::kSize]);
     legal_mask(g, &mask[size_t(i) * ids::kCount], &bits[size_t(i) * ids::kWords]);
+  }
+
+  // BatchEnv.play_others: in every env, every seat but `seat` takes a uniformly random legal action
+  // (Game::legal's list, the index drawn by the env's generator: a random bot) until `seat` is to act.
+  // A deal that ends meanwhile is reported as step reports it, unless the env already reported a
+  // deal in this step (done stays, its rewards kept), and dealt anew (auto_reset; without it the env
+  // waits). Returns the actions taken.
+  // With `record`, the moves are appended to `log` as BatchEnv.play_others(record=True) reads them:
+  // env, action id for a seat's action; env, -1, k, the k cards of a chance order.
+  std::vector<int32_t> log;
+  int64_t play_others(int seat, bool record = false) {
+    const float win = float(1.0 / (players - 1));
+    log.clear();
+    Code codes[Game<R>::kMaxLegal];
+    int64_t taken = 0;
+    for (int i = 0; i < n_envs; ++i) {
+      Game<R>& g = games[size_t(i)];
+      bool moved = false;
+      while (!over[size_t(i)] && g.to_act != seat) {
+        int k = g.legal(codes);
+        Code code = codes[rngs[size_t(i)].below(k)];
+        g.step(code);
+        if (record) {
+          log.push_back(i);
+          log.push_back(ids::of(code));
+        }
+        int chances = g.phase == DRECK_DEAL;
+        chance(i);
+        if (record && chances) {  // (one chance step: the next phase is never another chance deal)
+          log.push_back(i);
+          log.push_back(-1);
+          log.push_back(dreck_lengths[size_t(i)]);
+          for (int c = 0; c < dreck_lengths[size_t(i)]; ++c) log.push_back(dreck_orders[size_t(i) * kCards + size_t(c)]);
+        }
+        ++taken;
+        ++other_steps;
+        moved = true;
+        if (g.phase != OVER) continue;
+        if (!done[size_t(i)]) {
+          float* rw = &rewards[size_t(i) * size_t(players)];
+          bool cut = g.loser < 0;
+          for (int s = 0; s < players; ++s) rw[s] = cut ? 0.0f : (s == g.loser ? -1.0f : win);
+          done[size_t(i)] = true;
+          truncated[size_t(i)] = cut;
+        }
+        if (auto_reset) {
+          deal(i);
+        } else {
+          over[size_t(i)] = true;
+          write_over(i);
+        }
+        moved = false;
+      }
+      if (moved) write(i);
+    }
+    return taken;
   }
 
   // encoding.observation(view_of(g, seat)) of every env into out (N x obs::kSize; BatchEnv.observe):

@@ -973,6 +973,18 @@ void bind_batch(nb::module_& m, const char* cls) {
           },
           nb::arg("actions"))
       .def(
+          "play_others",
+          [](B& b, int seat, bool record) {
+            if (seat < 0 || seat >= b.players)
+              throw std::invalid_argument("there is no seat " + std::to_string(seat));
+            {
+              nb::gil_scoped_release release;
+              b.play_others(seat, record);
+            }
+            return b.log;
+          },
+          nb::arg("seat"), nb::arg("record") = false)
+      .def(
           "observe_seat",
           [](const B& b, int seat, nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu> out) {
             if (seat < 0 || seat >= b.players)
@@ -989,6 +1001,7 @@ void bind_batch(nb::module_& m, const char* cls) {
       .def_prop_ro("auto_reset", [](const B& b) { return b.auto_reset; })
       .def_prop_ro("steps", [](const B& b) { return b.steps; })
       .def_prop_ro("deals", [](const B& b) { return b.deals; })
+      .def_prop_ro("other_steps", [](const B& b) { return b.other_steps; })
       .def_prop_ro("obs",
                    [](B& b) {
                      return nb::ndarray<nb::numpy, float, nb::ndim<2>>(

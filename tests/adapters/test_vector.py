@@ -90,18 +90,39 @@ def test_bots_that_are_not_compiled_are_refused_saying_so() -> None:
 
 
 class _Mirror:
-    """Python States stepped along a batch: every call of its reset, step and step_some recorded
-    and replayed (the chance steps by the batch's dreck orders, new deals from its decks and
-    dealers)."""
+    """Python States stepped along a batch: every call of its reset, step and play_others
+    recorded and replayed (play_others' moves as it records them, the chance steps of step by the
+    batch's dreck orders, new deals from its decks and dealers)."""
 
     def __init__(self, batch: Any) -> None:
         self.batch = batch
         self.states = [self._deal(i) for i in range(batch.n_envs)]
         self.ended = [0] * batch.n_envs
-        step, some, reset = batch.step, batch.step_some, batch.reset
+        step, others, reset = batch.step, batch.play_others, batch.reset
         batch.step = lambda a: self._after(np.asarray(a), step(a))
-        batch.step_some = lambda a: self._after(np.asarray(a), some(a))
+        batch.play_others = lambda seat: self._others(others(seat, record=True))
         batch.reset = lambda *a, **k: self._dealt(reset(*a, **k))
+
+    def _others(self, moves: list[Any]) -> list[Any]:
+        out = self.batch.last
+        for env, what in moves:
+            st = self.states[env]
+            if isinstance(what, tuple):
+                assert st.to_act == CHANCE
+                st.step(Action(Kind.DRECK, st.pending_deal(), what), CHANCE)
+            else:
+                st.step(encoding.action_of(what), st.to_act)
+            if st.is_over:
+                assert out.done[env]
+                self._ended(env, st, out)
+        return moves
+
+    def _ended(self, i: int, st: State, out: Any) -> None:
+        want = np.full(self.batch.players, 1 / (self.batch.players - 1), dtype=np.float32)
+        want[st.loser] = -1
+        assert np.array_equal(out.rewards[i], want)
+        self.ended[i] += 1
+        self.states[i] = self._deal(i)
 
     def _dealt(self, out: Any) -> Any:
         self.states = [self._deal(i) for i in range(self.batch.n_envs)]
@@ -121,11 +142,7 @@ class _Mirror:
                 st.step(Action(Kind.DRECK, st.pending_deal(), self.batch.dreck_order(i)), CHANCE)
             assert bool(out.done[i]) == st.is_over
             if out.done[i]:
-                want = np.full(self.batch.players, 1 / (self.batch.players - 1), dtype=np.float32)
-                want[st.loser] = -1
-                assert np.array_equal(out.rewards[i], want)
-                self.ended[i] += 1
-                self.states[i] = self._deal(i)
+                self._ended(i, st, out)
         return out
 
 

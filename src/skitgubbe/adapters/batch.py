@@ -16,9 +16,10 @@ call by the compiled engine, observations and legal-action masks returned as sta
         # out.rewards[out.done] are the rewards of the deals that just ended
 
 Every seat of every env is the caller's (self-play): ``to_act[i]`` says whose observation and
-mask row ``i`` holds, and the action of row ``i`` is that seat's.  No bot plays inside the batch
-(the compiled engine has no bots that read a seat's view yet); :mod:`skitgubbe.adapters.vector`
-plays opponent seats by the Python bots.
+mask row ``i`` holds, and the action of row ``i`` is that seat's.  The one bot compiled is the
+random one: :meth:`BatchEnv.play_others` plays every seat but one by uniformly random legal
+actions in C++ (the compiled engine has no bots that read a seat's view yet: the heuristic, counter
+and other bots play only on the Python engine).
 
 Shapes and dtypes (``N`` = ``n_envs``, ``P`` = ``players``), in :class:`BatchStep`:
 
@@ -344,6 +345,44 @@ class BatchEnv:
             raise ValueError(f"action ids are integers, not {a.dtype}")
         self._core.step_some(np.ascontiguousarray(a, dtype=np.int64))
         return self._out
+
+    def play_others(self, seat: int, *, record: bool = False) -> list[tuple[int, int | tuple[int, ...]]]:
+        """Compiled random opponents: in every env, every seat but ``seat`` takes a uniformly random
+        legal action (the index into its legal actions, in the engine's order, drawn by the env's
+        own generator: the choice of :class:`~skitgubbe.bots.randombot.RandomBot`, not its random
+        numbers) until ``seat`` is to act, all in C++.  A deal that ends meanwhile is reported in
+        ``rewards``, ``done`` and ``truncated`` as :meth:`step` reports it (added to what the last
+        step reported: an env that already reported a deal's end in it keeps that report) and the
+        env is dealt anew (its queued deal, or one from its generator) and played on until ``seat``
+        is to act; without ``auto_reset`` it waits.  Call it after :meth:`step` (or :meth:`reset`):
+        the arrays are then those of ``seat`` in every env.
+
+        Returns ``[]``, or with ``record`` the moves taken, in order: ``(env, action id)`` for a
+        seat's action and ``(env, order)`` (a tuple of cards) for a chance step, so that a Python
+        engine can replay them.  Raises ``ValueError`` for a seat that does not exist;
+        ``RuntimeError`` before the first :meth:`reset`."""
+        if not self._ready:
+            raise RuntimeError("call reset() before play_others()")
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r}: seats are 0..{self.players - 1}")
+        log = self._core.play_others(int(seat), record)
+        moves: list[tuple[int, int | tuple[int, ...]]] = []
+        j = 0
+        while j < len(log):
+            env, what = log[j], log[j + 1]
+            if what >= 0:
+                moves.append((env, what))
+                j += 2
+            else:
+                k = log[j + 2]
+                moves.append((env, tuple(log[j + 3:j + 3 + k])))
+                j += 3 + k
+        return moves
+
+    @property
+    def other_steps(self) -> int:
+        """Actions taken by :meth:`play_others` since the batch was made."""
+        return int(self._core.other_steps)
 
     def observe(self, seat: int, out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """float32 ``(N, OBS_SIZE)``: row ``i`` is the observation of ``seat`` (0..P-1) in env ``i``

@@ -22,11 +22,13 @@ that read a seat's view yet, so :class:`SkitgubbeVectorEnv` offers two kinds of 
 * ``opponents=None``: **self-play**, every seat is the learner's; row ``i`` is the seat to act in env
   ``i`` (``info["to_act"]``), as in :class:`~skitgubbe.adapters.batch.BatchEnv`.
 * ``opponents="random"``: the learner plays ``seat``; every other seat takes a uniformly random
-  legal action, drawn in NumPy from the environment's generator (the distribution of
-  :class:`~skitgubbe.bots.randombot.RandomBot`, not its random numbers) and stepped by the compiled
-  engine.  The other bots (heuristic, counter, ...) play only in the single environment
-  (:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine): they read a ``View``,
-  which only the Python engine builds; ``opponents="heuristic"`` here raises ``ValueError`` saying so.
+  legal action, chosen and stepped in C++ (:meth:`BatchEnv.play_others
+  <skitgubbe.adapters.batch.BatchEnv.play_others>`, the env's own generator: the choice of
+  :class:`~skitgubbe.bots.randombot.RandomBot`, not its random numbers).
+
+The other bots (heuristic, counter, ...) play only in the single environment
+(:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine): they read a ``View``,
+which only the Python engine builds; ``opponents="heuristic"`` here raises ``ValueError`` saying so.
 
 :class:`SkitgubbeVectorEnv` (a ``gymnasium.vector.VectorEnv``):
 
@@ -70,7 +72,7 @@ from gymnasium.vector.utils import batch_space
 from ..engine.rules import Rules
 from ..engine.variants import PRESETS, RESEARCH_PRESETS, find_variant
 from . import encoding
-from .batch import BatchEnv, BatchStep, random_legal_actions
+from .batch import BatchEnv, BatchStep
 
 __all__ = ["SkitgubbeVectorEnv", "AECBatch", "VECTOR_OPPONENTS"]
 
@@ -145,7 +147,6 @@ class SkitgubbeVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(encoding.NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._rng = np.random.default_rng()
         self._seat_rewards = np.zeros((num_envs, players), dtype=np.float32)
 
     def reset(self, *, seed: int | None = None,
@@ -159,33 +160,13 @@ class SkitgubbeVectorEnv(VectorEnv):
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
                 raise ValueError(f"the seed must be an integer 0..2**63-1, not {seed!r}")
-            self._rng = np.random.default_rng(int(seed))
             self.batch = BatchEnv(self._rules, self.players, self.num_envs, int(seed),
                                   action_limit=self._action_limit)
         out = self.batch.reset(**given)
-        self._seat_rewards[:] = 0
         if self.opponents is not None:
-            out = self._advance(out, None, None)
-            self._seat_rewards[:] = 0  # (no deal ends before the learner's first turn; reported none)
+            self.batch.play_others(self.seat)  # (a deal that ended before the learner's turn: not reported)
+        self._seat_rewards[:] = 0
         return self._obs(out), self._info(out)
-
-    def _advance(self, out: BatchStep, ended: npt.NDArray[np.bool_] | None,
-                 cut: npt.NDArray[np.bool_] | None) -> BatchStep:
-        """Step the opponents' seats until the learner's seat is to act in every env, recording in
-        ``ended``/``cut`` (when given) and the seat rewards the deals that end."""
-        seat = self.seat
-        while True:
-            others = out.to_act != seat
-            if not others.any():
-                return out
-            picks = random_legal_actions(out.mask, self._rng)
-            out = self.batch.step_some(np.where(others, picks, -1))
-            if out.done.any():
-                first = out.done if ended is None else out.done & ~ended
-                self._seat_rewards[first] = out.rewards[first]
-                if ended is not None and cut is not None:
-                    cut |= out.truncated & first
-                    ended |= out.done
 
     def step(self, actions: npt.ArrayLike) -> _Step:
         """Take ``actions[i]`` (an action id) in env ``i`` for its seat to act and return ``(obs,
@@ -194,15 +175,13 @@ class SkitgubbeVectorEnv(VectorEnv):
         non-integer actions; ``RuntimeError`` before the first :meth:`reset`."""
         acting = self.batch.last.to_act.copy()
         out = self.batch.step(actions)
-        ended = out.done.copy()
-        cut = out.truncated.copy()
-        self._seat_rewards[:] = out.rewards
         if self.opponents is not None:
-            out = self._advance(out, ended, cut)
-            rewards = self._seat_rewards[:, self.seat].copy()
-        else:
-            rewards = self._seat_rewards[np.arange(self.num_envs), acting]
-        return self._obs(out), rewards, ended & ~cut, cut, self._info(out)
+            self.batch.play_others(self.seat)
+        self._seat_rewards[:] = out.rewards
+        seat = self.seat if self.opponents is not None else acting
+        rewards = self._seat_rewards[np.arange(self.num_envs), seat]
+        cut = out.truncated.copy()
+        return self._obs(out), rewards, out.done & ~cut, cut, self._info(out)
 
     def _obs(self, out: BatchStep) -> npt.NDArray[np.float32]:
         return out.obs.copy() if self.copy else out.obs

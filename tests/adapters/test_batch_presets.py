@@ -326,3 +326,24 @@ def test_chosen_option_combinations_equal_the_pettingzoo_env(base: str, players:
     assert seen.ended >= 2
     if "plays" in options:
         assert any(encoding.RUN_BASE <= i < encoding.EQUAL_BASE for i in seen.taken)
+
+
+@needs_native
+def test_step_some_leaves_the_envs_given_a_negative_id_as_they_are() -> None:
+    from skitgubbe.adapters.batch import BatchEnv, random_legal_actions
+
+    envs = BatchEnv("mas", players=3, n_envs=3, seed=1)
+    out = envs.reset()
+    before = out.obs[1].copy(), out.mask[1].copy(), int(out.to_act[1])
+    acts = random_legal_actions(out.mask, np.random.default_rng(0))
+    acts[1] = -1
+    out = envs.step_some(acts)
+    assert np.array_equal(out.obs[1], before[0]) and np.array_equal(out.mask[1], before[1])
+    assert out.to_act[1] == before[2] and envs.steps == 2
+    acts[0] = 551  # still checked where it is stepped
+    with pytest.raises(ValueError, match="env 0: action id 551"):
+        envs.step_some(acts)
+    acts[0] = int(np.flatnonzero(out.mask[0])[0])
+    with pytest.raises(ValueError, match="env 1: action id -1"):
+        envs.step(acts)  # (step takes no negative ids)
+    assert envs.steps == 2

@@ -2,8 +2,9 @@
 single-env PettingZoo loops, in one run, CPU time of this process (``time.process_time``).
 
     nice python benchmarks/batch_steps.py [--players 3] [--goat-players 4] [--steps 400000] [--pz-steps 3000]
+    nice python benchmarks/batch_steps.py --every-preset [--envs 256] [--steps 200000]
 
-Rows:
+Rows (``--every-preset``: only the table of every preset, below):
 
 * ``batch N step only``: pagat, N envs, random legal actions; only the time inside
   :meth:`BatchEnv.step` is counted (the C++ step, the observations and masks written); the NumPy
@@ -17,6 +18,12 @@ Rows:
   import here (the card games need rlcard, every classic game pygame); skipped with the reason
   otherwise.
 
+With ``--every-preset``: for every preset of ``compiled.COMPILED_PRESETS`` at its usual seat count
+(``variants.usual_players``) the ``step only`` and ``whole loop`` rates of a batch of ``--envs``
+envs, by the preset's own compiled code and by the run-time policy given the same rules (one
+run, the same seeds), and the vector environment (``skitgubbe.adapters.vector``) with the learner
+at seat 0 and random opponents: learner steps a second, the opponents' steps uncounted.
+
 An env step is one decision of one env (a seat's action).
 """
 
@@ -29,9 +36,10 @@ import time
 import numpy as np
 
 from skitgubbe.adapters.batch import BatchEnv, random_legal_actions
+from skitgubbe.engine.rules import Rules
 
 
-def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[float, float]:
+def batch_rows(preset: str | Rules, players: int, n_envs: int, steps: int) -> tuple[float, float]:
     envs = BatchEnv(preset, players=players, n_envs=n_envs, seed=1)
     out = envs.reset()
     rng = np.random.default_rng(0)
@@ -46,6 +54,39 @@ def batch_rows(preset: str, players: int, n_envs: int, steps: int) -> tuple[floa
         done += n_envs
     whole = time.process_time() - start
     return done / inside, done / whole
+
+
+def vector_learner_rate(preset: str, players: int, n_envs: int, steps: int) -> float:
+    """Learner steps per CPU second of SkitgubbeVectorEnv (random opponents, seat 0), the NumPy
+    choice of the learner's actions counted."""
+    from skitgubbe.adapters.vector import SkitgubbeVectorEnv
+
+    envs = SkitgubbeVectorEnv(n_envs, preset, players, copy=False)
+    _, info = envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    done = 0
+    start = time.process_time()
+    while done < steps:
+        _, _, _, _, info = envs.step(random_legal_actions(info["action_mask"], rng))
+        done += n_envs
+    return done / (time.process_time() - start)
+
+
+def every_preset(n_envs: int, steps: int) -> None:
+    from skitgubbe.engine.compiled import COMPILED_PRESETS
+    from skitgubbe.engine.variants import PRESETS, usual_players
+
+    batch_rows("pagat", 3, n_envs, steps // 4)  # (warm-up: the first row ran about a third slower without it)
+    print(f"every preset, batch {n_envs}, env steps per CPU second (observations and masks written)")
+    print(f"{'preset':20s}{'seats':>6s}{'step only':>12s}{'whole loop':>12s}{'run-time only':>15s}"
+          f"{'run-time loop':>15s}{'learner/s':>12s}")
+    for preset in COMPILED_PRESETS:
+        players = usual_players(PRESETS[preset])
+        only, whole = batch_rows(preset, players, n_envs, steps)
+        rules = PRESETS[preset].replace(name=f"{preset} (run-time policy)")
+        r_only, r_whole = batch_rows(rules, players, n_envs, steps)
+        learner = vector_learner_rate(preset, players, n_envs, steps // players)
+        print(f"{preset:20s}{players:6d}{only:12,.0f}{whole:12,.0f}{r_only:15,.0f}{r_whole:15,.0f}{learner:12,.0f}")
 
 
 def pettingzoo_loop(make: object, turns: int) -> float:
@@ -73,7 +114,12 @@ def main() -> None:
     ap.add_argument("--goat-players", type=int, default=4, help="seats of the goat rows (0: none)")
     ap.add_argument("--steps", type=int, default=400_000, help="env steps per batch row")
     ap.add_argument("--pz-steps", type=int, default=3_000, help="turns per PettingZoo row")
+    ap.add_argument("--every-preset", action="store_true", help="only the table of every preset")
+    ap.add_argument("--envs", type=int, default=256, help="batch size of the --every-preset table")
     args = ap.parse_args()
+    if args.every_preset:
+        every_preset(args.envs, args.steps)
+        return
     print(f"pagat, {args.players} seats; env steps per CPU second")
     for n in (64, 256, 1024):
         only, whole = batch_rows("pagat", args.players, n, args.steps)

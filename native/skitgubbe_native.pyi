@@ -208,20 +208,32 @@ class RuntimeState(NativeState):
 OBS_SIZE: int
 NUM_ACTIONS: int
 
-class PagatBatch:
-    """N pagat deals stepped together (native/src/batch.hpp); the array properties are views of
-    the batch's own memory, overwritten by the next reset or step."""
-    def __init__(self, players: int, n_envs: int, seed: int, action_limit: int = 20000) -> None: ...
+class NativeBatch:
+    """N deals of one rules policy stepped together (native/src/batch.hpp); the array properties are
+    views of the batch's own memory, overwritten by the next reset or step.  The preset classes
+    (PagatBatch, ...) take (players, n_envs, seed, ...); RuntimeBatch takes the options first."""
     def reset(self) -> None: ...
+    def reset_given(self, decks: npt.NDArray[np.uint8], dealers: npt.NDArray[np.int32],
+                    modes: npt.NDArray[np.uint8], keys: npt.NDArray[np.uint64]) -> None: ...
+    def reset_env(self, env: int, deck: npt.NDArray[np.uint8], dealer: int, mode: int, key: int) -> None: ...
+    def queue_deal(self, env: int, deck: npt.NDArray[np.uint8], dealer: int, mode: int, key: int) -> None: ...
+    def queued(self, env: int) -> bool: ...
     def step(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def step_some(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def observe_seat(self, seat: int, out: npt.NDArray[np.float32]) -> None: ...
+    def play_others(self, seat: int, record: bool = False) -> list[int]: ...
     @property
     def players(self) -> int: ...
     @property
     def n_envs(self) -> int: ...
     @property
+    def auto_reset(self) -> bool: ...
+    @property
     def steps(self) -> int: ...
     @property
     def deals(self) -> int: ...
+    @property
+    def other_steps(self) -> int: ...
     @property
     def obs(self) -> npt.NDArray[np.float32]: ...
     @property
@@ -235,6 +247,8 @@ class PagatBatch:
     @property
     def truncated(self) -> npt.NDArray[np.bool_]: ...
     @property
+    def over(self) -> npt.NDArray[np.bool_]: ...
+    @property
     def decks(self) -> npt.NDArray[np.uint8]: ...
     @property
     def dealers(self) -> npt.NDArray[np.int32]: ...
@@ -243,8 +257,45 @@ class PagatBatch:
     @property
     def dreck_lengths(self) -> npt.NDArray[np.int32]: ...
 
+class PagatBatch(NativeBatch):
+    """N deals of the pagat policy (pagat, myllymatti)."""
+    def __init__(self, players: int, n_envs: int, seed: int, action_limit: int = 20000,
+                 exposed_bottom: bool = False, auto_reset: bool = True) -> None: ...
+
 class GoatBatch(PagatBatch):
-    """N goat deals stepped together (the same surface as PagatBatch)."""
+    """N deals of the Goat policy (the same surface as PagatBatch)."""
+
+class CatsatcardsBatch(PagatBatch):
+    """N deals of the Catsatcards policy (the same surface as PagatBatch)."""
+
+class TwoPlayerBatch(PagatBatch):
+    """N deals of the TwoPlayer policy (the same surface as PagatBatch)."""
+
+class HowellBatch(PagatBatch):
+    """N deals of the Howell policy (the same surface as PagatBatch)."""
+
+class CatsatcardsFlurstBatch(PagatBatch):
+    """N deals of the CatsatcardsFlurst policy (the same surface as PagatBatch)."""
+
+class MattisBatch(PagatBatch):
+    """N deals of the Mattis policy (the same surface as PagatBatch)."""
+
+class AtlantaBatch(PagatBatch):
+    """N deals of the Atlanta policy (the same surface as PagatBatch)."""
+
+class KoiraBatch(PagatBatch):
+    """N deals of the Koira policy (the same surface as PagatBatch)."""
+
+class HelmfridBatch(PagatBatch):
+    """N deals of the Helmfrid policy (the same surface as PagatBatch)."""
+
+class MasBatch(PagatBatch):
+    """N deals of the Mas policy (the same surface as PagatBatch)."""
+
+class RuntimeBatch(NativeBatch):
+    """N deals of the run-time policy, its options given as RuntimeState takes them."""
+    def __init__(self, options: dict[str, int], players: int, n_envs: int, seed: int, action_limit: int = 20000,
+                 exposed_bottom: bool = False, auto_reset: bool = True) -> None: ...
 
 def set_model_weights(weights: dict[str, float]) -> None: ...
 def random_playouts(preset: str, players: int, games: int, seed: int) -> tuple[int, int, int, list[int]]: ...

@@ -851,27 +851,103 @@ void bind_state(nb::module_& m, const char* cls) {
       .def_prop_ro("actions", [](const S& s) { return int(s.g.actions); });
 }
 
-// A batch of deals of one preset (batch.hpp): the arrays are the batch's own memory, shown to
-// Python as NumPy arrays (views: the next reset or step overwrites them).
+// A batch of deals of one rules policy (batch.hpp; skitgubbe.adapters.batch.BatchEnv): the arrays
+// are the batch's own memory, shown to Python as NumPy arrays (views: the next reset or step
+// overwrites them).  RuntimeRules takes its options first, as RuntimeState does.
 template <class R>
 void bind_batch(nb::module_& m, const char* cls) {
   using B = sg::Batch<R>;
   using Actions = nb::ndarray<const int64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
-  nb::class_<B>(m, cls)
+  using Decks = nb::ndarray<const uint8_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+  using Deck = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  using Seats = nb::ndarray<const int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  using Modes = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  using Keys = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  auto make = [](B* self, int players, int n_envs, uint64_t seed, int action_limit, bool exposed_bottom,
+                 bool auto_reset, const R& rules) {
+    check_players<R>(players);
+    check_table(rules, players);
+    if (n_envs < 1) throw std::invalid_argument("n_envs must be at least 1");
+    if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
+    new (self) B(players, n_envs, seed, action_limit, rules, exposed_bottom, auto_reset);
+  };
+  // The checks the Python wrapper makes first, with better messages (the deck a permutation of the
+  // 52 cards, the dealer a seat, the env one of the batch's).
+  auto check_deal = [](const B& b, const uint8_t* deck, int dealer, int mode, const std::string& where) {
+    uint64_t seen = 0;
+    for (int c = 0; c < sg::kCards; ++c) {
+      if (deck[c] >= sg::kCards || (seen >> deck[c] & 1))
+        throw std::invalid_argument(where + "the deck is not the 52 cards once each");
+      seen |= sg::bit(deck[c]);
+    }
+    if (dealer < 0 || dealer >= b.players) throw std::invalid_argument(where + "dealer seat " +
+                                                                       std::to_string(dealer) + " does not exist");
+    if (mode != 0 && mode != 1) throw std::invalid_argument(where + "the chance mode is 0 or 1");
+  };
+  auto check_env = [](const B& b, int i) {
+    if (i < 0 || i >= b.n_envs)
+      throw std::invalid_argument("there is no env " + std::to_string(i) + ": envs are 0.." +
+                                  std::to_string(b.n_envs - 1));
+  };
+  nb::class_<B> c(m, cls);
+  if constexpr (std::is_same_v<R, sg::RuntimeRules>) {
+    c.def(
+        "__init__",
+        [make](B* self, const Options& options, int players, int n_envs, uint64_t seed, int action_limit,
+               bool exposed_bottom, bool auto_reset) {
+          make(self, players, n_envs, seed, action_limit, exposed_bottom, auto_reset, runtime_rules(options));
+        },
+        nb::arg("options"), nb::arg("players"), nb::arg("n_envs"), nb::arg("seed"), nb::arg("action_limit") = 20000,
+        nb::arg("exposed_bottom") = false, nb::arg("auto_reset") = true);
+  } else {
+    c.def(
+        "__init__",
+        [make](B* self, int players, int n_envs, uint64_t seed, int action_limit, bool exposed_bottom,
+               bool auto_reset) { make(self, players, n_envs, seed, action_limit, exposed_bottom, auto_reset, R{}); },
+        nb::arg("players"), nb::arg("n_envs"), nb::arg("seed"), nb::arg("action_limit") = 20000,
+        nb::arg("exposed_bottom") = false, nb::arg("auto_reset") = true);
+  }
+  c.def("reset",
+        [](B& b) {
+          nb::gil_scoped_release release;
+          b.reset();
+        })
       .def(
-          "__init__",
-          [](B* self, int players, int n_envs, uint64_t seed, int action_limit) {
-            check_players<R>(players);
-            if (n_envs < 1) throw std::invalid_argument("n_envs must be at least 1");
-            if (action_limit < 1) throw std::invalid_argument("the action limit must be at least 1");
-            new (self) B(players, n_envs, seed, action_limit);
+          "reset_given",
+          [check_deal](B& b, Decks decks, Seats dealers, Modes modes, Keys keys) {
+            size_t n = size_t(b.n_envs);
+            if (decks.shape(0) != n || decks.shape(1) != size_t(sg::kCards) || dealers.shape(0) != n ||
+                modes.shape(0) != n || keys.shape(0) != n)
+              throw std::invalid_argument("reset_given takes N x 52 decks and N dealers, modes and keys");
+            for (size_t i = 0; i < n; ++i)
+              check_deal(b, decks.data() + i * sg::kCards, dealers.data()[i], modes.data()[i],
+                         "env " + std::to_string(i) + ": ");
+            nb::gil_scoped_release release;
+            b.reset_given(decks.data(), dealers.data(), modes.data(), keys.data());
           },
-          nb::arg("players"), nb::arg("n_envs"), nb::arg("seed"), nb::arg("action_limit") = 20000)
-      .def("reset",
-           [](B& b) {
-             nb::gil_scoped_release release;
-             b.reset();
-           })
+          nb::arg("decks"), nb::arg("dealers"), nb::arg("modes"), nb::arg("keys"))
+      .def(
+          "reset_env",
+          [check_deal, check_env](B& b, int i, Deck deck, int dealer, int mode, uint64_t key) {
+            check_env(b, i);
+            if (deck.shape(0) != size_t(sg::kCards)) throw std::invalid_argument("a deck is 52 cards");
+            check_deal(b, deck.data(), dealer, mode, "");
+            b.reset_env(i, deck.data(), dealer, uint8_t(mode), key);
+          },
+          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"))
+      .def(
+          "queue_deal",
+          [check_deal, check_env](B& b, int i, Deck deck, int dealer, int mode, uint64_t key) {
+            check_env(b, i);
+            if (deck.shape(0) != size_t(sg::kCards)) throw std::invalid_argument("a deck is 52 cards");
+            check_deal(b, deck.data(), dealer, mode, "");
+            b.queue(i, deck.data(), dealer, uint8_t(mode), key);
+          },
+          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"))
+      .def("queued", [check_env](const B& b, int i) {
+        check_env(b, i);
+        return b.next_dealers[size_t(i)] >= 0;
+      }, nb::arg("env"))
       .def(
           "step",
           [](B& b, Actions actions) {
@@ -884,10 +960,48 @@ void bind_batch(nb::module_& m, const char* cls) {
             b.step(a);
           },
           nb::arg("actions"))
+      .def(
+          "step_some",
+          [](B& b, Actions actions) {  // a negative id: that env is not stepped
+            if (actions.shape(0) != size_t(b.n_envs))
+              throw std::invalid_argument("step takes one action id per env: " + std::to_string(b.n_envs) +
+                                          ", not " + std::to_string(actions.shape(0)));
+            const int64_t* a = actions.data();
+            b.check(a, true);
+            nb::gil_scoped_release release;
+            b.step(a, true);
+          },
+          nb::arg("actions"))
+      .def(
+          "play_others",
+          [](B& b, int seat, bool record) {
+            if (seat < 0 || seat >= b.players)
+              throw std::invalid_argument("there is no seat " + std::to_string(seat));
+            {
+              nb::gil_scoped_release release;
+              b.play_others(seat, record);
+            }
+            return b.log;
+          },
+          nb::arg("seat"), nb::arg("record") = false)
+      .def(
+          "observe_seat",
+          [](const B& b, int seat, nb::ndarray<float, nb::ndim<2>, nb::c_contig, nb::device::cpu> out) {
+            if (seat < 0 || seat >= b.players)
+              throw std::invalid_argument("there is no seat " + std::to_string(seat));
+            if (out.shape(0) != size_t(b.n_envs) || out.shape(1) != size_t(sg::obs::kSize))
+              throw std::invalid_argument("observe_seat writes an N x OBS_SIZE float32 array");
+            float* o = out.data();
+            nb::gil_scoped_release release;
+            b.observe_seat(seat, o);
+          },
+          nb::arg("seat"), nb::arg("out"))
       .def_prop_ro("players", [](const B& b) { return b.players; })
       .def_prop_ro("n_envs", [](const B& b) { return b.n_envs; })
+      .def_prop_ro("auto_reset", [](const B& b) { return b.auto_reset; })
       .def_prop_ro("steps", [](const B& b) { return b.steps; })
       .def_prop_ro("deals", [](const B& b) { return b.deals; })
+      .def_prop_ro("other_steps", [](const B& b) { return b.other_steps; })
       .def_prop_ro("obs",
                    [](B& b) {
                      return nb::ndarray<nb::numpy, float, nb::ndim<2>>(
@@ -916,6 +1030,11 @@ void bind_batch(nb::module_& m, const char* cls) {
       .def_prop_ro("truncated",
                    [](B& b) {
                      return nb::ndarray<nb::numpy, bool, nb::ndim<1>>(b.truncated.get(), {size_t(b.n_envs)},
+                                                                      nb::find(&b));
+                   })
+      .def_prop_ro("over",
+                   [](B& b) {
+                     return nb::ndarray<nb::numpy, bool, nb::ndim<1>>(b.over.get(), {size_t(b.n_envs)},
                                                                       nb::find(&b));
                    })
       .def_prop_ro("decks",
@@ -994,8 +1113,12 @@ NB_MODULE(skitgubbe_native, m) {
         sg::model_weights = x;
       },
       nb::arg("weights"));
-  bind_batch<sg::PagatRules>(m, "PagatBatch");
-  bind_batch<sg::GoatRules>(m, "GoatBatch");
+  for_each_policy([&](auto policy, const char* state_class, const char*) {
+    std::string batch_class(state_class);  // PagatState -> PagatBatch
+    batch_class.replace(batch_class.size() - 5, 5, "Batch");
+    bind_batch<decltype(policy)>(m, batch_class.c_str());
+  });
+  bind_batch<sg::RuntimeRules>(m, "RuntimeBatch");
   m.def(
       "random_playouts",
       [](const std::string& preset, int players, int64_t games, uint64_t seed) {

@@ -158,19 +158,25 @@ def test_an_illegal_id_is_refused_and_nothing_changes() -> None:
 
 
 @needs_native
-def test_other_rules_are_not_supported() -> None:
+def test_rules_the_compiled_engine_does_not_play_are_refused() -> None:
     from skitgubbe.adapters.batch import BatchEnv
 
-    with pytest.raises(compiled.UnsupportedError, match="batch stepping covers"):
-        BatchEnv("howell", players=4)
-    with pytest.raises(compiled.UnsupportedError, match="helmfrid"):
-        BatchEnv("helmfrid", players=4)
-    with pytest.raises(compiled.UnsupportedError, match="unchanged"):  # compiled, but not in batches
-        BatchEnv(PRESETS["goat"].replace(name="goat", sluff_once=True), players=4)
+    with pytest.raises(compiled.UnsupportedError, match="howell is for 3 to 6 players, not 7"):
+        BatchEnv("howell", players=7)  # (two packs at 7 and 8 seats)
+    with pytest.raises(compiled.UnsupportedError, match="restaurant=True"):
+        BatchEnv(PRESETS["goat"].replace(name="goat", restaurant=True), players=4)
     with pytest.raises(compiled.UnsupportedError, match="2 to 4 players"):
         BatchEnv("pagat", players=5)
+    with pytest.raises(compiled.UnsupportedError, match="no preset named"):
+        BatchEnv("nonesuch", players=3)
     with pytest.raises(ValueError, match="n_envs"):
         BatchEnv("pagat", players=3, n_envs=0)
+    with pytest.raises(ValueError, match="action_limit"):
+        BatchEnv("pagat", players=3, action_limit=0)
+    # a preset changed is played by the run-time policy, the presets by their own code
+    assert BatchEnv(PRESETS["goat"].replace(name="goat", sluff_once=True), players=4).preset is None
+    assert BatchEnv("helmfrid", players=4).preset == "helmfrid"
+    assert BatchEnv("myllymatti", players=2).preset == "myllymatti"
 
 
 @needs_native

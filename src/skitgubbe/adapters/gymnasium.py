@@ -14,7 +14,12 @@
             break
 
 ``gym.make("skitgubbe.adapters.gymnasium:skitgubbe/Skitgubbe-v0")`` imports and registers in one
-go.  Only this module imports Gymnasium; the core never does.
+go.  Only the adapters import Gymnasium; the core never does.
+
+``gym.make_vec(ENV_ID, num_envs=N, vectorization_mode="vector_entry_point", rules=..., players=...,
+opponents="random" or None)`` makes :class:`skitgubbe.adapters.vector.SkitgubbeVectorEnv`: N deals
+stepped by the compiled engine, with random opponents or in self-play (its docstring says what is
+compiled; the heuristic and other bots play only here).
 
 The learner's seat acts whenever the engine's sequential protocol with every seat asked in every
 sluff window (``ask_every_seat``, docs/sluffing.md: so when it is asked shows no hidden card) names it
@@ -415,9 +420,13 @@ class SkitgubbeEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 def register() -> None:
-    """Register :data:`ENV_ID` with Gymnasium (done on import; calling it again does nothing)."""
+    """Register :data:`ENV_ID` with Gymnasium (done on import; calling it again does nothing), with
+    :class:`skitgubbe.adapters.vector.SkitgubbeVectorEnv` (the compiled engine's batches) as its
+    vector entry point: ``gymnasium.make_vec(ENV_ID, num_envs=N, vectorization_mode="vector_entry_point",
+    ...)``; the ``"sync"`` and ``"async"`` modes vectorize this module's single environment."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="skitgubbe.adapters.gymnasium:SkitgubbeEnv")
+        gymnasium.register(id=ENV_ID, entry_point="skitgubbe.adapters.gymnasium:SkitgubbeEnv",
+                           vector_entry_point="skitgubbe.adapters.vector:SkitgubbeVectorEnv")
 
 
 register()

@@ -217,16 +217,27 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 (PettingZoo's naming)
         time).  ``options`` may hold ``"deck"``: the 52 cards (numbers 0..51, ``suit * 13 + rank -
         2``) in dealing order, dealt instead of the seeded shuffle (the dealer and the chance draws
         still come from the generator, which draws the same numbers either way), for duplicate deals
-        and for tests; other keys are ignored.  Raises ``ValueError`` for a deck that is not the 52
-        cards once each, saying what is wrong; the environment is then unchanged."""
+        and for tests; and ``"chance_seed"``: a non-negative integer ``c``, the chance steps then
+        shuffled by ``random.Random(c)`` (``State.chance_action``) instead of a generator seeded
+        from ``np_random`` (which is drawn from either way), so a deal of
+        :class:`skitgubbe.adapters.batch.BatchEnv` given the same deck, dealer and chance seed is
+        replayed exactly; other keys are ignored.  Raises ``ValueError`` for a deck that is not
+        the 52 cards once each, saying what is wrong, or a chance seed that is not a non-negative
+        integer; the environment is then unchanged."""
         deck = deck_option(options, self.rules)
+        chance_seed = None if not options else options.get("chance_seed")
+        if chance_seed is not None and (isinstance(chance_seed, bool)
+                                        or not isinstance(chance_seed, (int, np.integer)) or chance_seed < 0):
+            raise ValueError(f"options['chance_seed'] must be a non-negative integer, not {chance_seed!r}")
+        chance_seed = None if chance_seed is None else int(chance_seed)
         if seed is not None or self.np_random is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         rng = self.np_random
         shuffled = shuffled_pack(rng, self.rules)
         deck = shuffled if deck is None else deck
         dealer = int(rng.integers(self.players)) if self.dealer is None else self.dealer
-        self._chance = random.Random(int(rng.integers(2**62)))
+        drawn = int(rng.integers(2**62))  # (drawn either way: the generator's stream is the same)
+        self._chance = random.Random(drawn if chance_seed is None else chance_seed)
         self._game = game = State.new(
             self.rules, self.players, dealer=dealer, deck=deck, action_limit=self.max_turns + 2,
             ask_every_seat=True,  # who is asked shows nothing about hidden cards

@@ -335,19 +335,7 @@ struct Batch {
         ++other_steps;
         moved = true;
         if (g.phase != OVER) continue;
-        if (!done[size_t(i)]) {
-          float* rw = &rewards[size_t(i) * size_t(players)];
-          bool cut = g.loser < 0;
-          for (int s = 0; s < players; ++s) rw[s] = cut ? 0.0f : (s == g.loser ? -1.0f : win);
-          done[size_t(i)] = true;
-          truncated[size_t(i)] = cut;
-        }
-        if (auto_reset) {
-          deal(i);
-        } else {
-          over[size_t(i)] = true;
-          write_over(i);
-        }
+        finish(i, win, !done[size_t(i)]);
         moved = false;
       }
       if (moved) write(i);
@@ -467,6 +455,26 @@ struct Batch {
                                     " is not legal for seat " + std::to_string(to_act[size_t(i)]) + " now");
   }
 
+  // A deal of env i that has just ended: with `report`, its rewards (the PettingZoo adapter's: -1 for
+  // the loser, `win` for every other seat, 0 for all when the action limit cut it short), done and
+  // truncated; then a new deal (auto_reset) or the env left waiting. (step and play_others.)
+  void finish(int i, float win, bool report) {
+    const Game<R>& g = games[size_t(i)];
+    if (report) {
+      float* rw = &rewards[size_t(i) * size_t(players)];
+      bool cut = g.loser < 0;
+      for (int s = 0; s < players; ++s) rw[s] = cut ? 0.0f : (s == g.loser ? -1.0f : win);
+      done[size_t(i)] = true;
+      truncated[size_t(i)] = cut;
+    }
+    if (auto_reset) {
+      deal(i);
+    } else {
+      over[size_t(i)] = true;
+      write_over(i);
+    }
+  }
+
   void step(const int64_t* actions, bool some = false) {
     const ids::Table& t = ids::table();
     const float win = float(1.0 / (players - 1));
@@ -482,16 +490,7 @@ struct Batch {
       chance(i);
       ++steps;
       if (g.phase == OVER) {
-        bool cut = g.loser < 0;
-        for (int s = 0; s < players; ++s) rw[s] = cut ? 0.0f : (s == g.loser ? -1.0f : win);
-        done[size_t(i)] = true;
-        truncated[size_t(i)] = cut;
-        if (auto_reset) {
-          deal(i);
-        } else {
-          over[size_t(i)] = true;
-          write_over(i);
-        }
+        finish(i, win, true);
       } else {
         for (int s = 0; s < players; ++s) rw[s] = 0.0f;
         done[size_t(i)] = truncated[size_t(i)] = false;

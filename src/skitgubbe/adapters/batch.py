@@ -321,6 +321,13 @@ class BatchEnv:
         outside ``0..550`` raises ``ValueError`` naming the first such env, its id and its seat, and
         no env changes.  ``ValueError`` too for the wrong number of actions or non-integer actions;
         ``RuntimeError`` before the first :meth:`reset`."""
+        self._core.step(self._action_ids(actions))
+        return self._out
+
+    def _action_ids(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """``actions`` as the contiguous int64 array of one id per env that the core steps; raises
+        ``RuntimeError`` before the first :meth:`reset`, ``ValueError`` for another shape or
+        non-integer ids."""
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         a = np.asarray(actions)
@@ -328,22 +335,14 @@ class BatchEnv:
             raise ValueError(f"step takes one action id per env: shape ({self.n_envs},), not {a.shape}")
         if a.dtype.kind not in "iu":
             raise ValueError(f"action ids are integers, not {a.dtype}")
-        self._core.step(np.ascontiguousarray(a, dtype=np.int64))
-        return self._out
+        return np.ascontiguousarray(a, dtype=np.int64)
 
     def step_some(self, actions: npt.ArrayLike) -> BatchStep:
         """:meth:`step` for the envs whose entry of ``actions`` is 0 or more; an env whose entry is
         negative is not stepped (its rows unchanged, ``rewards`` zero, ``done`` and ``truncated``
         False).  Used to play some seats by other means (:mod:`skitgubbe.adapters.vector`'s
         opponents).  Raises as :meth:`step` does for the ids that are stepped."""
-        if not self._ready:
-            raise RuntimeError("call reset() before step()")
-        a = np.asarray(actions)
-        if a.shape != (self.n_envs,):
-            raise ValueError(f"step takes one action id per env: shape ({self.n_envs},), not {a.shape}")
-        if a.dtype.kind not in "iu":
-            raise ValueError(f"action ids are integers, not {a.dtype}")
-        self._core.step_some(np.ascontiguousarray(a, dtype=np.int64))
+        self._core.step_some(self._action_ids(actions))
         return self._out
 
     def play_others(self, seat: int, *, record: bool = False) -> list[tuple[int, int | tuple[int, ...]]]:

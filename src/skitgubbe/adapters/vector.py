@@ -16,8 +16,9 @@ extra: needs ``gymnasium``, ``numpy`` and the compiled engine, ``pip install ./n
         obs, rewards, terminations, truncations, info = envs.step(actions)
 
 What is compiled: the engine, the observations and masks (:class:`~skitgubbe.adapters.batch.BatchEnv`,
-any rules :func:`skitgubbe.engine.compiled.unsupported` accepts).  The compiled engine has no bots
-that read a seat's view yet, so :class:`SkitgubbeVectorEnv` offers two kinds of opponents only:
+any rules :func:`skitgubbe.engine.compiled.unsupported` accepts).  The batches do not yet step
+the compiled heuristic bot (:mod:`skitgubbe.bots.compiled_bots`, which plays whole deals), so
+:class:`SkitgubbeVectorEnv` offers two kinds of opponents only:
 
 * ``opponents=None``: **self-play**, every seat is the learner's; row ``i`` is the seat to act in env
   ``i`` (``info["to_act"]``), as in :class:`~skitgubbe.adapters.batch.BatchEnv`.
@@ -26,9 +27,9 @@ that read a seat's view yet, so :class:`SkitgubbeVectorEnv` offers two kinds of 
   <skitgubbe.adapters.batch.BatchEnv.play_others>`, the env's own generator: the choice of
   :class:`~skitgubbe.bots.randombot.RandomBot`, not its random numbers).
 
-The other bots (heuristic, counter, ...) play only in the single environment
-(:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine): they read a ``View``,
-which only the Python engine builds; ``opponents="heuristic"`` here raises ``ValueError`` saying so.
+The other bots (heuristic, counter, ...) play as opponents only in the single environment
+(:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine); ``opponents="heuristic"``
+here raises ``ValueError`` saying so.
 
 :class:`SkitgubbeVectorEnv` (a ``gymnasium.vector.VectorEnv``):
 
@@ -130,8 +131,8 @@ class SkitgubbeVectorEnv(VectorEnv):
                  opponents: str | None = "random", *, action_limit: int = 20_000, copy: bool = True) -> None:
         if opponents is not None and opponents not in VECTOR_OPPONENTS:
             raise ValueError(f"the vector environment plays opponents='random' or None (self-play), not "
-                             f"{opponents!r}: the other bots read a seat's View, which only the Python "
-                             "engine builds; use skitgubbe.adapters.gymnasium.SkitgubbeEnv for them")
+                             f"{opponents!r}: the batches step no other bot yet; use "
+                             "skitgubbe.adapters.gymnasium.SkitgubbeEnv for them")
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} does not exist: seats are 0..{players - 1}")
         self._rules = _rules(rules)

@@ -246,15 +246,7 @@ int heuristic_choose(const Game<R>& g, int me, const Code* acts, int k, const Re
     heuristic_one_scores(g, me, acts, k, w, scores);
   } else if (g.phase == TWO) {
     heuristic_two_scores(g, me, acts, k, w, scores);
-    if (history.looping()) {  // the cycle breaker: a unique best is set far down
-      double top = scores[0];
-      for (int i = 1; i < k; ++i) top = std::max(top, scores[i]);
-      int tied = 0;
-      for (int i = 0; i < k; ++i) tied += scores[i] >= top - kTieEps;
-      if (tied == 1)
-        for (int i = 0; i < k; ++i)
-          if (scores[i] >= top - kTieEps) scores[i] -= 1e6;
-    }
+    if (history.looping()) break_unique_best(scores, k);  // the cycle breaker
   } else {
     for (int i = 0; i < k; ++i) scores[i] = 0.0;
   }

@@ -36,6 +36,18 @@ struct ModelWeights {
 inline ModelWeights model_weights;
 
 constexpr double kTieEps = 1e-9;  // heuristic.TIE_EPS
+
+// The loop break of HeuristicBot.choose: when a single score is best (within kTieEps), it is set
+// 1e6 lower, so the runner-up is played; scores tied at the top are left as they are.
+inline void break_unique_best(double* scores, int k) {
+  double top = scores[0];
+  for (int i = 1; i < k; ++i) top = std::max(top, scores[i]);
+  int tied = 0;
+  for (int i = 0; i < k; ++i) tied += scores[i] >= top - kTieEps;
+  if (tied == 1)
+    for (int i = 0; i < k; ++i)
+      if (scores[i] >= top - kTieEps) scores[i] -= 1e6;
+}
 constexpr int kLoopMax = 60;      // heuristic._LOOP_MAX
 
 // The latest actions of a deal's history as (seat, code) pairs, for the loop check: a ring of
@@ -329,15 +341,7 @@ Code counter_move(const Game<R>& g, int p, const Recent& recent) {
     totals[i] = v;
     if (v > top) top = v;
   }
-  if (every) {  // the loop check: a unique best is set far down, so the runner-up is played
-    double best = totals[0];
-    for (int i = 1; i < k; ++i) best = std::max(best, totals[i]);
-    int tied = 0;
-    for (int i = 0; i < k; ++i) tied += totals[i] >= best - kTieEps;
-    if (tied == 1)
-      for (int i = 0; i < k; ++i)
-        if (totals[i] >= best - kTieEps) totals[i] -= 1e6;
-  }
+  if (every) break_unique_best(totals, k);  // the loop check: the runner-up is played
   int best = 0;
   for (int i = 1; i < k; ++i)
     if (totals[i] > totals[best]) best = i;

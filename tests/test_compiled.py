@@ -25,11 +25,12 @@ import pytest
 from helpers import needs_native
 from skitgubbe.batch.bench import bench_random_play, choose_engine
 from skitgubbe.engine import compiled
-from skitgubbe.engine.actions import Action, Kind
+from skitgubbe.engine.actions import CHANCE, Action, Kind
 from skitgubbe.engine.base import Event, GameOverError, IllegalActionError, Outcome, Phase
 from skitgubbe.engine.cards import rank_of
 from skitgubbe.engine.compiled import (
     CARD_BITS,
+    SECOND_PACK_SHIFT,
     COMPILED_PRESETS,
     CompiledState,
     UnsupportedError,
@@ -286,11 +287,44 @@ def test_action_codes_round_trip() -> None:
             assert code_of(action) == kind << CARD_BITS | cards and action_of(code_of(action)) == action
     assert action_of(code_of(Action(Kind.STOCK))) == Action(Kind.STOCK)
     assert code_of(Action(Kind.PICK_UP)) == Kind.PICK_UP << CARD_BITS
-    assert code_of(Action(Kind.PLAY, 1 << 52)) == -1  # no second pack
+    # two packs: the second pack's cards from bit 64, as their twins' bits
+    assert code_of(Action(Kind.PLAY, 1 << 52)) == 1 << SECOND_PACK_SHIFT
+    assert code_of(Action(Kind.SLUFF, 1 << 103 | 1 << 51)) == (
+        Kind.SLUFF << CARD_BITS | 1 << 51 | 1 << 51 + SECOND_PACK_SHIFT)
+    assert code_of(Action(Kind.PLAY, 1 << 104)) == -1  # no third pack
     assert code_of(Action(Kind.DRECK, 0b11, (0, 1))) == -1  # chance has no code
-    for bad in (-1, 9 << CARD_BITS, Kind.DRECK << CARD_BITS, 1 << 53):
+    for bad in (-1, 9 << CARD_BITS, Kind.DRECK << CARD_BITS, 1 << 53, 1 << 52 + SECOND_PACK_SHIFT):
         with pytest.raises(ValueError, match="not an action code"):
             action_of(bad)
+
+
+def test_two_pack_action_codes_round_trip_on_howell_deals() -> None:
+    """Every legal action of seeded double-deck deals (Howell at 7 and 8 seats, both phases) has
+    its own code, which reads back to it; a code below 2**64 is the one-pack code of the same
+    action, and a code with second-pack cards is above it."""
+    double = PRESETS["howell"].with_options({"decks": 2})
+    seen_second = 0
+    for players in (7, 8):
+        for seed in range(2):
+            state = State.new(double, players, seed=seed)
+            rng = random.Random(seed)
+            while not state.is_over and len(state.history) < 400:
+                if state.to_act == CHANCE:
+                    state.apply(state.chance_action(rng))
+                    continue
+                legal = state.legal_actions()
+                codes = [code_of(a) for a in legal]
+                assert len(set(codes)) == len(codes) and min(codes) >= 0
+                for action, code in zip(legal, codes, strict=True):
+                    assert action_of(code) == action
+                    if action.cards >> 52:
+                        seen_second += 1
+                        assert code >> SECOND_PACK_SHIFT == action.cards >> 52
+                    else:
+                        assert code == action.kind << CARD_BITS | action.cards
+                state.apply(rng.choice(legal))
+    assert seen_second > 100  # the deals did list second-pack cards
+
 
 
 def test_every_preset_is_compiled_and_other_rules_fall_back() -> None:

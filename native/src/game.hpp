@@ -173,6 +173,29 @@ static_assert(canonical(Set128(1) | Set128(1) << 52, Set128(1) | Set128(1) << 52
               (Set128(1) | Set128(1) << 52));
 static_assert(canonical(Set128(1) << 103, Set128(1) << 52 | Set128(1) << 51) == Set128(1) << 51);
 
+// The action code of two packs (compiled.code_of and compiled.action_of): the one-pack code of
+// the first pack's cards in the low word, the second pack's cards (as their twins' bits 0..51) in
+// the high word: (kind << 56 | first) | second << 64.  A code whose high word is 0 is exactly the
+// one-pack code, so an action without second-pack cards has the same code with one pack or two;
+// across the bindings it travels as its two words (low, high).
+using Code2 = unsigned __int128;
+constexpr Code2 code2_of(int kind, Set128 cards) {
+  return Code2((uint64_t(kind) << 56) | (uint64_t(cards) & kPack)) |
+         Code2(uint64_t(cards >> kTwin) & kPack) << 64;
+}
+constexpr int kind_of2(Code2 c) { return int(uint64_t(c) >> 56); }
+constexpr Set128 cards_of2(Code2 c) {
+  return Set128(uint64_t(c) & kPack) | Set128(uint64_t(c >> 64) & kPack) << kTwin;
+}
+// Checked when compiled: a pick-up and a one-pack play keep their one-pack codes; the 2 of clubs
+// with its twin (cards 0 and 52) and the ace of spades' twin (103) round-trip.
+static_assert(code2_of(PICK_UP, 0) == Code2(uint64_t(PICK_UP) << 56));
+static_assert(code2_of(PLAY, Set128(1) << 51) == Code2(uint64_t(PLAY) << 56 | 1ull << 51));
+static_assert(code2_of(SLUFF, Set128(1) | Set128(1) << 52) == (Code2(uint64_t(SLUFF) << 56 | 1) | Code2(1) << 64));
+static_assert(kind_of2(code2_of(SLUFF, Set128(1) << 103)) == SLUFF &&
+              cards_of2(code2_of(SLUFF, Set128(1) << 103)) == Set128(1) << 103);
+static_assert(cards_of2(code2_of(PLAY, Set128(1) | Set128(1) << 52)) == (Set128(1) | Set128(1) << 52));
+
 // The n-th (0-based) set bit of m, lowest first; m must hold more than n bits.
 inline int nth_bit(uint64_t m, int n) {
   for (int i = 0; i < n; ++i) m &= m - 1;

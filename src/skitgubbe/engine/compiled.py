@@ -101,7 +101,12 @@ the standard library, the engine's own modules and, when installed, ``skitgubbe_
 Shapes: card sets are ``int`` bitmasks (bit i = card i, :mod:`skitgubbe.engine.cards`); seats are
 ``0..players-1``; an *action code* is ``kind << 56 | cards``: the two integers of an
 :class:`~skitgubbe.engine.actions.Action` (``Kind``, card set) in one (:func:`code_of`,
-:func:`action_of`).  A chance action (the dreck's order) has no code: it is applied as an Action.
+:func:`action_of`).  With two packs (cards 52..103, :data:`~skitgubbe.engine.cards.TWIN`) the
+second pack's cards go above bit 64: ``kind << 56 | first | second << 64``, ``first`` the cards
+0..51 of the set and ``second`` the second pack's cards numbered as their twins (``cards >> 52``),
+so a code below ``2**64`` is exactly the one-pack code and an action without second-pack cards
+has the same code with one pack or two.  A chance action (the dreck's order) has no code: it is
+applied as an Action.
 """
 
 from __future__ import annotations
@@ -115,7 +120,7 @@ from typing import NamedTuple
 
 from .actions import CHANCE, Action, Kind
 from .base import Event, GameOverError, IllegalActionError, Outcome
-from .cards import cards_in
+from .cards import TWIN, cards_in
 from .i18n import N_, Message
 from .native_options import COMPILED_PRESETS, POLICIES, compiled_options, member_values
 from .rules import FirstPhase, Rules, StockEnd
@@ -137,6 +142,7 @@ __all__ = [
     "Observer",
     "Playouts",
     "RandomDeal",
+    "SECOND_PACK_SHIFT",
     "UnsupportedError",
     "action_of",
     "available",
@@ -157,7 +163,11 @@ __all__ = [
 
 CARD_BITS = 56
 """An action code is ``kind << CARD_BITS | cards``."""
+SECOND_PACK_SHIFT = 64
+"""With two packs an action code holds the second pack's cards (as their twins' bits 0..51)
+from bit ``SECOND_PACK_SHIFT`` up: ``kind << CARD_BITS | first | second << SECOND_PACK_SHIFT``."""
 _CARDS = (1 << CARD_BITS) - 1
+_PACK = (1 << TWIN) - 1  # cards.FULL_DECK: bits 0..51
 
 _CORES: dict[str, str] = {preset: policy.state_class for policy in POLICIES for preset in policy.presets}
 """The class of ``skitgubbe_native`` that plays each preset of :data:`COMPILED_PRESETS` (myllymatti
@@ -307,24 +317,34 @@ def _preset_of(rules: Rules) -> str | None:
 
 
 def code_of(action: Action) -> int:
-    """The action code of ``action``: ``kind << 56 | cards`` (see the module docstring), or -1 for
-    an action no code names (not a Kind with a card set of cards 0..51, or a dreck order)."""
+    """The action code of ``action`` (an ``int``): ``kind << 56 | cards`` for a card set of one
+    pack (cards 0..51), ``kind << 56 | first | second << 64`` for one holding second-pack cards
+    (52..103; see the module docstring), or -1 for an action no code names (not a Kind with a card
+    set of cards 0..103, or a dreck order)."""
     kind, cards, order = action
     if (not isinstance(kind, int) or not 0 <= kind < len(Kind) or kind == Kind.DRECK
-            or not isinstance(cards, int) or not 0 <= cards < 1 << 52 or order):
+            or not isinstance(cards, int) or not 0 <= cards < 1 << 2 * TWIN or order):
         return -1
+    second = cards >> TWIN
+    if second:
+        return kind << CARD_BITS | cards & _PACK | second << SECOND_PACK_SHIFT
     return kind << CARD_BITS | cards
 
 
 def action_of(code: int) -> Action:
-    """The :class:`~skitgubbe.engine.actions.Action` of action ``code``; raises ``ValueError`` for a
-    number that is no action code."""
+    """The :class:`~skitgubbe.engine.actions.Action` of action ``code`` (its card set of cards
+    0..103, the second pack's from bit 64 of the code); raises ``ValueError`` for a number that
+    is no action code (negative, a kind that is not a ``Kind`` or is ``DRECK``, or a bit set
+    among bits 52..55 or above bit 115)."""
     action = _ACTIONS.get(code)
     if action is None:
-        kind, cards = code >> CARD_BITS, code & _CARDS
-        if code < 0 or not 0 <= kind < len(Kind) or kind == Kind.DRECK or cards >> 52:
+        low = code & ((1 << SECOND_PACK_SHIFT) - 1)
+        second = code >> SECOND_PACK_SHIFT
+        kind, cards = low >> CARD_BITS, low & _CARDS
+        if (code < 0 or not 0 <= kind < len(Kind) or kind == Kind.DRECK or cards >> TWIN
+                or second >> TWIN):
             raise ValueError(f"{code} is not an action code")
-        action = _ACTIONS[code] = Action(Kind(kind), cards)
+        action = _ACTIONS[code] = Action(Kind(kind), cards | second << TWIN)
     return action
 
 

@@ -121,6 +121,20 @@ def test_refusals() -> None:
 
 
 @needs_native
+def test_two_packs_are_refused_with_the_reason() -> None:
+    # Howell's double deck at 7 and 8 seats: the bots' card sets are 64 bits, so neither the
+    # check nor a deal plays them, and both say why (two packs), not which bot.
+    double = PRESETS["howell"].with_options({"decks": 2})
+    for players in (7, 8):
+        reason = compiled_bots_unsupported(double, players, ["random"] * players)
+        assert reason is not None and "two packs" in reason
+        game = BotGame(["random"] * players, deck_from_seed(1, decks=2), 0,
+                       [str(i) for i in range(players)], "c")
+        with pytest.raises(UnsupportedError, match="two packs"):
+            bot_deals(double, players, [game])
+
+
+@needs_native
 def test_abandoned_at_a_small_limit() -> None:
     game = BotGame(["heuristic"] * 3, deck_from_seed("lim"), 0, ["l0", "l1", "l2"], "lc")
     [got] = bot_deals(PRESETS["pagat"], 3, [game], action_limit=10)

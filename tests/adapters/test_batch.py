@@ -163,6 +163,9 @@ def test_rules_the_compiled_engine_does_not_play_are_refused() -> None:
 
     with pytest.raises(compiled.UnsupportedError, match="howell is for 3 to 6 players, not 7"):
         BatchEnv("howell", players=7)  # (two packs at 7 and 8 seats)
+    for players in (7, 8):  # Howell's double deck: the batches' card sets are 64 bits
+        with pytest.raises(compiled.UnsupportedError, match="two packs"):
+            BatchEnv(PRESETS["howell"].with_options({"decks": 2}), players=players)
     with pytest.raises(compiled.UnsupportedError, match="restaurant=True"):
         BatchEnv(PRESETS["goat"].replace(name="goat", restaurant=True), players=4)
     with pytest.raises(compiled.UnsupportedError, match="2 to 4 players"):

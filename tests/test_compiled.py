@@ -30,8 +30,8 @@ from skitgubbe.engine.base import Event, GameOverError, IllegalActionError, Outc
 from skitgubbe.engine.cards import rank_of
 from skitgubbe.engine.compiled import (
     CARD_BITS,
-    SECOND_PACK_SHIFT,
     COMPILED_PRESETS,
+    SECOND_PACK_SHIFT,
     CompiledState,
     UnsupportedError,
     action_of,

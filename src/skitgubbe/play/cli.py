@@ -1108,6 +1108,10 @@ def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                    help=f"rungs, comma separated bot names; default {','.join(LADDER)}")
     q.add_argument("--jobs", type=int, default=1,
                    help="processes (the agent is copied into each: it must pickle); default 1")
+    q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="auto (the default): a rung's bots decide in compiled code when the compiled engine "
+                        "plays the rules and the bot (random, heuristic), else in Python; the results are "
+                        "the same either way (docs/performance.md)")
     q.add_argument("--json", action="store_true", help="print as JSON")
     _backend_args(q)
 
@@ -1213,8 +1217,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         backend = _ray_backend(parser, args)
         try:
             result = evaluate(agent, args.rules, args.players, deals=args.deals, ladder=args.ladder,
-                              jobs=args.jobs, progress=progress, backend=backend)
-        except TypeError as e:  # an agent that cannot be copied into other processes
+                              jobs=args.jobs, progress=progress, backend=backend, engine=args.engine)
+        except (TypeError, ValueError) as e:  # an agent that cannot be copied; --engine compiled refused
             parser.error(str(e))
         finally:
             if backend is not None:
@@ -1229,9 +1233,10 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
                   f"deals 0..{args.deals - 1} in every seat = {args.deals * args.players} games per rung "
                   f"(digest {result.digest[:12]})")
     columns = ("rung", "games", "losses", "loser rate", "95% interval", "rating", "95% interval",
-               "agent ms/move")
+               "agent ms/move", "rung engine")
     rows = [(r.rung, str(r.games), str(r.losses), f"{r.loser_rate:.1%}", f"{r.low:.1%} - {r.high:.1%}",
-             f"{r.rating:+.0f}", f"{r.rating_low:+.0f} - {r.rating_high:+.0f}", f"{r.agent_ms:.3g}")
+             f"{r.rating:+.0f}", f"{r.rating_low:+.0f} - {r.rating_high:+.0f}", f"{r.agent_ms:.3g}",
+             r.engine)
             for r in result.rungs]
     print_table(console, f"per rung (a fair share of losses is {1 / args.players:.1%}; rating: Elo points "
                 "above the rung's bot, 0 = as strong)", columns, rows)

@@ -992,6 +992,10 @@ def _study_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same results")
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes (local), or CPUs of a Ray started here; default all cores")
+    q.add_argument("--engine", choices=("auto", "python"), default="auto",
+                   help="auto (the default): a configuration whose bots are all compiled ones (random, "
+                        "heuristic) is played by the compiled engine where it plays the rules, the others "
+                        "by the Python engine; the results are the same either way (docs/study.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -1043,7 +1047,8 @@ def _study(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
                 def advance(done: int, total: int, task: TaskID = task) -> None:
                     bar.update(task, completed=done, total=total)
 
-                result = run_study(name, backend, deals=args.deals, seed=args.seed, progress=advance)
+                result = run_study(name, backend, deals=args.deals, seed=args.seed, progress=advance,
+                                   engine=args.engine)
                 results.append(result)
                 files[name] = [str(p) for p in write_study(result, args.out)]
     finally:
@@ -1064,7 +1069,7 @@ def _study(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
         if report:
             console.print(f"report: {report}")
     err.print(f"{len(results)} stud{'y' if len(results) == 1 else 'ies'} in {seconds:.0f} s "
-              f"({backend.name} backend)")
+              f"({backend.name} backend, engine {args.engine})")
     return 0
 
 

@@ -332,3 +332,9 @@ def runtime_bot_deals(options: dict[str, int], players: int, kinds: list[int], d
                       dealers: list[int], keys: list[bytes], action_limit: int, weights: list[float],
                       record: bool = False,
                       ) -> list[tuple[int, bool, int, int, list[int], list[int], list[float], list[int]]]: ...
+# one decision of a compiled bot (kind: BotKind) for the seat to act of a loaded state
+# (bots_module.hpp, bot_decision; skitgubbe.bots.compiled_bots.CompiledBot wraps it): the action
+# code and the generator's new state (624 words and the index)
+def bot_decision(state: NativeState, kind: int, seat: int, history_len: int, history_seats: list[int],
+                 history_codes: list[int], weights: list[float],
+                 rng_state: list[int]) -> tuple[int, list[int]]: ...

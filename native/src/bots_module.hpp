@@ -107,3 +107,76 @@ void bind_bots(nb::module_& m) {
 }
 
 }  // namespace
+
+// ---- one decision of a compiled bot at a loaded position (skitgubbe.bots.compiled_bots.CompiledBot) ----
+namespace {
+
+// One decision of bot `kind` (BotKind) for `seat` at the position `s` (a state loaded from a world
+// consistent with the seat's View: CompiledState.from_state of worlds.world_from_view), as the
+// Python bot's `choose(view, legal)` decides: the heuristic bot's weights `weights`
+// (HEURISTIC_WEIGHTS' order), its random.Random state `rng_state` (getstate()[1]: 624 words and the
+// index), and the public history's length `history_len` with its last entries (`history_seats`,
+// `history_codes`: View.history's seats and action codes, at most Recent::kKeep of them, for the
+// heuristic bot's loop check, heuristic.is_looping).  Returns the chosen action's code and the
+// generator's new state.  ValueError for a seat that is not to act, a deal that is over or waits
+// for a chance deal, a bot kind that does not exist, or weights, history or a state of the wrong size.
+template <class R>
+std::tuple<uint64_t, std::vector<uint32_t>> bot_decision(const NativeState<R>& s, int kind, int seat,
+                                                        int64_t history_len, const std::vector<int>& history_seats,
+                                                        const std::vector<uint64_t>& history_codes,
+                                                        const std::vector<double>& weights,
+                                                        const std::vector<uint32_t>& rng_state) {
+  const sg::Game<R>& g = s.g;
+  if (kind < 0 || kind >= sg::BOT_KINDS) throw std::invalid_argument("bot kind " + std::to_string(kind) + " does not exist");
+  if (g.phase == sg::OVER) throw std::invalid_argument("the game is over");
+  if (g.phase == sg::DRECK_DEAL) throw std::invalid_argument("the dreck is to be dealt: no seat decides");
+  if (seat != g.to_act)
+    throw std::invalid_argument("seat " + std::to_string(seat) + " is not to act (seat " + std::to_string(g.to_act) +
+                                " is)");
+  if (weights.size() != size_t(sg::HeuristicWeights::kCount))
+    throw std::invalid_argument("give the heuristic bot's " + std::to_string(sg::HeuristicWeights::kCount) +
+                                " weights, not " + std::to_string(weights.size()));
+  if (history_seats.size() != history_codes.size() || history_seats.size() > size_t(sg::Recent::kKeep) ||
+      int64_t(history_seats.size()) > history_len)
+    throw std::invalid_argument("give as many history seats as codes, at most " + std::to_string(sg::Recent::kKeep) +
+                                " and at most the history's length");
+  sg::HeuristicWeights w;
+  double* fields[] = {&w.center,         &w.needy_shift,  &w.pwin_exp,    &w.hold,
+                      &w.win_keeps_card, &w.sluff_margin, &w.trump_power, &w.pick_penalty,
+                      &w.pick_floor,     &w.kill_bonus,   &w.out_bonus};
+  for (int i = 0; i < sg::HeuristicWeights::kCount; ++i) *fields[i] = weights[size_t(i)];
+  sg::PyRandom rng = load_state(rng_state, "rng state");
+  sg::Recent history;  // View.history's tail, its entries numbered as in the whole history
+  history.n = history_len - int64_t(history_seats.size());
+  for (size_t i = 0; i < history_seats.size(); ++i) history.push(history_seats[i], sg::Code(history_codes[i]));
+  sg::Code acts[sg::Game<R>::kMaxLegal];
+  const int n = g.legal(acts);
+  if (n < 1) throw std::logic_error("a seat to act with no legal action (an engine bug)");
+  int i;
+  switch (kind) {  // as play_bots (bots.hpp) chooses for each kind
+    case sg::BOT_HEURISTIC:
+      i = sg::heuristic_choose(g, seat, acts, n, history, w, rng);
+      break;
+    case sg::BOT_RANDOM:
+      i = int(rng.randbelow(uint32_t(n)));  // RandomBot.choose
+      break;
+    default:
+      throw std::invalid_argument("bot kind " + std::to_string(kind) + " has no single decision here");
+  }
+  std::vector<uint32_t> st(rng.mt, rng.mt + sg::PyRandom::kN);
+  st.push_back(uint32_t(rng.index));
+  return std::tuple<uint64_t, std::vector<uint32_t>>(acts[i], std::move(st));
+}
+
+void bind_bot_decision(nb::module_& m) {
+  auto one = [&](auto policy) {
+    using R = decltype(policy);
+    m.def("bot_decision", &bot_decision<R>, nb::arg("state"), nb::arg("kind"), nb::arg("seat"),
+          nb::arg("history_len"), nb::arg("history_seats"), nb::arg("history_codes"), nb::arg("weights"),
+          nb::arg("rng_state"));
+  };
+  for_each_policy([&](auto policy, const char*, const char*) { one(policy); });
+  one(sg::RuntimeRules{});
+}
+
+}  // namespace

@@ -1219,4 +1219,5 @@ NB_MODULE(skitgubbe_native, m) {
       },
       nb::arg("preset"), nb::arg("players"), nb::arg("games"), nb::arg("seed"));
   bind_bots(m);
+  bind_bot_decision(m);
 }

@@ -67,7 +67,14 @@ from typing import Any
 
 from ..bots import make_bot
 from ..bots.base import Bot
+from ..bots.compiled_bots import (
+    COMPILED_BOTS,
+    PYTHON_FASTER,
+    compiled_bot_kind,
+    compiled_bots_unsupported,
+)
 from ..engine.actions import Action
+from ..engine.compiled import UnsupportedError
 from ..engine.rules import Rules
 from ..engine.state import State, deck_from_seed
 from ..engine.view import View
@@ -209,8 +216,10 @@ class RungResult:
     """The agent against one rung: ``rung`` (a bot name), ``games`` (finished games), ``losses``,
     ``abandoned`` (games stopped at the action limit: counted nowhere else), ``loser_rate`` with its
     95% Wilson interval ``low``..``high``, ``rating`` (Elo above the rung) with ``rating_low``..
-    ``rating_high``, and ``agent_ms`` (the agent's mean milliseconds a decision: a measurement, not
-    compared)."""
+    ``rating_high``, ``agent_ms`` (the agent's mean milliseconds a decision: a measurement, not
+    compared) and ``engine`` (``"compiled"`` when the rung's bots decided in compiled code,
+    :class:`~skitgubbe.bots.compiled_bots.CompiledBot`, else ``"python"``; not compared: the figures
+    are the same)."""
 
     rung: str
     games: int
@@ -223,9 +232,10 @@ class RungResult:
     rating_low: float
     rating_high: float
     agent_ms: float = field(compare=False, default=0.0)
+    engine: str = field(compare=False, default="python")
 
     def to_dict(self) -> dict[str, object]:
-        """Plain data for JSON (without the timing)."""
+        """Plain data for JSON (without the timing; with the engine)."""
         d = dict(self.__dict__)
         d.pop("agent_ms")
         return d
@@ -289,9 +299,38 @@ class _Timed:
         return action
 
 
-def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, last: int
-                ) -> tuple[int, int, int, float, int]:
-    """Deals ``first..last-1`` against ``rung``: ``(games, losses, abandoned, seconds, decisions)``."""
+def rung_engine(rules: Rules, players: int, rung: str, engine: str) -> str:
+    """The engine that plays the bots of ``rung`` at ``players`` seats of ``rules`` under
+    ``engine`` (``"auto"``, ``"python"`` or ``"compiled"``): ``"compiled"`` where the compiled
+    engine plays the rules and the bot (:func:`~skitgubbe.bots.compiled_bots.compiled_bots_unsupported`)
+    and ``engine`` is ``"compiled"``, or ``"auto"`` and the bot is not one of
+    :data:`~skitgubbe.bots.compiled_bots.PYTHON_FASTER`; else ``"python"``.  Raises ``ValueError`` for another
+    engine, and :class:`~skitgubbe.engine.compiled.UnsupportedError` (a ``ValueError``) with the
+    reason when ``engine`` is ``"compiled"`` and the compiled engine does not play them."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "python":
+        return "python"
+    kind = compiled_bot_kind(rung)
+    if engine == "auto" and kind is not None and COMPILED_BOTS[kind] in PYTHON_FASTER:
+        return "python"  # its Python decision costs less than a world built from the view
+    reason = compiled_bots_unsupported(rules, players, [rung])
+    if reason is None:
+        return "compiled"
+    if engine == "compiled":
+        raise UnsupportedError(reason)
+    return "python"
+
+
+ENGINES = ("auto", "python", "compiled")
+"""The values of :func:`evaluate`'s ``engine``."""
+
+
+def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, last: int,
+                engine: str = "python") -> tuple[int, int, int, float, int]:
+    """Deals ``first..last-1`` against ``rung``, its bots on ``engine`` (:func:`rung_engine`'s
+    answer): ``(games, losses, abandoned, seconds, decisions)``."""
+    mode = "compiled" if engine == "compiled" else "python"
     timed = _Timed(agent)
     games = losses = abandoned = 0
     for k in range(first, last):
@@ -299,7 +338,8 @@ def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, l
         deck = deck_from_seed(seed, decks=rules.decks, pack=rules.pack)
         for r in range(players):
             state = State.new(rules, players, dealer=k % players, deck=deck, ask_every_seat=True)
-            bots: list[Any] = [timed if i == r else make_bot(rung, random.Random(f"{seed}:{rung}:{r}:{i}"))
+            bots: list[Any] = [timed if i == r else make_bot(rung, random.Random(f"{seed}:{rung}:{r}:{i}"),
+                                                                engine=mode)
                                for i in range(players)]
             play_out(state, bots, random.Random(f"{seed}:chance"), on_step=timed.start_game(state, r))
             if state.loser is None:
@@ -310,7 +350,7 @@ def _play_deals(agent: Bot, rules: Rules, players: int, rung: str, first: int, l
     return games, losses, abandoned, timed.seconds, timed.decisions
 
 
-def _play_span(task: tuple[Bot, Rules, int, str, int, int]) -> tuple[int, int, int, float, int]:
+def _play_span(task: tuple[Bot, Rules, int, str, int, int, str]) -> tuple[int, int, int, float, int]:
     """:func:`_play_deals` of one block, as a backend's task (one picklable argument)."""
     return _play_deals(*task)
 
@@ -325,6 +365,7 @@ def evaluate(
     jobs: int = 1,
     progress: Callable[[str, int], None] | None = None,
     backend: Backend | None = None,
+    engine: str = "auto",
 ) -> EvaluationResult:
     """Play ``agent`` (see :func:`agent_bot`) on the first ``deals`` deals of ``rules``' set, in every
     seat, against each rung of ``ladder`` (module docstring), and gather the results.
@@ -333,9 +374,13 @@ def evaluate(
     every block starts from a copy of it); ``backend`` plays the blocks there instead
     (:mod:`skitgubbe.batch.backend`, such as a Ray cluster; the agent is pickled likewise).  The
     figures are the same either way.  ``progress(rung, deals_done)`` is called after each block.
+    ``engine`` (``"auto"``, ``"python"`` or ``"compiled"``): where the rungs' bots decide
+    (:func:`rung_engine`; each rung's :class:`RungResult` says which): the compiled bots decide
+    from their views with the Python bots' decisions, so the figures are the same under each.
     Raises ``ValueError`` for a seat count outside the rules, ``deals < 1``, ``jobs < 1``,
     an empty ladder or a rung that is no bot, ``TypeError`` for an agent that is not one (or, with
-    ``jobs > 1``, cannot be pickled), and whatever the agent raises (``ValueError`` for an action
+    ``jobs > 1``, cannot be pickled), :func:`rung_engine`'s errors, and whatever the agent
+    raises (``ValueError`` for an action
     that is not legal).
     """
     if not rules.min_players <= players <= rules.max_players:
@@ -350,6 +395,7 @@ def evaluate(
         raise ValueError("give at least one rung (a bot name)")
     for name in rungs:
         make_bot(name, random.Random(0))  # raises ValueError naming the known bots
+    engines = {rung: rung_engine(rules, players, rung, engine) for rung in rungs}
     bot = agent_bot(agent)
     if jobs > 1 or backend is not None:
         try:
@@ -363,7 +409,7 @@ def evaluate(
         spans = [(k, min(k + block, deals)) for k in range(0, deals, block)]
         parts: list[tuple[int, int, int, float, int]] = []
         if backend is not None:
-            tasks = [(bot, rules, players, rung, a, b) for a, b in spans]
+            tasks = [(bot, rules, players, rung, a, b, engines[rung]) for a, b in spans]
 
             def done(i: int, _part: tuple[int, int, int, float, int], rung: str = rung,
                      spans: list[tuple[int, int]] = spans) -> None:
@@ -373,12 +419,13 @@ def evaluate(
             parts = backend.map(_play_span, tasks, done)
         elif jobs == 1 or len(spans) == 1:
             for first, last in spans:
-                parts.append(_play_deals(bot, rules, players, rung, first, last))
+                parts.append(_play_deals(bot, rules, players, rung, first, last, engines[rung]))
                 if progress is not None:
                     progress(rung, last)
         else:
             with ProcessPoolExecutor(max_workers=min(jobs, len(spans))) as pool:
-                futures = [pool.submit(_play_deals, bot, rules, players, rung, a, b) for a, b in spans]
+                futures = [pool.submit(_play_deals, bot, rules, players, rung, a, b, engines[rung])
+                           for a, b in spans]
                 for (_, last), future in zip(spans, futures, strict=True):
                     parts.append(future.result())
                     if progress is not None:
@@ -396,7 +443,7 @@ def evaluate(
             rating=rating_above(rate, players, n),
             rating_low=rating_above(high, players, n),
             rating_high=rating_above(low, players, n),
-            agent_ms=1000.0 * seconds / decisions if decisions else 0.0,
+            agent_ms=1000.0 * seconds / decisions if decisions else 0.0, engine=engines[rung],
         ))
     kind = getattr(bot, "kind", "bot")
     return EvaluationResult(agent=bot.name, rules=rules, players=players, deals=deals,

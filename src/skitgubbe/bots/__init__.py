@@ -8,7 +8,9 @@ from __future__ import annotations
 import random
 import re
 
+from ..engine.compiled import available
 from .base import Bot
+from .compiled_bots import COMPILED_BOTS, PYTHON_FASTER, CompiledBot, compiled_bot_kind
 from .counter import CounterBot
 from .heuristic import HeuristicBot
 from .ismcts import ROLLOUTS, ISMCTSBot
@@ -24,8 +26,17 @@ BOT_NAMES = ("random", "heuristic", "counter", "learned", "selfplay", "ismcts")
 _ALIASES = {"easy": "heuristic", "medium": "counter", "hard": "ismcts-1s"}
 
 
-def make_bot(name: str, rng: random.Random) -> Bot:
+def make_bot(name: str, rng: random.Random, *, engine: str = "python") -> Bot:
     """A new bot called ``name`` drawing its randomness from ``rng``.
+
+    ``engine``: ``"python"`` (the default, the reference) builds the Python bot; ``"compiled"``
+    gives, for a bot of :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`, a
+    :class:`~skitgubbe.bots.compiled_bots.CompiledBot` that decides in compiled code from its view
+    where the compiled engine plays the rules (the same decisions and random numbers) and is the
+    Python bot elsewhere; ``"auto"`` does so only where that is faster (not for the bots of
+    :data:`~skitgubbe.bots.compiled_bots.PYTHON_FASTER`, whose Python decision costs less than
+    building a world from the view).  Other bots are the same under every engine.  ``ValueError``
+    for another engine.
 
     Names (case and surrounding spaces ignored): ``random``; ``heuristic`` (alias ``easy``);
     ``counter`` (alias ``medium``); ``ismcts`` (200 iterations a move, greedy rollouts); ``hard``
@@ -46,6 +57,12 @@ def make_bot(name: str, rng: random.Random) -> Bot:
     :class:`~skitgubbe.bots.selfplay.SelfPlayBot`).
     Raises ``ValueError`` naming the known bots for any other name.
     """
+    if engine not in ("python", "auto", "compiled"):
+        raise ValueError(f"engine must be 'python', 'auto' or 'compiled', not {engine!r}")
+    kind = compiled_bot_kind(name)
+    if (engine != "python" and kind is not None and available()
+            and (engine == "compiled" or COMPILED_BOTS[kind] not in PYTHON_FASTER)):
+        return CompiledBot(name, rng, fallback=make_bot(name, rng))
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     if key == "random":
         return RandomBot(rng)

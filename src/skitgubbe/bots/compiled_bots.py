@@ -16,23 +16,35 @@ of :data:`COMPILED_BOTS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Mapping, Sequence
 from hashlib import sha512
 from typing import NamedTuple
 
-from ..engine.compiled import UnsupportedError, native_module, unsupported
+from ..engine.actions import Action, Kind
+from ..engine.compiled import CARD_BITS, CompiledState, UnsupportedError, native_module, unsupported
 from ..engine.native_options import COMPILED_PRESETS, member_values
 from ..engine.rules import Rules
 from ..engine.state import deck_from_seed, default_action_limit
 from ..engine.variants import PRESETS
+from ..engine.view import View
+from ..engine.worlds import world_from_view
+from .base import Bot
 from .heuristic import HeuristicBot
 
-__all__ = ["COMPILED_BOTS", "HEURISTIC_WEIGHTS", "BotDeal", "BotGame", "bot_deals", "compiled_bot_kind",
-           "compiled_bots_unsupported", "compiled_deck"]
+__all__ = ["COMPILED_BOTS", "HEURISTIC_WEIGHTS", "PYTHON_FASTER", "BotDeal", "BotGame", "CompiledBot",
+           "bot_deals", "compiled_bot_kind", "compiled_bots_unsupported", "compiled_deck"]
 
 COMPILED_BOTS = ("random", "heuristic")
 """The bots the compiled engine plays, by :func:`~skitgubbe.bots.make_bot` name (index = the C++
 ``BotKind``)."""
+
+PYTHON_FASTER = frozenset({"random", "heuristic"})
+"""The bots of :data:`COMPILED_BOTS` whose Python decision costs less than a :class:`CompiledBot`'s
+(building and loading a world from the view, about 200 microseconds a decision: the Python
+heuristic bot takes 50 to 75, the random bot 1; benchmarks/view_bot.py): ``make_bot(...,
+engine="auto")`` keeps the Python bot for them, and gives the :class:`CompiledBot` for every other
+compiled bot."""
 
 _ALIASES = {"easy": "heuristic"}
 
@@ -199,3 +211,90 @@ def bot_deals(rules: Rules, players: int, games: Sequence[BotGame], *, action_li
     return [BotDeal(None if loser < 0 else loser, abandoned, actions, tricks, tuple(out), tuple(dec),
                     tuple(sec), tuple(codes))
             for loser, abandoned, actions, tricks, out, dec, sec, codes in played]
+
+
+_HISTORY_TAIL = 128
+"""How many of the public history's last entries a decision hands to the compiled code (its
+``Recent::kKeep``: the heuristic bot's loop check reads fewer)."""
+
+
+class CompiledBot:
+    """A bot of :data:`COMPILED_BOTS` deciding in compiled code from a seat's
+    :class:`~skitgubbe.engine.view.View`, for callers that step the Python engine (the server,
+    ``evaluate`` with a Python agent): each :meth:`choose` builds a world consistent with the view
+    (:func:`~skitgubbe.engine.worlds.world_from_view`), loads it
+    (:meth:`CompiledState.from_state <skitgubbe.engine.compiled.CompiledState.from_state>`) and
+    asks the compiled bot for ``view.seat``'s move, handing it ``rng``'s state and taking the new
+    state back: the same decisions and the same random numbers as the Python bot of that name
+    drawing from ``rng`` (tests/test_compiled_view_bot.py plays whole deals both ways).
+
+    ``name``: a name of :data:`COMPILED_BOTS` (or the alias ``easy``).  ``weights``: the heuristic
+    bot's weights by :data:`HEURISTIC_WEIGHTS` name, each missing one the
+    :class:`~skitgubbe.bots.heuristic.HeuristicBot` class attribute (read by the heuristic bot
+    only).  ``fallback``: the bot that decides where the compiled engine does not play the view's
+    rules at its seat count (the Python bot of that name drawing from the same ``rng``,
+    :func:`~skitgubbe.bots.make_bot` with ``engine="auto"``); without one, :meth:`choose` raises
+    :class:`~skitgubbe.engine.compiled.UnsupportedError` there.  Raises ``ValueError`` for a name
+    the compiled engine does not play or an unknown weight name.
+    """
+
+    def __init__(self, name: str, rng: random.Random, *, weights: Mapping[str, float] | None = None,
+                 fallback: Bot | None = None) -> None:
+        kind = compiled_bot_kind(name)
+        if kind is None:
+            raise ValueError(f"no compiled bot called {name!r}; compiled bots: {', '.join(COMPILED_BOTS)}")
+        unknown = sorted(set(weights or ()) - set(HEURISTIC_WEIGHTS))
+        if unknown:
+            raise ValueError(f"unknown heuristic weights {', '.join(unknown)}; weights: "
+                             f"{', '.join(HEURISTIC_WEIGHTS)}")
+        given = dict(weights or {})
+        self.name = COMPILED_BOTS[kind]
+        self.kind = kind
+        self.rng = rng
+        self.weights = [float(given.get(w, getattr(HeuristicBot, w))) for w in HEURISTIC_WEIGHTS]
+        self.fallback = fallback
+
+    def choose(self, view: View, legal: Sequence[Action]) -> Action:
+        """The action of ``legal`` (``view.seat``'s legal actions, non-empty) that the Python bot
+        would choose from ``view``, ``rng`` advanced as the Python bot advances it.
+
+        Where the compiled engine does not play the view's rules at its seat count, the
+        ``fallback`` bot decides, or (without one) :class:`~skitgubbe.engine.compiled.UnsupportedError`
+        is raised.  Raises ``ValueError`` for a view with no decision of its seat (the
+        dreck deal, a finished deal) and ``RuntimeError`` if the compiled bot's action is not in
+        ``legal`` (the two engines disagree: a bug)."""
+        native = native_module()
+        if native is None or not self._plays(view.rules, view.players):
+            if self.fallback is not None:
+                return self.fallback.choose(view, legal)
+            raise UnsupportedError(unsupported(view.rules, view.players))
+        world = world_from_view(view, events=False)
+        core = CompiledState.from_state(world).core
+        history = view.history
+        n = len(history)
+        # The loop check (heuristic.is_looping, Recent::looping) reads further back only when the
+        # last action is a pick-up: else the last entry is all it needs.
+        back = _HISTORY_TAIL if n and history[n - 1][1].kind == Kind.PICK_UP else 1
+        tail = history[max(0, n - back):]
+        seats = [s for s, _ in tail]
+        codes = [a.kind << CARD_BITS | a.cards for _, a in tail]
+        state = list(self.rng.getstate()[1])
+        code, after = native.bot_decision(core, self.kind, view.seat, n, seats, codes, self.weights, state)
+        self.rng.setstate((3, tuple(after), None))
+        for action in legal:
+            if action.kind << CARD_BITS | action.cards == code and not action.order:
+                return action
+        raise RuntimeError(f"the compiled {self.name} bot chose action code {code:#x}, not one of the "
+                           f"{len(legal)} legal actions (the engines disagree)")
+
+    def _plays(self, rules: Rules, players: int) -> bool:
+        """Whether the compiled engine plays ``rules`` at ``players`` seats (checked once per rules
+        object and seat count: the check reads every option)."""
+        key = (id(rules), players)
+        seen = self._checked.get(key)
+        if seen is None or seen[0] is not rules:
+            seen = (rules, unsupported(rules, players) is None)
+            self._checked[key] = seen
+        return seen[1]
+
+    _checked: dict[tuple[int, int], tuple[Rules, bool]] = {}

@@ -992,6 +992,10 @@ def _study_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     q.add_argument("--seed", type=int, default=0, help="seed; the same seed gives the same results")
     q.add_argument("--jobs", type=int, default=None,
                    help="worker processes (local), or CPUs of a Ray started here; default all cores")
+    q.add_argument("--engine", choices=("auto", "python"), default="auto",
+                   help="auto (the default): a configuration whose bots are all compiled ones (random, "
+                        "heuristic) is played by the compiled engine where it plays the rules, the others "
+                        "by the Python engine; the results are the same either way (docs/study.md)")
     _backend_args(q)
     q.add_argument("--json", action="store_true", help="print the results as JSON")
 
@@ -1043,7 +1047,8 @@ def _study(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
                 def advance(done: int, total: int, task: TaskID = task) -> None:
                     bar.update(task, completed=done, total=total)
 
-                result = run_study(name, backend, deals=args.deals, seed=args.seed, progress=advance)
+                result = run_study(name, backend, deals=args.deals, seed=args.seed, progress=advance,
+                                   engine=args.engine)
                 results.append(result)
                 files[name] = [str(p) for p in write_study(result, args.out)]
     finally:
@@ -1064,7 +1069,7 @@ def _study(parser: argparse.ArgumentParser, args: argparse.Namespace, console: C
         if report:
             console.print(f"report: {report}")
     err.print(f"{len(results)} stud{'y' if len(results) == 1 else 'ies'} in {seconds:.0f} s "
-              f"({backend.name} backend)")
+              f"({backend.name} backend, engine {args.engine})")
     return 0
 
 
@@ -1108,6 +1113,10 @@ def _evaluate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
                    help=f"rungs, comma separated bot names; default {','.join(LADDER)}")
     q.add_argument("--jobs", type=int, default=1,
                    help="processes (the agent is copied into each: it must pickle); default 1")
+    q.add_argument("--engine", choices=("auto", "python", "compiled"), default="auto",
+                   help="auto (the default): a rung's bots decide in compiled code when the compiled engine "
+                        "plays the rules and the bot (random, heuristic), else in Python; the results are "
+                        "the same either way (docs/performance.md)")
     q.add_argument("--json", action="store_true", help="print as JSON")
     _backend_args(q)
 
@@ -1213,8 +1222,8 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
         backend = _ray_backend(parser, args)
         try:
             result = evaluate(agent, args.rules, args.players, deals=args.deals, ladder=args.ladder,
-                              jobs=args.jobs, progress=progress, backend=backend)
-        except TypeError as e:  # an agent that cannot be copied into other processes
+                              jobs=args.jobs, progress=progress, backend=backend, engine=args.engine)
+        except (TypeError, ValueError) as e:  # an agent that cannot be copied; --engine compiled refused
             parser.error(str(e))
         finally:
             if backend is not None:
@@ -1229,9 +1238,10 @@ def _evaluate(parser: argparse.ArgumentParser, args: argparse.Namespace, console
                   f"deals 0..{args.deals - 1} in every seat = {args.deals * args.players} games per rung "
                   f"(digest {result.digest[:12]})")
     columns = ("rung", "games", "losses", "loser rate", "95% interval", "rating", "95% interval",
-               "agent ms/move")
+               "agent ms/move", "rung engine")
     rows = [(r.rung, str(r.games), str(r.losses), f"{r.loser_rate:.1%}", f"{r.low:.1%} - {r.high:.1%}",
-             f"{r.rating:+.0f}", f"{r.rating_low:+.0f} - {r.rating_high:+.0f}", f"{r.agent_ms:.3g}")
+             f"{r.rating:+.0f}", f"{r.rating_low:+.0f} - {r.rating_high:+.0f}", f"{r.agent_ms:.3g}",
+             r.engine)
             for r in result.rungs]
     print_table(console, f"per rung (a fair share of losses is {1 / args.players:.1%}; rating: Elo points "
                 "above the rung's bot, 0 = as strong)", columns, rows)

@@ -1,6 +1,6 @@
 """Bots think in worker processes, so a slow bot never stalls the server's event loop.
 
-A bot is built fresh for every move by :func:`skitgubbe.bots.make_bot` from its name
+A bot is built fresh for every move by :func:`skitgubbe.bots.make_bot` (``engine="auto"``) from its name
 and a seed, and is given only the seat's :class:`~skitgubbe.engine.view.View` and legal
 actions, as everywhere else in the project.
 """
@@ -26,8 +26,10 @@ __all__ = ["BotPool", "choose_move"]
 def choose_move(name: str, seed: int, view: View, legal: Sequence[Action]) -> Action:
     """The move bot ``name`` (a :func:`~skitgubbe.bots.make_bot` name) chooses for ``view.seat``
     out of ``legal`` (non-empty), its randomness seeded by ``seed``.  Raises ``ValueError`` for
-    an unknown bot or a bot that answers with a move outside ``legal``."""
-    bot = make_bot(name, random.Random(seed))
+    an unknown bot or a bot that answers with a move outside ``legal``.  A bot of
+    :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS` decides in compiled code where the compiled
+    engine plays the rules (``make_bot(..., engine="auto")``: the same decisions)."""
+    bot = make_bot(name, random.Random(seed), engine="auto")
     action = bot.choose(view, list(legal))
     if action not in legal:
         raise ValueError(f"bot {name} chose {action}, which is not legal")

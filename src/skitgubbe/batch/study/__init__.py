@@ -42,12 +42,12 @@ on two cores)."""
 @dataclass(frozen=True)
 class Study:
     """One study: ``name``, ``title``, ``scale`` (deals per configuration = scale x K), ``run(deals,
-    seed, backend, progress)`` and ``draw(result, figure)``."""
+    seed, backend, progress, engine=...)`` and ``draw(result, figure)``."""
 
     name: str
     title: str
     scale: int
-    run: Callable[[int, int, Backend, Progress | None], StudyResult]
+    run: Callable[..., StudyResult]
     draw: Callable[[StudyResult, Any], None]
 
 
@@ -69,10 +69,16 @@ def find_study(name: str) -> Study:
 
 
 def run_study(name: str, backend: Backend, *, deals: int = DEFAULT_DEALS, seed: int = 0,
-              progress: Progress | None = None) -> StudyResult:
+              progress: Progress | None = None, engine: str = "python") -> StudyResult:
     """Run the study ``name`` with ``deals`` (``K``) on ``backend``; ``progress(done, total)``
-    counts deals.  Raises ``ValueError`` for an unknown study or ``deals < 1``."""
+    counts deals.  ``engine``: ``"python"`` (the reference) or ``"auto"``: each configuration the
+    compiled engine plays with compiled bots only (no ``heuristic/WEIGHT=VALUE``) is played in
+    compiled code, with the same results (:mod:`~skitgubbe.batch.study.deals`); the result's
+    ``engine`` says which was asked.  Raises ``ValueError`` for an unknown study, ``deals < 1``
+    or another engine."""
     study = find_study(name)
     if deals < 1:
         raise ValueError(f"deals must be at least 1, not {deals}")
-    return study.run(deals, seed, backend, progress)
+    result = study.run(deals, seed, backend, progress, engine=engine)
+    result.engine = engine
+    return result

@@ -42,7 +42,8 @@ def _strongest(hands: tuple[SeatHand, ...]) -> int:
     return powers.index(max(powers))
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals * SCALE`` deals per setting (module docstring)."""
     n = deals * SCALE
     base = find_variant(PRESET)
@@ -58,7 +59,7 @@ def run(deals: int, seed: int, backend: Backend, progress: Progress | None = Non
 
     for key, rules in settings.items():
         config = Config("monster", rules, PLAYERS, (BOT,))
-        data[key] = run_configs([config], n, seed, backend, step)["monster"]
+        data[key] = run_configs([config], n, seed, backend, step, engine=engine)["monster"]
         done += n
     rows: list[list[object]] = []
     plot: dict[str, object] = {}

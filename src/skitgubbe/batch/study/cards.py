@@ -31,10 +31,12 @@ KINDS = ("low (2-6)", "middle (7-Q)", "top (K/A)", "trump")
 SIZE_BINS = ((0, 6), (7, 9), (10, 12), (13, 15), (16, 19), (20, 52))
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals * SCALE`` deals (module docstring)."""
     n = deals * SCALE
-    data = run_configs([Config("cards", find_variant(PRESET), PLAYERS, (BOT,))], n, seed, backend, progress)
+    data = run_configs([Config("cards", find_variant(PRESET), PLAYERS, (BOT,))], n, seed, backend, progress,
+                       engine=engine)
     xs: list[list[int]] = []
     ys: list[int] = []
     sizes: list[int] = []

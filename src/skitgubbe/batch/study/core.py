@@ -55,7 +55,9 @@ class StudyResult:
     """One study's answer: ``name``, ``title``, ``source`` (the rule text, as the glossary names
     it), ``claim`` (paraphrased), ``bots`` (the bots used, for the figure), ``deals`` (per
     configuration), ``seed``, the table (``columns``, ``rows``), ``answer`` (one paragraph with
-    intervals, ending with :data:`CAVEAT`) and ``plot``: the numbers the figure draws."""
+    intervals, ending with :data:`CAVEAT`), ``plot``: the numbers the figure draws, and ``engine``
+    (the engine asked for, ``"python"`` or ``"auto"``: :func:`~skitgubbe.batch.study.run_study`;
+    not compared, not in :meth:`to_dict`: the results are the same)."""
 
     name: str
     title: str
@@ -68,6 +70,7 @@ class StudyResult:
     rows: list[list[object]]
     answer: str
     plot: dict[str, object] = field(default_factory=dict)
+    engine: str = field(default="python", compare=False)
 
     def to_dict(self) -> dict[str, object]:
         """Plain data for JSON (the table as a list of objects)."""
@@ -79,20 +82,24 @@ class StudyResult:
 
 
 def run_configs(configs: Sequence[Config], deals: int, seed: int, backend: Backend,
-                progress: Progress | None = None) -> dict[str, list[DealSummary]]:
+                progress: Progress | None = None, *, engine: str = "python") -> dict[str, list[DealSummary]]:
     """Play ``deals`` deals of each configuration on ``backend``: label -> summaries in deal
-    order.  Raises ``ValueError`` for ``deals < 1``, repeated labels or a table the rules do
-    not allow."""
+    order.  ``engine``: ``"python"`` (the reference) or ``"auto"`` (a configuration the compiled
+    engine plays with compiled bots only is played in compiled code, with the same summaries:
+    :mod:`~skitgubbe.batch.study.deals`).  Raises ``ValueError`` for ``deals < 1``, repeated
+    labels, a table the rules do not allow or another engine."""
     if deals < 1:
         raise ValueError(f"deals must be at least 1, not {deals}")
     if len({c.label for c in configs}) != len(configs):
         raise ValueError("configuration labels must be distinct")
+    if engine not in ("python", "auto"):
+        raise ValueError(f"engine must be 'python' or 'auto', not {engine!r}")
     tasks = []
     for c in configs:
         if not c.rules.min_players <= c.players <= c.rules.max_players:
             raise ValueError(f"{c.rules.name} is for {c.rules.min_players} to {c.rules.max_players} "
                              f"players, not {c.players}")
-        tasks += [DealTask(c.rules, c.players, c.lineup, seed, c.label, s, k)
+        tasks += [DealTask(c.rules, c.players, c.lineup, seed, c.label, s, k, engine)
                   for s, k in chunks(deals, CHUNK)]
     total = deals * len(configs)
     done = 0

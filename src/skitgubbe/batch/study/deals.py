@@ -8,6 +8,13 @@ dreck) draws from ``random.Random(f"{S}:{L}:{d}:chance")`` and the bot at seat `
 (d + d // players) % players`` (the bot listed first sits at seat ``shift``), so over
 ``players**2`` deals the first-listed bot meets every dealer at every seat.  A deal's summary
 depends only on these, so chunks may run anywhere, in any order.
+
+A task's ``engine`` (``"python"``, the reference, or ``"auto"``) says where its deals are played:
+under ``"auto"``, when the compiled engine plays the rules and every bot of the line-up is a plain
+name of :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`, the deals are played whole in compiled
+code (:func:`~skitgubbe.bots.compiled_bots.bot_deals`, the same seeds, the same decisions) and
+replayed in a compiled state up to phase two for the hands; every other task steps the Python
+engine.  The summaries are the same either way.
 """
 
 from __future__ import annotations
@@ -17,9 +24,11 @@ from dataclasses import dataclass
 
 from ...bots import HeuristicBot, make_bot
 from ...bots.base import Bot
+from ...bots.compiled_bots import BotGame, bot_deals, compiled_bots_unsupported
 from ...engine.actions import CHANCE, Action
 from ...engine.base import Phase
 from ...engine.cards import rank_of, suit_of
+from ...engine.compiled import CompiledState, action_of
 from ...engine.rules import Rules
 from ...engine.state import State, deck_from_seed
 from ..runner import play_out
@@ -107,6 +116,17 @@ class DealTask:
     label: str
     start: int
     count: int
+    engine: str = "python"
+
+
+def task_engine(task: DealTask) -> str:
+    """Where ``task``'s deals are played: ``"compiled"`` when its ``engine`` is ``"auto"``, the
+    compiled engine plays its rules at its seat count and every line-up entry is a compiled bot's
+    name (no ``/WEIGHT=VALUE``), else ``"python"``."""
+    if task.engine != "auto" or any("/" in b for b in task.lineup):
+        return "python"
+    plays = compiled_bots_unsupported(task.rules, task.players, task.lineup) is None
+    return "compiled" if plays else "python"
 
 
 def _hand(mask: int, trump: int) -> SeatHand:
@@ -131,6 +151,8 @@ def _hand(mask: int, trump: int) -> SeatHand:
 
 def play_deals(task: DealTask) -> list[DealSummary]:
     """Play the task's deals (module docstring: seeding) and summarize each, in deal order."""
+    if task_engine(task) == "compiled":
+        return _play_compiled(task)
     n = task.players
     out: list[DealSummary] = []
     for d in range(task.start, task.start + task.count):
@@ -152,5 +174,43 @@ def play_deals(task: DealTask) -> list[DealSummary]:
             deal=d, dealer=d % n, first_leader=first_leader, shift=shift,
             loser=-1 if state.loser is None else state.loser,
             actions=len(state.history), tricks=state.tricks, hands=box[0] if box else (),
+        ))
+    return out
+
+
+def _play_compiled(task: DealTask) -> list[DealSummary]:
+    """:func:`play_deals` in compiled code: the deals whole (:func:`bot_deals`, every action
+    recorded), then each replayed in a compiled state, the dreck shuffled by the chance generator
+    as the Python deal shuffles it, up to the first decision of phase two for the hands."""
+    n = task.players
+    games: list[BotGame] = []
+    meta: list[tuple[int, str, tuple[int, ...], int]] = []
+    for d in range(task.start, task.start + task.count):
+        key = f"{task.seed}:{task.label}:{d}"
+        shift = (d + d // n) % n
+        deck = deck_from_seed(key, decks=task.rules.decks, pack=task.rules.pack)
+        bots = [task.lineup[((s - shift) % n) % len(task.lineup)] for s in range(n)]
+        games.append(BotGame(bots, deck, d % n, [f"{key}:{s}" for s in range(n)], f"{key}:chance"))
+        meta.append((d, key, deck, shift))
+    played = bot_deals(task.rules, n, games, record=True)
+    out: list[DealSummary] = []
+    for (d, key, deck, shift), deal in zip(meta, played, strict=True):
+        state = CompiledState.new(task.rules, n, dealer=d % n, deck=deck)
+        first_leader = State.new(task.rules, n, dealer=d % n, deck=deck).first_leader
+        chance = random.Random(f"{key}:chance")
+        hands: tuple[SeatHand, ...] = ()
+        for code in deal.codes:
+            if state.to_act == CHANCE:
+                state.apply(state.chance_action(chance))
+            else:
+                state.apply(action_of(code))
+            if state.phase == Phase.TWO and state.to_act != CHANCE:
+                core = state.core
+                hands = tuple(_hand(h, core.trump_suit) for h in core.hands)
+                break
+        out.append(DealSummary(
+            deal=d, dealer=d % n, first_leader=first_leader, shift=shift,
+            loser=-1 if deal.loser is None else deal.loser,
+            actions=deal.actions, tricks=deal.tricks, hands=hands,
         ))
     return out

@@ -56,11 +56,12 @@ def tally(ds: list[DealSummary], players: int, least: int) -> tuple[Shares, int]
     return {p: rate(k, total) for p, k in counts.items()}, total
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals * SCALE`` deals per table (module docstring)."""
     n = deals * SCALE
     configs = [Config(f"strong{p}", find_variant(PRESET), p, (BOT,)) for p in SEATS]
-    data = run_configs(configs, n, seed, backend, progress)
+    data = run_configs(configs, n, seed, backend, progress, engine=engine)
     rows: list[list[object]] = []
     found: dict[str, tuple[Shares, int]] = {}
     parts = []

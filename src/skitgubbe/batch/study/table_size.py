@@ -83,11 +83,12 @@ def table_row(preset: str, players: int, m: dict[str, Any]) -> list[object]:
             *(round(v, 4) for v in m["lead"]), round(m["abandoned"][0], 4)]
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals`` deals per line-up (module docstring)."""
     configs = [c for preset, sizes in TABLES for n in sizes
                for c in skill_configs(f"{preset}{n}", find_variant(preset), n)]
-    data = run_configs(configs, deals, seed, backend, progress)
+    data = run_configs(configs, deals, seed, backend, progress, engine=engine)
     rows, plot = [], {}
     answer = []
     for preset, sizes in TABLES:

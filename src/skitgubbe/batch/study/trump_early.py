@@ -30,12 +30,13 @@ POWERS = (0.0, 0.5, 1.0, 1.5, 2.5)
 DEFAULT = 1.5
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals`` deals per seat count and power (module docstring)."""
     rules = find_variant(PRESET)
     configs = [Config(f"trump{p}:{w}", rules, p, (f"{BOT}/trump_power={w}", BOT))
                for p in SEATS for w in POWERS]
-    data = run_configs(configs, deals, seed, backend, progress)
+    data = run_configs(configs, deals, seed, backend, progress, engine=engine)
     rows: list[list[object]] = []
     plot: dict[str, object] = {}
     parts = []

@@ -42,7 +42,8 @@ def rulesets() -> dict[str, Rules]:
     return out
 
 
-def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None) -> StudyResult:
+def run(deals: int, seed: int, backend: Backend, progress: Progress | None = None, *,
+        engine: str = "python") -> StudyResult:
     """Run the study with ``deals`` deals per line-up and ruleset (module docstring)."""
     sets = rulesets()
     # every ruleset shares one label per line-up, so all of them are played on the same decks
@@ -55,7 +56,8 @@ def run(deals: int, seed: int, backend: Backend, progress: Progress | None = Non
             progress(done + k, total)
 
     for label, rules in sets.items():
-        data[label] = run_configs(skill_configs("var", rules, PLAYERS), deals, seed, backend, step)
+        data[label] = run_configs(skill_configs("var", rules, PLAYERS), deals, seed, backend, step,
+                                  engine=engine)
         done += 3 * deals
     ms = {label: skill_rows("var", PLAYERS, d) for label, d in data.items()}
     rows = [table_row(label, PLAYERS, m) for label, m in ms.items()]

@@ -3,6 +3,7 @@ single-env PettingZoo loops, in one run, CPU time of this process (``time.proces
 
     nice python benchmarks/batch_steps.py [--players 3] [--goat-players 4] [--steps 400000] [--pz-steps 3000]
     nice python benchmarks/batch_steps.py --every-preset [--envs 256] [--steps 200000]
+    nice python benchmarks/batch_steps.py --opponents [--envs 256] [--steps 20000]
 
 Rows (``--every-preset``: only the table of every preset, below):
 
@@ -23,6 +24,12 @@ With ``--every-preset``: for every preset of ``compiled.COMPILED_PRESETS`` at it
 envs, by the preset's own compiled code and by the run-time policy given the same rules (one
 run, the same seeds), and the vector environment (``skitgubbe.adapters.vector``) with the learner
 at seat 0 and random opponents: learner steps a second, the opponents' steps uncounted.
+
+With ``--opponents``: for every preset at its usual seat count, learner steps a second of
+:meth:`BatchEnv.step` + :meth:`BatchEnv.play_others` with the learner at seat 0 (its first legal
+action, NumPy's argmax of the mask) and compiled random, then heuristic, bots in the other seats
+(``--steps`` learner steps per row), with the opponents' decisions a second beside them; the
+issue's target for compiled counter opponents is 50,000 learner steps a second.
 
 An env step is one decision of one env (a seat's action).
 """
@@ -72,6 +79,39 @@ def vector_learner_rate(preset: str, players: int, n_envs: int, steps: int) -> f
     return done / (time.process_time() - start)
 
 
+def opponent_rates(preset: str, players: int, n_envs: int, steps: int, bots: str) -> tuple[float, float]:
+    """(learner steps, opponents' steps) per CPU second of step + play_others, learner at seat 0
+    taking its first legal action, ``bots`` at the other seats."""
+    envs = BatchEnv(preset, players=players, n_envs=n_envs, seed=1, bots=bots)
+    out = envs.reset()
+    envs.play_others(0)
+    done = 0
+    others = envs.other_steps
+    start = time.process_time()
+    while done < steps:
+        out = envs.step(np.argmax(out.mask != 0, axis=1))
+        envs.play_others(0)
+        done += n_envs
+    spent = time.process_time() - start
+    return done / spent, (envs.other_steps - others) / spent
+
+
+def opponents_table(n_envs: int, steps: int) -> None:
+    from skitgubbe.engine.compiled import COMPILED_PRESETS
+    from skitgubbe.engine.variants import PRESETS, usual_players
+
+    opponent_rates("pagat", 3, n_envs, steps // 4, "random")  # (warm-up)
+    print(f"learner steps per CPU second, batch {n_envs}, learner at seat 0 (first legal action), "
+          "compiled bots at the other seats (their steps a second beside)")
+    print(f"{'preset':20s}{'seats':>6s}{'random: learner':>17s}{'their steps':>13s}"
+          f"{'heuristic: learner':>20s}{'their steps':>13s}")
+    for preset in COMPILED_PRESETS:
+        players = usual_players(PRESETS[preset])
+        r_learner, r_others = opponent_rates(preset, players, n_envs, steps, "random")
+        h_learner, h_others = opponent_rates(preset, players, n_envs, steps, "heuristic")
+        print(f"{preset:20s}{players:6d}{r_learner:17,.0f}{r_others:13,.0f}{h_learner:20,.0f}{h_others:13,.0f}")
+
+
 def every_preset(n_envs: int, steps: int) -> None:
     from skitgubbe.engine.compiled import COMPILED_PRESETS
     from skitgubbe.engine.variants import PRESETS, usual_players
@@ -116,7 +156,12 @@ def main() -> None:
     ap.add_argument("--pz-steps", type=int, default=3_000, help="turns per PettingZoo row")
     ap.add_argument("--every-preset", action="store_true", help="only the table of every preset")
     ap.add_argument("--envs", type=int, default=256, help="batch size of the --every-preset table")
+    ap.add_argument("--opponents", action="store_true",
+                    help="only the table of learner steps against compiled random and heuristic bots")
     args = ap.parse_args()
+    if args.opponents:
+        opponents_table(args.envs, args.steps)
+        return
     if args.every_preset:
         every_preset(args.envs, args.steps)
         return

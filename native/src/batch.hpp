@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "bots.hpp"  // BotKind, heuristic_choose (HeuristicBot.choose), HeuristicWeights
 #include "game.hpp"
+#include "model.hpp"  // Recent: the public history the heuristic bot's loop check reads
 #include "pyrandom.hpp"
 
 namespace sg {
@@ -210,6 +212,14 @@ void legal_mask(const Game<R>& g, int8_t* mask, uint64_t* bits) {
 // PettingZoo adapter's chance, pyrandom.hpp), so a Python deal with that generator replays it.
 // A given deal is either dealt now (reset_given, reset_env) or queued: the next deal of env i
 // (queue_deal) replaces the generator's when the current one ends.
+//
+// The other seats (play_others): seat s is played by the compiled bot kinds[s] (BotKind of
+// bots.hpp: the random bot, RandomBot.choose, or the heuristic bot, HeuristicBot.choose), each
+// env's seat drawing from its own `random.Random(key)` (PyRandom), made anew at every deal: the
+// key given with the deal (the bot seeds of reset_given, reset_env, queue_deal: as
+// `make_bot(name, random.Random(key))` seeds a Python bot), or else drawn from the env's generator
+// when the seat first decides in that deal.  So a given deal with given chance and bot seeds is the
+// Python engine's deal played by those bots for the learner's actions.
 template <class R>
 struct Batch {
   int players, n_envs, action_limit;
@@ -237,6 +247,20 @@ struct Batch {
   std::vector<uint8_t> next_mode;
   std::vector<uint64_t> next_keys;
   int64_t steps = 0, deals = 0, other_steps = 0;  // other_steps: play_others' actions
+  // The bots of play_others: per seat a BotKind (all BOT_RANDOM until set_bots), the heuristic
+  // bot's weights; per env and seat its Random (N x players), the key it is seeded with and its
+  // state (0: no key yet, one is drawn from the env's generator at its first decision; 1: keyed,
+  // not seeded; 2: seeded); the queued deal's keys (N x players, next_keyed N: given or not).
+  // Per env the public history of the deal (View.history: every seat's action and every chance
+  // step), which the heuristic bot's loop check reads (heuristic.is_looping).
+  std::vector<int> kinds;
+  HeuristicWeights weights{};
+  std::vector<PyRandom> seat_rngs;
+  std::vector<uint64_t> seat_keys;
+  std::vector<uint8_t> seat_state;
+  std::vector<uint64_t> next_seat_keys;
+  std::vector<uint8_t> next_keyed;
+  std::vector<Recent> histories;
 
   Batch(int players_, int n, uint64_t seed, int limit, const R& rules, bool exposed, bool autoreset)
       : players(players_), n_envs(n), action_limit(limit), exposed_bottom(exposed), auto_reset(autoreset),
@@ -245,7 +269,10 @@ struct Batch {
         done(new bool[size_t(n)]()), truncated(new bool[size_t(n)]()), over(new bool[size_t(n)]()),
         bits(size_t(n) * ids::kWords), dreck_orders(size_t(n) * kCards), dreck_lengths(size_t(n)),
         chance_mode(size_t(n)), chance_keys(size_t(n)), py(size_t(n)), next_decks(size_t(n) * kCards),
-        next_dealers(size_t(n), -1), next_mode(size_t(n)), next_keys(size_t(n)) {
+        next_dealers(size_t(n), -1), next_mode(size_t(n)), next_keys(size_t(n)), kinds(size_t(players_), BOT_RANDOM),
+        seat_rngs(size_t(n) * size_t(players_)), seat_keys(size_t(n) * size_t(players_)),
+        seat_state(size_t(n) * size_t(players_)), next_seat_keys(size_t(n) * size_t(players_)),
+        next_keyed(size_t(n)), histories(size_t(n)) {
     Rng master(seed);
     rngs.reserve(size_t(n));
     for (int i = 0; i < n; ++i) rngs.emplace_back(master.next());
@@ -280,6 +307,7 @@ struct Batch {
         py[size_t(i)].shuffle(order, k);
       }
       dreck_lengths[size_t(i)] = k;
+      histories[size_t(i)].push(kChance, code_of(DRECK, g.pending_deal()));  // (as play_bots records it)
       g.deal_chance(order, k);
     }
   }
@@ -299,8 +327,37 @@ struct Batch {
     legal_mask(g, &mask[size_t(i) * ids::kCount], &bits[size_t(i) * ids::kWords]);
   }
 
-  // BatchEnv.play_others: in every env, every seat but `seat` takes a uniformly random legal action
-  // (Game::legal's list, the index drawn by the env's generator: a random bot) until `seat` is to act.
+  // The Random of seat p in env i for this deal (seeded at its first use: from its key, or from a
+  // key drawn from the env's generator when the deal gave none), as `random.Random(key)`.
+  PyRandom& seat_rng(int i, int p) {
+    const size_t j = size_t(i) * size_t(players) + size_t(p);
+    if (seat_state[j] != 2) {
+      if (seat_state[j] == 0) seat_keys[j] = rngs[size_t(i)].next();
+      unsigned char key[8];  // the integer's big-endian bytes (Random.seed of an int)
+      for (int b = 0; b < 8; ++b) key[b] = uint8_t(seat_keys[j] >> (8 * (7 - b)));
+      seat_rngs[j].seed_bytes(key, 8);
+      seat_state[j] = 2;
+    }
+    return seat_rngs[j];
+  }
+
+  // The decision of the bot at seat p in env i (to act, its k legal actions `codes` in
+  // Game::legal's order, which is State.legal_actions'): the index of the action it takes.
+  // Each bot reads only seat p's View (bots.hpp names the View field behind each read).
+  int choose_other(int i, int p, const Code* codes, int k) {
+    const Game<R>& g = games[size_t(i)];
+    switch (kinds[size_t(p)]) {
+      case BOT_HEURISTIC:  // HeuristicBot.choose(view, view.legal)
+        return heuristic_choose(g, p, codes, k, histories[size_t(i)], weights, seat_rng(i, p));
+      // A compiled counter bot (BOT_COUNTER, counter.hpp) plugs in here, with one line:
+      // case BOT_COUNTER: return counter_choose(g, p, codes, k, histories[size_t(i)], seat_rng(i, p));
+      default:  // BOT_RANDOM: RandomBot.choose, rng.randrange(len(legal)) (drawn for one action too)
+        return int(seat_rng(i, p).randbelow(uint32_t(k)));
+    }
+  }
+
+  // BatchEnv.play_others: in every env, every seat but `seat` is played by its bot (kinds, above)
+  // until `seat` is to act.
   // A deal that ends meanwhile is reported as step reports it, unless the env already reported a
   // deal in this step (done stays, its rewards kept), and dealt anew (auto_reset; without it the env
   // waits). Returns the actions taken.
@@ -316,9 +373,11 @@ struct Batch {
       Game<R>& g = games[size_t(i)];
       bool moved = false;
       while (!over[size_t(i)] && g.to_act != seat) {
+        const int p = g.to_act;
         int k = g.legal(codes);
-        Code code = codes[rngs[size_t(i)].below(k)];
+        Code code = codes[choose_other(i, p, codes, k)];
         g.step(code);
+        histories[size_t(i)].push(p, code);
         if (record) {
           log.push_back(i);
           log.push_back(ids::of(code));
@@ -363,9 +422,17 @@ struct Batch {
     for (int w = 0; w < ids::kWords; ++w) bits[size_t(i) * ids::kWords + size_t(w)] = 0;
   }
 
-  // Deal env i from `deck` (52 cards, checked by the caller) and `dealer`, chance `mode` and `key`.
-  void deal_given(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key) {
+  // Deal env i from `deck` (52 cards, checked by the caller) and `dealer`, chance `mode` and `key`,
+  // the other seats' bots seeded from `bot_keys` (players keys; null: drawn when first used).
+  void deal_given(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key,
+                  const uint64_t* bot_keys = nullptr) {
     Game<R>& g = games[size_t(i)];
+    const size_t row = size_t(i) * size_t(players);
+    for (int p = 0; p < players; ++p) {
+      seat_state[row + size_t(p)] = bot_keys ? 1 : 0;
+      if (bot_keys) seat_keys[row + size_t(p)] = bot_keys[p];
+    }
+    histories[size_t(i)].n = 0;
     uint8_t* d = &decks[size_t(i) * kCards];
     if (d != deck) std::memcpy(d, deck, kCards);
     dealers[size_t(i)] = dealer;
@@ -399,7 +466,8 @@ struct Batch {
     if (queued >= 0) {
       int dealer = queued;
       queued = -1;
-      deal_given(i, &next_decks[size_t(i) * kCards], dealer, next_mode[size_t(i)], next_keys[size_t(i)]);
+      deal_given(i, &next_decks[size_t(i) * kCards], dealer, next_mode[size_t(i)], next_keys[size_t(i)],
+                 next_keyed[size_t(i)] ? &next_seat_keys[size_t(i) * size_t(players)] : nullptr);
     } else {
       deal_random(i);
     }
@@ -417,24 +485,32 @@ struct Batch {
     clear_flags();
   }
 
-  // Every env dealt the given deal: decks N x 52, dealers N, modes N (0 or 1), keys N.
-  void reset_given(const uint8_t* ds, const int32_t* dls, const uint8_t* modes, const uint64_t* keys) {
+  // Every env dealt the given deal: decks N x 52, dealers N, modes N (0 or 1), keys N, and the bots'
+  // keys N x players (null: none given).
+  void reset_given(const uint8_t* ds, const int32_t* dls, const uint8_t* modes, const uint64_t* keys,
+                   const uint64_t* bot_keys = nullptr) {
     for (int i = 0; i < n_envs; ++i) {
-      deal_given(i, ds + size_t(i) * kCards, dls[i], modes[i], keys[i]);
+      deal_given(i, ds + size_t(i) * kCards, dls[i], modes[i], keys[i],
+                 bot_keys ? bot_keys + size_t(i) * size_t(players) : nullptr);
       ready(i);
     }
     clear_flags();
   }
 
   // Env i dealt the given deal now (whatever it was doing); its flags and rewards cleared.
-  void reset_env(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key) {
-    deal_given(i, deck, dealer, mode, key);
+  void reset_env(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key,
+                 const uint64_t* bot_keys = nullptr) {
+    deal_given(i, deck, dealer, mode, key, bot_keys);
     ready(i);
     done[size_t(i)] = truncated[size_t(i)] = false;
     for (int s = 0; s < players; ++s) rewards[size_t(i) * size_t(players) + size_t(s)] = 0.0f;
   }
 
-  void queue(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key) {
+  void queue(int i, const uint8_t* deck, int dealer, uint8_t mode, uint64_t key,
+             const uint64_t* bot_keys = nullptr) {
+    next_keyed[size_t(i)] = bot_keys != nullptr;
+    if (bot_keys)
+      std::memcpy(&next_seat_keys[size_t(i) * size_t(players)], bot_keys, sizeof(uint64_t) * size_t(players));
     std::memcpy(&next_decks[size_t(i) * kCards], deck, kCards);
     next_dealers[size_t(i)] = dealer;
     next_mode[size_t(i)] = mode;
@@ -486,7 +562,9 @@ struct Batch {
         done[size_t(i)] = truncated[size_t(i)] = false;
         continue;
       }
+      const int p = g.to_act;
       g.step(t.code[actions[i]]);
+      histories[size_t(i)].push(p, t.code[actions[i]]);
       chance(i);
       ++steps;
       if (g.phase == OVER) {

@@ -863,6 +863,7 @@ void bind_batch(nb::module_& m, const char* cls) {
   using Seats = nb::ndarray<const int32_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
   using Modes = nb::ndarray<const uint8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
   using Keys = nb::ndarray<const uint64_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+  using BotKeys = nb::ndarray<const uint64_t, nb::c_contig, nb::device::cpu>;  // empty: none given
   auto make = [](B* self, int players, int n_envs, uint64_t seed, int action_limit, bool exposed_bottom,
                  bool auto_reset, const R& rules) {
     check_players<R>(players);
@@ -883,6 +884,14 @@ void bind_batch(nb::module_& m, const char* cls) {
     if (dealer < 0 || dealer >= b.players) throw std::invalid_argument(where + "dealer seat " +
                                                                        std::to_string(dealer) + " does not exist");
     if (mode != 0 && mode != 1) throw std::invalid_argument(where + "the chance mode is 0 or 1");
+  };
+  // The bots' keys of a deal (or of every env's, `per` = N): none (an empty array) or per x players.
+  auto bot_keys = [](const B& b, const BotKeys& keys, size_t per) -> const uint64_t* {
+    if (keys.size() == 0) return nullptr;
+    if (keys.size() != per * size_t(b.players))
+      throw std::invalid_argument("give one bot seed per seat" + std::string(per > 1 ? " and env" : "") + ": " +
+                                  std::to_string(per * size_t(b.players)) + ", not " + std::to_string(keys.size()));
+    return keys.data();
   };
   auto check_env = [](const B& b, int i) {
     if (i < 0 || i >= b.n_envs)
@@ -914,7 +923,7 @@ void bind_batch(nb::module_& m, const char* cls) {
         })
       .def(
           "reset_given",
-          [check_deal](B& b, Decks decks, Seats dealers, Modes modes, Keys keys) {
+          [check_deal, bot_keys](B& b, Decks decks, Seats dealers, Modes modes, Keys keys, BotKeys bots) {
             size_t n = size_t(b.n_envs);
             if (decks.shape(0) != n || decks.shape(1) != size_t(sg::kCards) || dealers.shape(0) != n ||
                 modes.shape(0) != n || keys.shape(0) != n)
@@ -922,28 +931,53 @@ void bind_batch(nb::module_& m, const char* cls) {
             for (size_t i = 0; i < n; ++i)
               check_deal(b, decks.data() + i * sg::kCards, dealers.data()[i], modes.data()[i],
                          "env " + std::to_string(i) + ": ");
+            const uint64_t* bk = bot_keys(b, bots, n);
             nb::gil_scoped_release release;
-            b.reset_given(decks.data(), dealers.data(), modes.data(), keys.data());
+            b.reset_given(decks.data(), dealers.data(), modes.data(), keys.data(), bk);
           },
-          nb::arg("decks"), nb::arg("dealers"), nb::arg("modes"), nb::arg("keys"))
+          nb::arg("decks"), nb::arg("dealers"), nb::arg("modes"), nb::arg("keys"), nb::arg("bot_keys"))
       .def(
           "reset_env",
-          [check_deal, check_env](B& b, int i, Deck deck, int dealer, int mode, uint64_t key) {
+          [check_deal, check_env, bot_keys](B& b, int i, Deck deck, int dealer, int mode, uint64_t key,
+                                            BotKeys bots) {
             check_env(b, i);
             if (deck.shape(0) != size_t(sg::kCards)) throw std::invalid_argument("a deck is 52 cards");
             check_deal(b, deck.data(), dealer, mode, "");
-            b.reset_env(i, deck.data(), dealer, uint8_t(mode), key);
+            b.reset_env(i, deck.data(), dealer, uint8_t(mode), key, bot_keys(b, bots, 1));
           },
-          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"))
+          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"), nb::arg("bot_keys"))
       .def(
           "queue_deal",
-          [check_deal, check_env](B& b, int i, Deck deck, int dealer, int mode, uint64_t key) {
+          [check_deal, check_env, bot_keys](B& b, int i, Deck deck, int dealer, int mode, uint64_t key,
+                                            BotKeys bots) {
             check_env(b, i);
             if (deck.shape(0) != size_t(sg::kCards)) throw std::invalid_argument("a deck is 52 cards");
             check_deal(b, deck.data(), dealer, mode, "");
-            b.queue(i, deck.data(), dealer, uint8_t(mode), key);
+            b.queue(i, deck.data(), dealer, uint8_t(mode), key, bot_keys(b, bots, 1));
           },
-          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"))
+          nb::arg("env"), nb::arg("deck"), nb::arg("dealer"), nb::arg("mode"), nb::arg("key"), nb::arg("bot_keys"))
+      .def(
+          "set_bots",
+          [](B& b, const std::vector<int>& kinds, const std::vector<double>& weights) {
+            if (kinds.size() != size_t(b.players))
+              throw std::invalid_argument("give one bot kind per seat: " + std::to_string(b.players) + ", not " +
+                                          std::to_string(kinds.size()));
+            for (int k : kinds)
+              if (k < 0 || k >= sg::BOT_KINDS) throw std::invalid_argument("bot kind " + std::to_string(k) +
+                                                                           " does not exist");
+            if (weights.size() != size_t(sg::HeuristicWeights::kCount))
+              throw std::invalid_argument("give the heuristic bot's " +
+                                          std::to_string(sg::HeuristicWeights::kCount) + " weights, not " +
+                                          std::to_string(weights.size()));
+            sg::HeuristicWeights& w = b.weights;
+            double* fields[] = {&w.center,         &w.needy_shift,  &w.pwin_exp,    &w.hold,
+                                &w.win_keeps_card, &w.sluff_margin, &w.trump_power, &w.pick_penalty,
+                                &w.pick_floor,     &w.kill_bonus,   &w.out_bonus};
+            for (int i = 0; i < sg::HeuristicWeights::kCount; ++i) *fields[i] = weights[size_t(i)];
+            b.kinds = kinds;
+          },
+          nb::arg("kinds"), nb::arg("weights"))
+      .def_prop_ro("bots", [](const B& b) { return b.kinds; })
       .def("queued", [check_env](const B& b, int i) {
         check_env(b, i);
         return b.next_dealers[size_t(i)] >= 0;

@@ -81,7 +81,7 @@ def test_make_vec_returns_the_compiled_vector_env_with_gymnasiums_spaces() -> No
 @needs_native
 def test_bots_that_are_not_compiled_are_refused_saying_so() -> None:
     with pytest.raises(ValueError, match="the batches step no other bot yet"):
-        vector.SkitgubbeVectorEnv(2, "pagat", 3, opponents="heuristic")
+        vector.SkitgubbeVectorEnv(2, "pagat", 3, opponents="counter")
     with pytest.raises(ValueError, match="seat 3 does not exist"):
         vector.SkitgubbeVectorEnv(2, "pagat", 3, seat=3)
     envs = vector.SkitgubbeVectorEnv(2, "pagat", 3)

@@ -16,10 +16,25 @@ call by the compiled engine, observations and legal-action masks returned as sta
         # out.rewards[out.done] are the rewards of the deals that just ended
 
 Every seat of every env is the caller's (self-play): ``to_act[i]`` says whose observation and
-mask row ``i`` holds, and the action of row ``i`` is that seat's.  The one bot compiled is the
-random one: :meth:`BatchEnv.play_others` plays every seat but one by uniformly random legal
-actions in C++ (the compiled engine has no bots that read a seat's view yet: the heuristic, counter
-and other bots play only on the Python engine).
+mask row ``i`` holds, and the action of row ``i`` is that seat's.  Or the other seats are played
+by compiled bots: :meth:`BatchEnv.play_others` plays every seat but one in C++, each seat by the
+bot ``bots`` names for it (:data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS`: ``"random"``,
+``"heuristic"``, any mix per seat) with exactly the Python bot's decisions
+(:mod:`skitgubbe.bots.compiled_bots`): in every deal the bot of seat ``s`` draws from its own
+``random.Random(k)``, ``k`` the seat's *bot seed* given with the deal (``bot_seeds``, below), as
+``make_bot(name, random.Random(k))`` seeds a Python bot; without one ``k`` is drawn from the env's
+generator.  A deal given with its chance seed and bot seeds is then the Python engine's deal played
+by those bots for the learner's actions (tests/adapters/test_batch_bots.py compares them with the
+PettingZoo environment, observations, masks and rewards, deal for deal).
+
+::
+
+    envs = BatchEnv("goat", players=4, n_envs=256, seed=1, bots="heuristic")
+    out = envs.reset()
+    envs.play_others(0)  # the heuristic bots play seats 1..3 up to seat 0's first decision
+    while True:
+        out = envs.step(policy(out.obs, out.mask))  # seat 0's actions
+        envs.play_others(0)
 
 Shapes and dtypes (``N`` = ``n_envs``, ``P`` = ``players``), in :class:`BatchStep`:
 
@@ -85,6 +100,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from ..bots.compiled_bots import COMPILED_BOTS, HEURISTIC_WEIGHTS, compiled_bot_kind
+from ..bots.heuristic import HeuristicBot
 from ..engine import compiled
 from ..engine.native_options import POLICIES, member_values
 from ..engine.rules import Rules
@@ -159,6 +176,28 @@ def _deck_row(deck: Any, where: str) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(a, dtype=np.uint8)
 
 
+_NO_KEYS = np.zeros(0, dtype=np.uint64)
+
+
+def _bot_keys(seeds: Any, rows: int | None, players: int, where: str) -> npt.NDArray[np.uint64]:
+    """The bot seeds of one deal (``rows`` None: ``players`` integers) or of every env (``rows``
+    rows of ``players``) as a flat uint64 array; None: the empty array (none given).  ``ValueError``
+    prefixed by ``where`` for another shape or a seed that is not an integer 0..2**64-1."""
+    if seeds is None:
+        return _NO_KEYS
+    flat = [list(r) for r in seeds] if rows is not None else [list(seeds)]
+    if (rows is not None and len(flat) != rows) or any(len(r) != players for r in flat):
+        shape = f"{rows} rows of {players}" if rows is not None else f"{players}"
+        raise ValueError(f"{where}give bot seeds as {shape} integers (one per seat), not {seeds!r:.80}")
+    out = []
+    for r in flat:
+        for k in r:
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= int(k) < 2**64:
+                raise ValueError(f"{where}a bot seed is an integer 0..2**64-1, not {k!r}")
+            out.append(int(k))
+    return np.array(out, dtype=np.uint64)
+
+
 def _chance_key(seed: Any, where: str) -> tuple[int, int]:
     """(mode, key) of a chance seed: (0, 0) for None, (1, seed) for an integer 0..2**64-1."""
     if seed is None:
@@ -183,15 +222,21 @@ class BatchEnv:
             :meth:`queue_deal`, or one from its generator); False leaves it finished (``to_act``
             -2, zero rows, :attr:`over` True, its actions ignored) until :meth:`reset_env` or
             :meth:`reset`.
+        bots: the bots of :meth:`play_others`: a name of
+            :data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS` (or the alias ``easy``) for every
+            seat, or ``players`` names, one per seat (the entry of the seat ``play_others`` leaves
+            to the caller is not used).
 
     Raises ``ImportError`` without the compiled engine, :class:`~skitgubbe.engine.compiled.UnsupportedError`
     (a ``ValueError``) with :func:`~skitgubbe.engine.compiled.unsupported`'s reason for rules or a
     seat count the compiled engine does not play, and ``ValueError`` for ``n_envs`` or
-    ``action_limit`` below 1 or a seed out of range.
+    ``action_limit`` below 1, a seed out of range, or ``bots`` naming a bot the batches do not
+    play (the message lists those they do) or not one per seat.
     """
 
     def __init__(self, rules: str | Rules = "pagat", players: int = 3, n_envs: int = 64, seed: int = 0,
-                 *, action_limit: int = 20_000, auto_reset: bool = True) -> None:
+                 *, action_limit: int = 20_000, auto_reset: bool = True,
+                 bots: str | Sequence[str] = "random") -> None:
         if isinstance(rules, str):
             if rules not in PRESETS and rules not in RESEARCH_PRESETS:
                 raise compiled.UnsupportedError(f"no preset named {rules!r}")
@@ -224,6 +269,17 @@ class BatchEnv:
         else:
             self._core = native.RuntimeBatch(member_values(rules), players, n_envs, seed, *flags)
         core = self._core
+        names = [bots] * players if isinstance(bots, str) else list(bots)
+        if len(names) != players:
+            raise ValueError(f"give one bot per seat ({players}), not {len(names)}: {bots!r:.80}")
+        kinds = [compiled_bot_kind(n) if isinstance(n, str) else None for n in names]
+        if None in kinds:
+            bad = names[kinds.index(None)]
+            raise ValueError(f"the batches play the compiled bots {', '.join(COMPILED_BOTS)} only, not {bad!r}")
+        core.set_bots([int(k) for k in kinds if k is not None],
+                      [float(getattr(HeuristicBot, w)) for w in HEURISTIC_WEIGHTS])
+        self.bots: tuple[str, ...] = tuple(COMPILED_BOTS[int(k)] for k in kinds if k is not None)
+        """The bot :meth:`play_others` plays at each seat (names of ``COMPILED_BOTS``)."""
         self._out = BatchStep(core.obs, core.mask, core.to_act, core.rewards, core.done, core.truncated)
         assert self._out.obs.shape == (n_envs, encoding.OBS_SIZE)
         assert self._out.mask.shape == (n_envs, encoding.NUM_ACTIONS)
@@ -237,7 +293,8 @@ class BatchEnv:
 
     def reset(self, decks: Sequence[Sequence[int]] | npt.ArrayLike | None = None,
               dealers: Sequence[int] | npt.ArrayLike | int | None = None,
-              chance_seeds: Sequence[int | None] | None = None) -> BatchStep:
+              chance_seeds: Sequence[int | None] | None = None,
+              bot_seeds: Sequence[Sequence[int]] | npt.ArrayLike | None = None) -> BatchStep:
         """Deal every env anew; ``rewards`` zero, ``done`` and ``truncated`` False.
 
         Without ``decks`` each env deals its queued deal (:meth:`queue_deal`) or one from its own
@@ -246,14 +303,17 @@ class BatchEnv:
         sequences of the 52 card numbers, first card dealt first) env ``i`` is dealt ``decks[i]``
         by ``dealers[i]`` (``N`` seats, or one seat for every env; default 0, as ``State.new``),
         its chance steps shuffled by ``random.Random(chance_seeds[i])`` (``N`` entries, each an
-        integer 0..2**64-1 or None for the env's generator; default None for all).
+        integer 0..2**64-1 or None for the env's generator; default None for all), and the bot of
+        seat ``s`` (:meth:`play_others`) by ``random.Random(bot_seeds[i][s])`` (``N`` rows of ``P``
+        integers 0..2**64-1; default None: each drawn from the env's generator).
 
         Raises ``ValueError`` naming the env and what is wrong: a deck that is not the 52 cards
         once each (its length, a number that is no card, a card twice), a dealer that is no
-        seat, a chance seed out of range, the wrong number of entries; nothing is dealt then."""
+        seat, a chance seed or bot seed out of range, the wrong number of entries; nothing is
+        dealt then."""
         if decks is None:
-            if dealers is not None or chance_seeds is not None:
-                raise ValueError("dealers and chance_seeds go with decks: give decks too")
+            if dealers is not None or chance_seeds is not None or bot_seeds is not None:
+                raise ValueError("dealers, chance_seeds and bot_seeds go with decks: give decks too")
             self._core.reset()
         else:
             n = self.n_envs
@@ -272,16 +332,19 @@ class BatchEnv:
             if len(given) != n:
                 raise ValueError(f"give one chance seed (or None) per env: {n}, not {len(given)}")
             keys = [_chance_key(c, f"env {i}: ") for i, c in enumerate(given)]
+            bots = _bot_keys(bot_seeds, n, self.players, "")
             self._core.reset_given(d, dl, np.array([m for m, _ in keys], dtype=np.uint8),
-                                   np.array([k for _, k in keys], dtype=np.uint64))
+                                   np.array([k for _, k in keys], dtype=np.uint64), bots)
         self._ready = True
         return self._out
 
     def reset_env(self, i: int, deck: Sequence[int] | npt.ArrayLike, dealer: int = 0,
-                  chance_seed: int | None = None) -> BatchStep:
+                  chance_seed: int | None = None, bot_seeds: Sequence[int] | None = None) -> BatchStep:
         """Deal env ``i`` the deck order ``deck`` by ``dealer`` now (whatever it was doing; the
         others are untouched), its chance steps shuffled by ``random.Random(chance_seed)`` (None:
-        the env's generator); its ``rewards`` row zero, ``done`` and ``truncated`` False.  With
+        the env's generator), seat ``s``'s bot by ``random.Random(bot_seeds[s])`` (``P``
+        integers; None: drawn from the env's generator); its ``rewards`` row zero, ``done`` and
+        ``truncated`` False.  With
         ``auto_reset=False`` this is how a finished env gets its next deal.  Raises ``ValueError``
         as :meth:`reset` does, and for an env that does not exist; ``RuntimeError`` before the
         first :meth:`reset`."""
@@ -289,19 +352,22 @@ class BatchEnv:
             raise RuntimeError("call reset() before reset_env()")
         self._check_env(i)
         mode, key = _chance_key(chance_seed, "")
-        self._core.reset_env(i, _deck_row(deck, ""), self._dealer(dealer, ""), mode, key)
+        self._core.reset_env(i, _deck_row(deck, ""), self._dealer(dealer, ""), mode, key,
+                             _bot_keys(bot_seeds, None, self.players, ""))
         return self._out
 
     def queue_deal(self, i: int, deck: Sequence[int] | npt.ArrayLike, dealer: int = 0,
-                   chance_seed: int | None = None) -> None:
-        """Make ``deck`` by ``dealer`` (and ``chance_seed``, as in :meth:`reset`) the next deal of
+                   chance_seed: int | None = None, bot_seeds: Sequence[int] | None = None) -> None:
+        """Make ``deck`` by ``dealer`` (and ``chance_seed`` and ``bot_seeds``, as in
+        :meth:`reset_env`) the next deal of
         env ``i``: dealt when its current deal ends (the automatic reset) or at the next
         :meth:`reset` without decks, instead of a deal from its generator.  One deal is queued per
         env: queueing again replaces it; :meth:`queued` says whether one waits.  Raises
         ``ValueError`` as :meth:`reset_env` does."""
         self._check_env(i)
         mode, key = _chance_key(chance_seed, "")
-        self._core.queue_deal(i, _deck_row(deck, ""), self._dealer(dealer, ""), mode, key)
+        self._core.queue_deal(i, _deck_row(deck, ""), self._dealer(dealer, ""), mode, key,
+                              _bot_keys(bot_seeds, None, self.players, ""))
 
     def queued(self, i: int) -> bool:
         """True while a deal queued for env ``i`` (:meth:`queue_deal`) has not been dealt."""
@@ -346,10 +412,11 @@ class BatchEnv:
         return self._out
 
     def play_others(self, seat: int, *, record: bool = False) -> list[tuple[int, int | tuple[int, ...]]]:
-        """Compiled random opponents: in every env, every seat but ``seat`` takes a uniformly random
-        legal action (the index into its legal actions, in the engine's order, drawn by the env's
-        own generator: the choice of :class:`~skitgubbe.bots.randombot.RandomBot`, not its random
-        numbers) until ``seat`` is to act, all in C++.  A deal that ends meanwhile is reported in
+        """Compiled opponents: in every env, every seat but ``seat`` is played by its bot
+        (:attr:`bots`: :class:`~skitgubbe.bots.randombot.RandomBot` or
+        :class:`~skitgubbe.bots.heuristic.HeuristicBot`, their decisions and random numbers, each
+        seat's ``random.Random`` seeded per deal by its bot seed, module docstring) until ``seat``
+        is to act, all in C++.  A deal that ends meanwhile is reported in
         ``rewards``, ``done`` and ``truncated`` as :meth:`step` reports it (added to what the last
         step reported: an env that already reported a deal's end in it keeps that report) and the
         env is dealt anew (its queued deal, or one from its generator) and played on until ``seat``

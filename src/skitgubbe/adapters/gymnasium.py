@@ -17,9 +17,9 @@
 go.  Only the adapters import Gymnasium; the core never does.
 
 ``gym.make_vec(ENV_ID, num_envs=N, vectorization_mode="vector_entry_point", rules=..., players=...,
-opponents="random" or None)`` makes :class:`skitgubbe.adapters.vector.SkitgubbeVectorEnv`: N deals
-stepped by the compiled engine, with random opponents or in self-play (its docstring says what is
-compiled; the heuristic and other bots play only here).
+opponents="heuristic", "random" or None)`` makes :class:`skitgubbe.adapters.vector.SkitgubbeVectorEnv`:
+N deals stepped by the compiled engine, with compiled heuristic or random opponents or in
+self-play (its docstring says what is compiled; the counter and other bots play only here).
 
 The learner's seat acts whenever the engine's sequential protocol with every seat asked in every
 sluff window (``ask_every_seat``, docs/sluffing.md: so when it is asked shows no hidden card) names it

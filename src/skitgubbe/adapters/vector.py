@@ -16,20 +16,21 @@ extra: needs ``gymnasium``, ``numpy`` and the compiled engine, ``pip install ./n
         obs, rewards, terminations, truncations, info = envs.step(actions)
 
 What is compiled: the engine, the observations and masks (:class:`~skitgubbe.adapters.batch.BatchEnv`,
-any rules :func:`skitgubbe.engine.compiled.unsupported` accepts).  The batches do not yet step
-the compiled heuristic bot (:mod:`skitgubbe.bots.compiled_bots`, which plays whole deals), so
-:class:`SkitgubbeVectorEnv` offers two kinds of opponents only:
+any rules :func:`skitgubbe.engine.compiled.unsupported` accepts) and the opponents, the bots of
+:data:`~skitgubbe.bots.compiled_bots.COMPILED_BOTS` (:mod:`skitgubbe.bots.compiled_bots`):
 
 * ``opponents=None``: **self-play**, every seat is the learner's; row ``i`` is the seat to act in env
   ``i`` (``info["to_act"]``), as in :class:`~skitgubbe.adapters.batch.BatchEnv`.
-* ``opponents="random"``: the learner plays ``seat``; every other seat takes a uniformly random
-  legal action, chosen and stepped in C++ (:meth:`BatchEnv.play_others
-  <skitgubbe.adapters.batch.BatchEnv.play_others>`, the env's own generator: the choice of
-  :class:`~skitgubbe.bots.randombot.RandomBot`, not its random numbers).
+* ``opponents="random"`` or ``"heuristic"`` (or a list of ``players - 1`` such names, for the
+  other seats in clockwise order from seat 0, skipping ``seat``, as the single environment takes
+  them): the learner plays ``seat``; every other seat is played by its compiled bot in C++
+  (:meth:`BatchEnv.play_others <skitgubbe.adapters.batch.BatchEnv.play_others>`) with the Python
+  bot's decisions, each seat's ``random.Random`` seeded per deal (by the deal's ``bot_seeds``
+  when the reset's options give them, else from the batch's generators).
 
-The other bots (heuristic, counter, ...) play as opponents only in the single environment
-(:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine); ``opponents="heuristic"``
-here raises ``ValueError`` saying so.
+The other bots (counter, IS-MCTS, ...) play as opponents only in the single environment
+(:class:`skitgubbe.adapters.gymnasium.SkitgubbeEnv`, the Python engine); naming one here raises
+``ValueError`` saying so.
 
 :class:`SkitgubbeVectorEnv` (a ``gymnasium.vector.VectorEnv``):
 
@@ -49,7 +50,7 @@ here raises ``ValueError`` saying so.
   has no seat to act.  A deal's end is reported once.
 * ``reset(seed=s)`` makes the deals, the opponents' choices and every later automatic reset
   reproducible; ``options`` may give the deals: ``{"decks": N deck orders, "dealers": ..., "chance_seeds":
-  ...}`` as :meth:`BatchEnv.reset <skitgubbe.adapters.batch.BatchEnv.reset>` takes them.
+  ..., "bot_seeds": ...}`` as :meth:`BatchEnv.reset <skitgubbe.adapters.batch.BatchEnv.reset>` takes them.
 * An action that is not legal raises ``ValueError`` naming the env and nothing moves (the single
   environment's default of penalising it is not offered).
 * ``copy=True`` (the default, as in Gymnasium's own vector environments) returns new arrays each
@@ -70,6 +71,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..bots.compiled_bots import COMPILED_BOTS, compiled_bot_kind
 from ..engine.rules import Rules
 from ..engine.variants import PRESETS, RESEARCH_PRESETS, find_variant
 from . import encoding
@@ -77,8 +79,8 @@ from .batch import BatchEnv, BatchStep
 
 __all__ = ["SkitgubbeVectorEnv", "AECBatch", "VECTOR_OPPONENTS"]
 
-VECTOR_OPPONENTS = ("random",)
-"""The opponents :class:`SkitgubbeVectorEnv` plays besides self-play (``None``)."""
+VECTOR_OPPONENTS = COMPILED_BOTS
+"""The opponents :class:`SkitgubbeVectorEnv` plays besides self-play (``None``): the compiled bots."""
 
 
 def _rules(rules: str | Rules) -> Rules | str:
@@ -94,11 +96,29 @@ def _deal_options(options: dict[str, Any] | None) -> dict[str, Any]:
     """The deal of a reset's ``options`` as BatchEnv.reset's keywords; ``ValueError`` for other keys."""
     if not options:
         return {}
-    unknown = set(options) - {"decks", "dealers", "chance_seeds"}
+    keys = ("decks", "dealers", "chance_seeds", "bot_seeds")
+    unknown = set(options) - set(keys)
     if unknown:
-        raise ValueError(f"unknown reset options {sorted(unknown)}: the options are decks, dealers and "
-                         "chance_seeds")
-    return {k: options[k] for k in ("decks", "dealers", "chance_seeds") if k in options}
+        raise ValueError(f"unknown reset options {sorted(unknown)}: the options are decks, dealers, "
+                         "chance_seeds and bot_seeds")
+    return {k: options[k] for k in keys if k in options}
+
+
+def _seat_bots(opponents: str | Sequence[str] | None, players: int, seat: int) -> list[str]:
+    """The bot of every seat for BatchEnv (the learner's entry: "random", not played); ``ValueError``
+    for a bot the batches do not play or not ``players - 1`` opponents."""
+    if opponents is None:
+        return ["random"] * players
+    given = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(given) != players - 1:
+        raise ValueError(f"{len(given)} opponents for the {players - 1} other seats")
+    for name in given:
+        if not isinstance(name, str) or compiled_bot_kind(name) is None:
+            raise ValueError(f"the vector environment plays the compiled bots {', '.join(COMPILED_BOTS)} or "
+                             f"None (self-play), not {name!r}: the batches step no other bot yet; use "
+                             "skitgubbe.adapters.gymnasium.SkitgubbeEnv for it")
+    others = iter(given)
+    return ["random" if s == seat else next(others) for s in range(players)]
 
 
 _Step = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_],
@@ -114,8 +134,9 @@ class SkitgubbeVectorEnv(VectorEnv):
         rules: a preset name or alias, or a :class:`Rules` the compiled engine plays.
         players: seats.
         seat: the learner's seat with opponents (0-based).
-        opponents: ``"random"`` (every other seat a uniformly random legal action) or ``None``
-            (self-play: every seat the learner's).
+        opponents: ``"random"`` or ``"heuristic"`` (every other seat that compiled bot), a list
+            of ``players - 1`` such names (the other seats clockwise from seat 0, skipping
+            ``seat``), or ``None`` (self-play: every seat the learner's).
         action_limit: actions after which a deal is abandoned (``truncations``).
         copy: return new arrays from ``reset`` and ``step`` (True) or the batch's own (False).
 
@@ -128,16 +149,14 @@ class SkitgubbeVectorEnv(VectorEnv):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, rules: str | Rules = "pagat", players: int = 3, seat: int = 0,
-                 opponents: str | None = "random", *, action_limit: int = 20_000, copy: bool = True) -> None:
-        if opponents is not None and opponents not in VECTOR_OPPONENTS:
-            raise ValueError(f"the vector environment plays opponents='random' or None (self-play), not "
-                             f"{opponents!r}: the batches step no other bot yet; use "
-                             "skitgubbe.adapters.gymnasium.SkitgubbeEnv for them")
+                 opponents: str | Sequence[str] | None = "random", *, action_limit: int = 20_000,
+                 copy: bool = True) -> None:
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat {seat!r} does not exist: seats are 0..{players - 1}")
+        self._bots = _seat_bots(opponents, players, seat)
         self._rules = _rules(rules)
         self._action_limit = action_limit
-        self.batch = BatchEnv(self._rules, players, num_envs, 0, action_limit=action_limit)
+        self.batch = BatchEnv(self._rules, players, num_envs, 0, action_limit=action_limit, bots=self._bots)
         self.rules = self.batch.rules
         self.players = players
         self.seat = seat
@@ -155,14 +174,14 @@ class SkitgubbeVectorEnv(VectorEnv):
         """Deal every env anew and return ``(obs, info)`` (module docstring).  ``seed`` (an int
         0..2**63-1) seeds the deals, the opponents' choices and every later automatic reset;
         without it they continue (a fresh generator the first time).  ``options``: ``decks``,
-        ``dealers`` and ``chance_seeds`` as :meth:`BatchEnv.reset` takes them; ``ValueError`` for
-        other keys or a wrong deal."""
+        ``dealers``, ``chance_seeds`` and ``bot_seeds`` as :meth:`BatchEnv.reset` takes them;
+        ``ValueError`` for other keys or a wrong deal."""
         given = _deal_options(options)
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
                 raise ValueError(f"the seed must be an integer 0..2**63-1, not {seed!r}")
             self.batch = BatchEnv(self._rules, self.players, self.num_envs, int(seed),
-                                  action_limit=self._action_limit)
+                                  action_limit=self._action_limit, bots=self._bots)
         out = self.batch.reset(**given)
         if self.opponents is not None:
             self.batch.play_others(self.seat)  # (a deal that ended before the learner's turn: not reported)

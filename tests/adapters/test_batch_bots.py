@@ -120,8 +120,8 @@ def _side_by_side(rules: str, players: int, bots: list[str], *, n: int, deals: i
                 continue
             assert not p.over() and out.to_act[i] == learner
             o = p.e.observe(p.e.agent_selection)
-            assert np.array_equal(o["observation"], out.obs[i]), (rules, players, i,
-                                                                 np.flatnonzero(o["observation"] != out.obs[i]))
+            differ = np.flatnonzero(o["observation"] != out.obs[i])
+            assert np.array_equal(o["observation"], out.obs[i]), (rules, players, i, differ)
             assert np.array_equal(o["action_mask"], out.mask[i]), (rules, players, i)
             compared += 1
         actions = np.argmax(out.mask != 0, axis=1)  # the learner's first legal action
@@ -179,7 +179,8 @@ def test_goat_deals_with_dreck_shuffles_are_compared() -> None:
 @needs_native
 def test_the_same_bot_seeds_play_the_same_and_others_differ() -> None:
     def run(seeds: list[list[int]]) -> list[Any]:
-        batch = BatchEnv("pagat", players=4, n_envs=3, seed=5, bots=["random", "heuristic", "random", "heuristic"])
+        batch = BatchEnv("pagat", players=4, n_envs=3, seed=5,
+                         bots=["random", "heuristic", "random", "heuristic"])
         batch.reset([list(deck_from_seed(k)) for k in range(3)], 0, [1, 2, 3], seeds)
         return batch.play_others(0, record=True) + [batch.last.obs.copy().tolist()]
 
@@ -216,7 +217,8 @@ def test_the_vector_env_plays_heuristic_opponents_as_the_batch_does() -> None:
     assert envs.batch.bots == ("heuristic", "random", "random", "heuristic")  # (seat 1: the learner)
     decks = [list(deck_from_seed(k)) for k in (1, 2)]
     seeds = [[1, 2, 3, 4], [5, 6, 7, 8]]
-    obs, info = envs.reset(options={"decks": decks, "dealers": [0, 1], "chance_seeds": [3, 4], "bot_seeds": seeds})
+    obs, info = envs.reset(options={"decks": decks, "dealers": [0, 1], "chance_seeds": [3, 4],
+                                    "bot_seeds": seeds})
     batch = BatchEnv("goat", players=4, n_envs=2, bots=envs.batch.bots)
     batch.reset(decks, [0, 1], [3, 4], seeds)
     batch.play_others(1)

@@ -275,7 +275,8 @@ class BatchEnv:
         kinds = [compiled_bot_kind(n) if isinstance(n, str) else None for n in names]
         if None in kinds:
             bad = names[kinds.index(None)]
-            raise ValueError(f"the batches play the compiled bots {', '.join(COMPILED_BOTS)} only, not {bad!r}")
+            raise ValueError(f"the batches play the compiled bots {', '.join(COMPILED_BOTS)} only, "
+                             f"not {bad!r}")
         core.set_bots([int(k) for k in kinds if k is not None],
                       [float(getattr(HeuristicBot, w)) for w in HEURISTIC_WEIGHTS])
         self.bots: tuple[str, ...] = tuple(COMPILED_BOTS[int(k)] for k in kinds if k is not None)
